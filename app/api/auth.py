@@ -1,0 +1,111 @@
+"""Who is calling, and may they: one guard in front of every /v1 operation.
+
+Order of checks (each failure answers at once): the operation's release is live
+(else 404), the bearer credential (401), the company has the Partner API on (403
+`api_not_enabled`), the key's rate limit (429), the operation's scope (403
+`insufficient_scope`). Views declare their release and scope with `@operation`.
+"""
+
+from flask import current_app, g, request
+
+from app.api.problems import ApiProblem
+from app.api.schemas import ProblemSchema
+from app.domain.keys import Unauthenticated, authenticate
+
+ERROR_DESCRIPTIONS = {
+    400: "Bad query parameter, invalid JSON or unknown cursor (`invalid_request`).",
+    401: "Missing, malformed, revoked or wrong-environment key (`unauthenticated`).",
+    403: "Key lacks the scope (`insufficient_scope`) or the Partner API is off (`api_not_enabled`).",
+    404: "No such resource in this company (`not_found`).",
+    409: "Conflicts with the current state (`conflict`).",
+    413: "More than 500 events or a body over 1 MB (`payload_too_large`).",
+    422: "Well-formed JSON that fails validation (`validation_failed`).",
+    429: "Too many requests (`rate_limited`); see Retry-After.",
+}
+RATE_LIMIT_HEADERS = {
+    "X-RateLimit-Limit": {"description": "Requests allowed per minute.", "schema": {"type": "integer"}},
+    "X-RateLimit-Remaining": {"description": "Requests left in the window.", "schema": {"type": "integer"}},
+    "X-RateLimit-Reset": {"description": "Seconds until the allowance is fully restored.",
+                          "schema": {"type": "integer"}},
+}
+
+
+def operation(blp, *, release, scope=None, errors=(401, 403, 429)):
+    """Declare a view method's release and scope, and document its errors."""
+
+    def decorator(func):
+        for status in errors:
+            headers = {"Retry-After": {"description": "Seconds to wait.", "schema": {"type": "integer"}},
+                       **RATE_LIMIT_HEADERS} if status == 429 else None
+            func = blp.alt_response(
+                status, schema=ProblemSchema, content_type="application/problem+json",
+                description=ERROR_DESCRIPTIONS[status], headers=headers,
+            )(func)
+        extra = {"x-release": release, "security": [{"bearerAuth": []}]}
+        if scope:
+            extra["description"] = f"Scope: `{scope}`. Release {release}."
+        else:
+            extra["description"] = f"Any valid key. Release {release}."
+        func = blp.doc(**extra)(func)
+        func.release, func.scope = release, scope
+        return func
+
+    return decorator
+
+
+def _operation_of_request():
+    view = current_app.view_functions.get(request.endpoint)
+    view_class = getattr(view, "view_class", None)
+    method = "get" if request.method == "HEAD" else request.method.lower()
+    return getattr(view_class, method, None) if view_class else None
+
+
+def guard():
+    """before_request for /v1 operations (not the OpenAPI document or routing errors)."""
+    if request.routing_exception is not None or request.method == "OPTIONS":
+        return
+    op = _operation_of_request()
+    if op is None or not hasattr(op, "release"):
+        return
+    config = current_app.config
+    if op.release not in config["LIVE_RELEASES"]:
+        raise ApiProblem("not_found", "This operation is not live yet.")
+    clock = current_app.extensions["clock"]
+    try:
+        principal = authenticate(
+            request.headers.get("Authorization"), clock, config["KEY_LAST_USED_RESOLUTION"]
+        )
+    except Unauthenticated:
+        raise ApiProblem(
+            "unauthenticated", "Send `Authorization: Bearer <API key>` with a valid key of "
+            "this environment (svc_live_ for live companies, svc_test_ for sandboxes).",
+            headers={"WWW-Authenticate": 'Bearer realm="partner-api"'},
+        ) from None
+    if not principal.company.api_enabled:
+        raise ApiProblem("api_not_enabled", "Ask the company to enable the Partner API.")
+    limiter = current_app.extensions["rate_limiter"]
+    verdict = limiter.hit(principal.key_id, int(clock.now().timestamp() * 1_000_000))
+    g.rate_limit_headers = verdict.headers()
+    if not verdict.allowed:
+        raise ApiProblem("rate_limited", f"Limit is {verdict.limit} requests per minute per key.",
+                         headers=g.rate_limit_headers)
+    if op.scope and op.scope not in principal.scopes:
+        raise ApiProblem("insufficient_scope", f"This operation needs the scope `{op.scope}`.")
+    g.principal = principal
+
+
+def add_rate_limit_headers(response):
+    headers = g.get("rate_limit_headers")
+    if headers:
+        response.headers.update(headers)
+    return response
+
+
+def current_company():
+    """The company of the request's credential (loaded with it, no extra query)."""
+    return g.principal.company
+
+
+def register(app):
+    app.before_request(guard)
+    app.after_request(add_rate_limit_headers)

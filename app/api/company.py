@@ -1,0 +1,47 @@
+from flask.views import MethodView
+from flask_smorest import Blueprint
+from marshmallow import Schema, fields
+
+from app.api import json_response
+from app.api.auth import RATE_LIMIT_HEADERS, current_company, operation
+from app.api.schemas import LocalizedNameSchema
+from app.domain.access import company_entities
+from app.domain.partner_safe import company_form
+
+blp = Blueprint("company", __name__, url_prefix="/v1/company", description="The company the key belongs to.")
+
+EXAMPLE = {
+    "id": "cmp_3kTMd9Xq2LrVb7YwPz1NcA",
+    "name": {"en": "Kuwait Sandbox Trading Co.", "ar": "شركة الكويت التجريبية للتجارة"},
+    "country": "KW", "currency": "KWD", "timezone": "Asia/Kuwait", "sandbox": True,
+    "entities": [{"id": "ent_8sQw2ZfLk4PnTr6YbVx0Md", "country": "KW",
+                  "name": {"en": "Kuwait Sandbox Trading Co.", "ar": None}, "currency": "KWD", "primary": True}],
+}
+
+
+class EntitySchema(Schema):
+    id = fields.String(required=True, metadata={"description": "Use as the `entity_id` filter."})
+    country = fields.String(required=True, metadata={"description": "ISO 3166-1 alpha-2 country code."})
+    name = fields.Nested(LocalizedNameSchema, required=True)
+    currency = fields.String(required=True, metadata={"description": "ISO 4217."})
+    primary = fields.Boolean(required=True)
+
+
+class CompanySchema(Schema):
+    id = fields.String(required=True)
+    name = fields.Nested(LocalizedNameSchema, required=True)
+    country = fields.String(required=True)
+    currency = fields.String(required=True)
+    timezone = fields.String(required=True, metadata={"description": "IANA name; clock events are paired in it."})
+    sandbox = fields.Boolean(required=True)
+    entities = fields.List(fields.Nested(EntitySchema), required=True)
+
+
+@blp.route("")
+class CompanyView(MethodView):
+    @operation(blp, release="v1.0")
+    @blp.response(200, CompanySchema, example=EXAMPLE, headers=RATE_LIMIT_HEADERS)
+    def get(self):
+        """Read the company the key belongs to"""
+        company = current_company()
+        return json_response(company_form(company, company_entities(company.id)))

@@ -1,0 +1,44 @@
+"""Human pages of the API: the OpenAPI explorer (served locally, no CDN) and the
+errors page that every problem's `type` URL points into."""
+
+from flask import Blueprint, render_template, send_from_directory
+from swagger_ui_bundle import swagger_ui_path
+
+from app.api.problems import CODES
+
+blp = Blueprint("docs", __name__, template_folder="templates")
+
+ERROR_ADVICE = {
+    "invalid_request": "Fix the query parameter, JSON syntax or cursor named in `detail`. "
+                       "Cursors are only valid with the filters they were issued for.",
+    "unauthenticated": "Send `Authorization: Bearer <key>`. Live keys (`svc_live_`) reach live "
+                       "companies only, sandbox keys (`svc_test_`) sandboxes only. Revoked keys stop at once.",
+    "insufficient_scope": "Create a key with the scope named in `detail`; scopes of a key never change.",
+    "api_not_enabled": "The company has not switched the Partner API on yet.",
+    "not_found": "No such resource in this company, or it is not visible to partners "
+                 "(a draft payroll run), or the operation is not live yet.",
+    "method_not_allowed": "Use a method listed in the `Allow` header.",
+    "conflict": "The request conflicts with the resource's current state.",
+    "payload_too_large": "Send at most 500 events and at most 1 MB per request.",
+    "validation_failed": "Each item of `errors[]` names a field (`path`) and what is wrong with it.",
+    "rate_limited": "Wait `Retry-After` seconds. The allowance is 600 requests per minute per key "
+                    "by default; `X-RateLimit-Reset` says when it is fully restored.",
+    "internal_error": "A fault on our side, logged with your `request_id`. Retry with backoff.",
+}
+
+
+@blp.get("/errors")
+def errors_page():
+    return render_template("errors.html", codes=[
+        (code, status, title, ERROR_ADVICE[code]) for code, (status, title) in CODES.items()
+    ])
+
+
+@blp.get("/v1/docs")
+def docs_page():
+    return render_template("docs.html")
+
+
+@blp.get("/v1/docs/static/<path:filename>")
+def docs_static(filename):
+    return send_from_directory(swagger_ui_path, filename, max_age=86400)

@@ -1,0 +1,128 @@
+from flask.views import MethodView
+from flask_smorest import Blueprint
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+
+from app.api import json_response
+from app.api.auth import RATE_LIMIT_HEADERS, current_company, operation
+from app.api.pagination import decode_cursor, fingerprint, page
+from app.api.schemas import LocalizedNameSchema, PageArgsSchema, page_schema
+from app.domain.partner_safe import payroll_run_full, payroll_run_summary
+from app.domain.payroll_runs import VISIBLE_STATUSES, get_run, list_runs
+
+blp = Blueprint("payroll", __name__, url_prefix="/v1/payroll-runs",
+                description="Closed payroll runs: run-level totals, components and journal. "
+                            "Draft runs are never exposed; no per-employee amount appears anywhere.")
+
+MONTH = r"^\d{4}-(0[1-9]|1[0-2])$"
+MONEY = {"description": "Decimal string in the currency's minor-unit precision.", "example": "1250.500"}
+
+SUMMARY_EXAMPLE = {
+    "id": "prun_7Yc2NbX4kQ9mLr1TzWv8Pd", "entity_id": "ent_8sQw2ZfLk4PnTr6YbVx0Md", "country": "KW",
+    "payroll_month": "2026-10", "status": "finalized", "currency": "KWD", "employee_count": 10,
+    "totals": {"gross": "12840.000", "deductions": "512.430", "net": "12327.570",
+               "employer_contributions": "561.230", "total_cost": "13401.230"},
+    "finalized_at": "2026-11-21T09:00:00Z", "paid_at": None, "updated_at": "2026-11-21T09:00:00Z",
+}
+FULL_EXAMPLE = {
+    **SUMMARY_EXAMPLE,
+    "components": [{"code": "basic", "name": {"en": "Basic salary", "ar": "الراتب الأساسي"},
+                    "kind": "earning", "amount": "9300.000", "employee_count": 10}],
+    "journal_entries": [{"id": "jrn_4TqP8vLm2XcN6bR9kZw1Yd", "kind": "accrual",
+                         "posted_at": "2026-11-21T09:00:00Z",
+                         "lines": [{"account_code": "5100", "account_name": "Basic salaries",
+                                    "debit": "9300.000", "credit": "0.000"}]}],
+}
+
+
+class TotalsSchema(Schema):
+    gross = fields.String(required=True, metadata=MONEY)
+    deductions = fields.String(required=True, metadata=MONEY)
+    net = fields.String(required=True, metadata=MONEY)
+    employer_contributions = fields.String(required=True, metadata=MONEY)
+    total_cost = fields.String(required=True, metadata={**MONEY, "description": "gross + employer_contributions."})
+
+
+class PayrollRunSummarySchema(Schema):
+    id = fields.String(required=True)
+    entity_id = fields.String(required=True)
+    country = fields.String(required=True)
+    payroll_month = fields.String(required=True, metadata={"example": "2026-10", "pattern": MONTH})
+    status = fields.String(required=True, metadata={"description": "`finalized` or `paid`."})
+    currency = fields.String(required=True)
+    employee_count = fields.Integer(required=True)
+    totals = fields.Nested(TotalsSchema, required=True)
+    finalized_at = fields.DateTime(required=True)
+    paid_at = fields.DateTime(allow_none=True, required=True)
+    updated_at = fields.DateTime(required=True)
+
+
+class ComponentSchema(Schema):
+    code = fields.String(required=True, metadata={"example": "housing"})
+    name = fields.Nested(LocalizedNameSchema, required=True)
+    kind = fields.String(required=True, metadata={
+        "description": "`earning`, `deduction` or `employer_contribution`."})
+    amount = fields.String(required=True, metadata=MONEY)
+    employee_count = fields.Integer(required=True, metadata={"description": "Employees it applies to."})
+
+
+class JournalLineSchema(Schema):
+    account_code = fields.String(required=True)
+    account_name = fields.String(required=True)
+    debit = fields.String(required=True, metadata=MONEY)
+    credit = fields.String(required=True, metadata=MONEY)
+
+
+class JournalEntrySchema(Schema):
+    id = fields.String(required=True)
+    kind = fields.String(required=True, metadata={"description": "`accrual`, `payment`, `correction` or `reversal`."})
+    posted_at = fields.DateTime(required=True)
+    lines = fields.List(fields.Nested(JournalLineSchema), required=True,
+                        metadata={"description": "Debits equal credits to the minor unit."})
+
+
+class PayrollRunSchema(PayrollRunSummarySchema):
+    components = fields.List(fields.Nested(ComponentSchema), required=True)
+    journal_entries = fields.List(fields.Nested(JournalEntrySchema), required=True,
+                                  metadata={"description": "Posted entries, oldest first; never edited."})
+
+
+PayrollRunPageSchema = page_schema(PayrollRunSummarySchema, "PayrollRunPage")
+
+
+class PayrollRunQueryArgsSchema(PageArgsSchema):
+    month_from = fields.String(data_key="from", validate=validate.Regexp(MONTH, error="must be YYYY-MM"),
+                               metadata={"description": "First payroll month (YYYY-MM), inclusive."})
+    month_to = fields.String(data_key="to", validate=validate.Regexp(MONTH, error="must be YYYY-MM"),
+                             metadata={"description": "Last payroll month (YYYY-MM), inclusive."})
+    status = fields.String(validate=validate.OneOf(VISIBLE_STATUSES))
+
+    @validates_schema
+    def months_in_order(self, data, **kwargs):
+        if data.get("month_from") and data.get("month_to") and data["month_from"] > data["month_to"]:
+            raise ValidationError("must not be before `from`", "to")
+
+
+@blp.route("")
+class PayrollRuns(MethodView):
+    @operation(blp, release="v1.0", scope="payroll:read", errors=(400, 401, 403, 429))
+    @blp.arguments(PayrollRunQueryArgsSchema, location="query", error_status_code=400)
+    @blp.response(200, PayrollRunPageSchema, headers=RATE_LIMIT_HEADERS,
+                  example={"data": [SUMMARY_EXAMPLE], "next_cursor": None})
+    def get(self, args):
+        """List closed payroll runs, newest month first"""
+        company_id = current_company().id
+        filters = {key: args.get(key) for key in ("month_from", "month_to", "status")}
+        query = fingerprint("payroll_runs", company_id, *filters.values())
+        after = decode_cursor(query, args["cursor"]) if "cursor" in args else None
+        runs = list_runs(company_id, after=after, limit=args["limit"], **filters)
+        return json_response(page(runs, args["limit"], payroll_run_summary,
+                                  lambda run: (run.payroll_month, run.id), query))
+
+
+@blp.route("/<payroll_run_id>")
+class PayrollRunById(MethodView):
+    @operation(blp, release="v1.0", scope="payroll:read", errors=(401, 403, 404, 429))
+    @blp.response(200, PayrollRunSchema, example=FULL_EXAMPLE)
+    def get(self, payroll_run_id):
+        """Read one closed payroll run with components and journal"""
+        return json_response(payroll_run_full(*get_run(current_company().id, payroll_run_id)))

@@ -1,0 +1,37 @@
+"""`X-Request-Id` on every response (Contract, Conventions 7).
+
+A client-sent id is echoed only when it is a short, safe token; otherwise a fresh one
+is made, so logs and headers never carry arbitrary client text.
+"""
+
+import re
+import secrets
+
+from flask import current_app, g, request
+from werkzeug.exceptions import RequestEntityTooLarge
+
+SAFE_REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{8,64}$")
+
+
+def assign_request_id():
+    sent = request.headers.get("X-Request-Id", "")
+    g.request_id = sent if SAFE_REQUEST_ID.match(sent) else f"req_{secrets.token_hex(12)}"
+
+
+def add_request_id_header(response):
+    response.headers["X-Request-Id"] = g.get("request_id") or f"req_{secrets.token_hex(12)}"
+    return response
+
+
+def refuse_oversized_body():
+    """Contract, Limits: bodies over 1 MB are 413, refused from the declared length
+    before any of the body is read."""
+    limit = current_app.config["MAX_CONTENT_LENGTH"]
+    if request.content_length is not None and request.content_length > limit:
+        raise RequestEntityTooLarge()
+
+
+def register(app):
+    app.before_request(assign_request_id)
+    app.before_request(refuse_oversized_body)
+    app.after_request(add_request_id_header)

@@ -1,0 +1,55 @@
+"""Schemas shared by every resource: Problem, localized name, pages, common args."""
+
+from marshmallow import Schema, fields, validate
+
+from app.api.problems import CODES
+
+
+class ProblemErrorSchema(Schema):
+    path = fields.String(required=True, metadata={"example": "events[0].at"})
+    message = fields.String(required=True, metadata={"example": "Must carry a UTC offset."})
+
+
+class ProblemSchema(Schema):
+    """Every error under /v1 (`application/problem+json`)."""
+
+    type = fields.String(required=True, metadata={"example": "https://api.example.com/errors#not_found"})
+    title = fields.String(required=True, metadata={"description": "Human text; do not branch on it."})
+    status = fields.Integer(required=True, metadata={"example": 404})
+    code = fields.String(
+        required=True, validate=validate.OneOf(list(CODES)),
+        metadata={"description": "Stable code; branch on this.", "example": "not_found"},
+    )
+    request_id = fields.String(required=True, metadata={"description": "Same as the X-Request-Id header."})
+    detail = fields.String(metadata={"description": "What exactly was wrong, for a developer to read."})
+    errors = fields.List(
+        fields.Nested(ProblemErrorSchema),
+        metadata={"description": "Only for `validation_failed`: one item per invalid field."},
+    )
+
+
+class LocalizedNameSchema(Schema):
+    en = fields.String(required=True)
+    ar = fields.String(allow_none=True, required=True)
+
+
+def page_schema(item_schema, name):
+    """A Page envelope schema class for `item_schema`."""
+    return Schema.from_dict(
+        {
+            "data": fields.List(fields.Nested(item_schema), required=True),
+            "next_cursor": fields.String(
+                allow_none=True, required=True,
+                metadata={"description": "Pass back as `cursor` for the next page; null on the last page."},
+            ),
+        },
+        name=name,
+    )
+
+
+class PageArgsSchema(Schema):
+    limit = fields.Integer(
+        load_default=50, validate=validate.Range(min=1, max=200),
+        metadata={"description": "Page size, 1 to 200."},
+    )
+    cursor = fields.String(metadata={"description": "Opaque `next_cursor` of the previous page."})

@@ -1,0 +1,188 @@
+"""Operator and HR commands: `flask --app wsgi <group> <command>`.
+
+Thin callers of domain functions. Bad arguments print one clear line and exit
+non-zero, never a traceback.
+"""
+
+import functools
+import json
+
+import click
+from flask import current_app
+from flask.cli import AppGroup
+
+from app.domain import access, keys, sandbox
+from app.domain.countries import COUNTRY_CODES
+from app.domain.errors import DomainError, ValidationFailed
+from app.models import Company, db
+from app.models.base import connection
+from app.models.schema import upgrade
+from app.serve import run_gunicorn
+
+country_option = click.option(
+    "--country", required=True, type=click.Choice(COUNTRY_CODES, case_sensitive=False),
+    help="Country code.",
+)
+json_option = click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+
+
+def clock():
+    return current_app.extensions["clock"]
+
+
+def domain_errors(command):
+    """Turn domain refusals into one clear line and exit status 1."""
+
+    @functools.wraps(command)
+    def wrapper(*args, **kwargs):
+        try:
+            with connection():
+                return command(*args, **kwargs)
+        except ValidationFailed as exc:
+            raise click.ClickException("; ".join(f"{p}: {m}" for p, m in exc.errors) or exc.message) from None
+        except DomainError as exc:
+            raise click.ClickException(exc.message) from None
+
+    return wrapper
+
+
+def emit(as_json, data, text):
+    click.echo(json.dumps(data) if as_json else text)
+
+
+db_cli = AppGroup("db", help="Database schema.")
+
+
+@db_cli.command("upgrade")
+def db_upgrade():
+    """Apply pending migrations."""
+    applied = upgrade()
+    click.echo(f"applied {len(applied)} migration(s)" + (f": {', '.join(applied)}" if applied else ""))
+
+
+companies_cli = AppGroup("companies", help="Companies.")
+
+
+@companies_cli.command("create")
+@click.option("--name", required=True, help="English name.")
+@click.option("--name-ar", default=None, help="Arabic name.")
+@country_option
+@click.option("--sandbox", is_flag=True, help="Make a sandbox company (reachable by svc_test_ keys).")
+@json_option
+@domain_errors
+def companies_create(name, name_ar, country, sandbox, as_json):
+    """Create a company (the Partner API starts off)."""
+    company = access.create_company(name, country, clock(), name_ar=name_ar, sandbox=sandbox)
+    emit(as_json, {"company_id": company.id}, f"created company {company.id}")
+
+
+partner_api_cli = AppGroup("partner-api", help="Partner API access per company.")
+
+
+@partner_api_cli.command("enable")
+@click.argument("company_id")
+@domain_errors
+def partner_api_enable(company_id):
+    """Switch the Partner API on for a company."""
+    access.enable_partner_api(company_id)
+    click.echo(f"Partner API enabled for {company_id}")
+
+
+users_cli = AppGroup("users", help="Console users.")
+
+
+@users_cli.command("create")
+@click.option("--email", required=True)
+@click.option("--name", default=None)
+@click.option("--password", default=None, help="Lets the user sign in to the console.")
+@click.option("--company", "company_id", default=None, help="Add a membership in this company.")
+@click.option("--role", type=click.Choice(sorted(access.ROLE_PERMISSIONS)), default="hr_admin")
+@json_option
+@domain_errors
+def users_create(email, name, password, company_id, role, as_json):
+    """Create a user, optionally a member of a company."""
+    with db.atomic():
+        user = access.get_or_create_user(email, clock(), name=name, password=password)
+        if company_id:
+            access.add_membership(user, access.get_company(company_id), role, clock())
+    emit(as_json, {"user_id": user.id, "email": user.email}, f"user {user.email} ({user.id})")
+
+
+sandbox_cli = AppGroup("sandbox", help="Sandbox companies.")
+
+
+@sandbox_cli.command("create")
+@country_option
+@click.option("--email", required=True, help="The user the sandbox is for (created if new).")
+@json_option
+@domain_errors
+def sandbox_create(country, email, as_json):
+    """Create a user's sandbox company, enable the API and issue a key with every scope."""
+    result = create_sandbox_with_key(email, country)
+    emit(as_json, result, "\n".join(f"{k}: {v}" for k, v in result.items()))
+
+
+def create_sandbox_with_key(email, country, key_name="CLI key"):
+    with db.atomic():
+        user = access.get_or_create_user(email, clock())
+        company = sandbox.create_sandbox(user, country, clock())
+        _, secret = keys.create_key(company, keys.SCOPES, clock(), name=key_name, created_by=user)
+    return {"company_id": company.id, "user_email": user.email, "api_key": secret, "scopes": list(keys.SCOPES)}
+
+
+keys_cli = AppGroup("keys", help="Partner API keys.")
+
+
+@keys_cli.command("create")
+@click.option("--company", "company_id", required=True)
+@click.option("--scopes", default="", help="Comma-separated, e.g. employees:read,payroll:read.")
+@click.option("--name", default="CLI key")
+@json_option
+@domain_errors
+def keys_create(company_id, scopes, name, as_json):
+    """Issue a key (shown once) for a company."""
+    company = access.get_company(company_id)
+    key, secret = keys.create_key(company, scopes, clock(), name=name)
+    emit(as_json, {"key_id": key.id, "api_key": secret}, f"{key.id}: {secret}")
+
+
+@keys_cli.command("revoke")
+@click.argument("key_id")
+@domain_errors
+def keys_revoke(key_id):
+    """Revoke a key; it stops working at once."""
+    keys.revoke_key(key_id, clock())
+    click.echo(f"revoked {key_id}")
+
+
+def register(app):
+    for group in (db_cli, companies_cli, partner_api_cli, users_cli, sandbox_cli, keys_cli):
+        app.cli.add_command(group)
+    app.cli.add_command(serve)
+
+
+@click.command("serve")
+@click.option("--host", default="127.0.0.1")
+@click.option("--port", default=5000, type=int)
+@click.option("--workers", default=2, type=int)
+@click.option("--email", default="developer@example.com", help="Owner of the demo sandbox.")
+@click.option("--country", default="KW", type=click.Choice(COUNTRY_CODES, case_sensitive=False))
+def serve(host, port, workers, email, country):
+    """Migrate, make sure a demo sandbox exists, print a fresh key, and serve with gunicorn."""
+    upgrade()
+    with connection(), db.atomic():
+        user = access.get_or_create_user(email, clock())
+        company = Company.get_or_none(Company.sandbox_owner == user)
+        if company is None:
+            company = sandbox.create_sandbox(user, country, clock())
+        _, secret = keys.create_key(company, keys.SCOPES, clock(), name="serve command key", created_by=user)
+    base = f"http://{host}:{port}"
+    click.echo(
+        f"\nPartner API running at {base}\n"
+        f"  sandbox company: {company.id} ({company.country}), owner {user.email}\n"
+        f"  sandbox API key: {secret}\n"
+        f"  try:  curl -H 'Authorization: Bearer {secret}' {base}/v1/company\n"
+        f"  docs: {base}/v1/docs\n"
+    )
+    db.close_all()  # no connection may cross the fork into gunicorn's workers
+    run_gunicorn(current_app._get_current_object(), host, port, workers)

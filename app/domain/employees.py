@@ -1,0 +1,48 @@
+"""Employees as partners read them: keyset-ordered, archived records never."""
+
+from peewee import JOIN, Tuple
+
+from app.domain.errors import NotFound
+from app.models import Branch, Employee
+
+E = Employee
+EMPLOYEE_COLUMNS = (
+    E.id, E.staff_number, E.name_en, E.name_ar, E.job_title, E.department, E.status,
+    E.employment_type, E.country, E.entity, E.branch, Branch.name.alias("branch_name"),
+    E.manager, E.contact_email, E.contact_phone, E.hire_date, E.termination_date,
+    E.created_at, E.updated_at,
+)
+STATUS_FILTERS = ("active", "left")
+
+
+def _visible(company_id):
+    return (
+        E.select(*EMPLOYEE_COLUMNS)
+        .join(Branch, JOIN.LEFT_OUTER, on=(E.branch == Branch.id))
+        .where(E.company == company_id, E.archived == False)  # noqa: E712
+    )
+
+
+def list_employees(company_id, *, status=None, entity_id=None, after=None, limit=50):
+    """Up to `limit + 1` rows, oldest first, after the keyset position `after`.
+
+    `status="active"` means every status but `left` (Contract, Employee states).
+    `after` is (created_at, id) of the last row of the previous page.
+    """
+    query = _visible(company_id)
+    if status == "active":
+        query = query.where(E.status != "left")
+    elif status == "left":
+        query = query.where(E.status == "left")
+    if entity_id is not None:
+        query = query.where(E.entity == entity_id)
+    if after is not None:
+        query = query.where(Tuple(E.created_at, E.id) > Tuple(*after))
+    return list(query.order_by(E.created_at, E.id).limit(limit + 1).dicts())
+
+
+def get_employee(company_id, employee_id):
+    row = _visible(company_id).where(E.id == employee_id).dicts().first()
+    if row is None:
+        raise NotFound(f"no employee {employee_id}")
+    return row

@@ -1,0 +1,32 @@
+"""Domain exceptions. `app/api/problems.py` maps each to its problem response."""
+
+
+class DomainError(Exception):
+    code = "invalid_request"
+
+    def __init__(self, message="", **details):
+        super().__init__(message)
+        self.message = message
+        self.details = details
+
+
+class InvalidRequest(DomainError):
+    code = "invalid_request"
+
+
+class NotFound(DomainError):
+    code = "not_found"
+
+
+class Conflict(DomainError):
+    code = "conflict"
+
+
+class ValidationFailed(DomainError):
+    """Input that parsed but breaks a rule. `errors` is a list of (path, message)."""
+
+    code = "validation_failed"
+
+    def __init__(self, message="", errors=()):
+        super().__init__(message)
+        self.errors = list(errors)

@@ -1,0 +1,46 @@
+"""Money as integer minor units, rendered as exact decimal strings.
+
+Contract, Conventions 4: KWD, BHD and OMR use 3 decimals; SAR, AED and QAR use 2.
+Money is never a float: amounts are `int` minor units here and `Decimal` in arithmetic.
+"""
+
+from decimal import ROUND_HALF_UP, Decimal
+
+MINOR_DIGITS = {"KWD": 3, "BHD": 3, "OMR": 3, "SAR": 2, "AED": 2, "QAR": 2}
+
+
+def minor_digits(currency):
+    try:
+        return MINOR_DIGITS[currency]
+    except KeyError:
+        raise ValueError(f"unsupported currency {currency!r}") from None
+
+
+def format_minor(amount, currency):
+    """12505 KWD -> "12.505"; -5 SAR -> "-0.05". Exact, no float on the way."""
+    digits = minor_digits(currency)
+    sign = "-" if amount < 0 else ""
+    whole, frac = divmod(abs(int(amount)), 10**digits)
+    return f"{sign}{whole}.{frac:0{digits}d}"
+
+
+def parse_major(text, currency):
+    """"1250.5" KWD -> 1250500. Refuses more digits than the currency has."""
+    value = Decimal(str(text))
+    digits = minor_digits(currency)
+    scaled = value.scaleb(digits)
+    if scaled != scaled.to_integral_value():
+        raise ValueError(f"{text} has more than {digits} decimals for {currency}")
+    return int(scaled)
+
+
+def percent_of(amount_minor, rate_percent):
+    """`rate_percent` (a Decimal or str like "9.75") of an amount, rounded half up to the minor unit."""
+    share = Decimal(amount_minor) * Decimal(str(rate_percent)) / Decimal(100)
+    return int(share.quantize(Decimal(1), rounding=ROUND_HALF_UP))
+
+
+def prorate(amount_minor, numerator, denominator):
+    """amount * numerator / denominator, rounded half up to the minor unit."""
+    share = Decimal(amount_minor) * Decimal(numerator) / Decimal(denominator)
+    return int(share.quantize(Decimal(1), rounding=ROUND_HALF_UP))

@@ -1,0 +1,116 @@
+"""What partners see: the one place that turns stored rows into partner-safe dicts.
+
+Used by the API and (later) by webhook payloads, so both carry the same shapes. Each
+function lists the fields it returns explicitly; none of the internal fields
+(salaries, allowances, bank, IDs, birth date, social insurance, leaving reason) is
+ever read here. The marshmallow schemas in `app/api/` document these shapes, and a
+test holds the two together.
+"""
+
+from app.domain.clock import format_utc
+from app.domain.money import format_minor
+
+
+def _iso_date(value):
+    return value.isoformat() if value is not None else None
+
+
+def company_form(company, entities):
+    return {
+        "id": company.id,
+        "name": {"en": company.name_en, "ar": company.name_ar},
+        "country": company.country,
+        "currency": company.currency,
+        "timezone": company.timezone,
+        "sandbox": bool(company.sandbox),
+        "entities": [
+            {
+                "id": e.id,
+                "country": e.country,
+                "name": {"en": e.name_en, "ar": e.name_ar},
+                "currency": e.currency,
+                "primary": bool(e.primary),
+            }
+            for e in entities
+        ],
+    }
+
+
+def employee_form(row):
+    """`row` is a dict from `domain.employees.EMPLOYEE_COLUMNS`."""
+    return {
+        "id": row["id"],
+        "staff_number": row["staff_number"],
+        "name": {"en": row["name_en"], "ar": row["name_ar"]},
+        "job_title": row["job_title"],
+        "department": row["department"],
+        "status": row["status"],
+        "employment_type": row["employment_type"],
+        "country": row["country"],
+        "entity_id": row["entity"],
+        "branch": {"id": row["branch"], "name": row["branch_name"]} if row["branch"] else None,
+        "manager_id": row["manager"],
+        "contact_email": row["contact_email"],
+        "contact_phone": row["contact_phone"],
+        "hire_date": _iso_date(row["hire_date"]),
+        "termination_date": _iso_date(row["termination_date"]),
+        "created_at": format_utc(row["created_at"]),
+        "updated_at": format_utc(row["updated_at"]),
+    }
+
+
+def payroll_run_summary(run):
+    money = run.currency
+    return {
+        "id": run.id,
+        "entity_id": run.entity_id,
+        "country": run.country,
+        "payroll_month": run.payroll_month,
+        "status": run.status,
+        "currency": money,
+        "employee_count": run.employee_count,
+        "totals": {
+            "gross": format_minor(run.gross_minor, money),
+            "deductions": format_minor(run.deductions_minor, money),
+            "net": format_minor(run.net_minor, money),
+            "employer_contributions": format_minor(run.employer_contributions_minor, money),
+            "total_cost": format_minor(run.total_cost_minor, money),
+        },
+        "finalized_at": format_utc(run.finalized_at),
+        "paid_at": format_utc(run.paid_at),
+        "updated_at": format_utc(run.updated_at),
+    }
+
+
+def payroll_run_full(run, components, entries):
+    """`entries` is a list of (JournalEntry, [JournalLine]) in posting order."""
+    money = run.currency
+    form = payroll_run_summary(run)
+    form["components"] = [
+        {
+            "code": c.code,
+            "name": {"en": c.name_en, "ar": c.name_ar},
+            "kind": c.kind,
+            "amount": format_minor(c.amount_minor, money),
+            "employee_count": c.employee_count,
+        }
+        for c in components
+    ]
+    form["journal_entries"] = [
+        {
+            "id": entry.id,
+            "kind": entry.kind,
+            "posted_at": format_utc(entry.posted_at),
+            "lines": [
+                {
+                    "account_code": line.account_code,
+                    "account_name": line.account_name,
+                    "debit": format_minor(line.debit_minor, money),
+                    "credit": format_minor(line.credit_minor, money),
+                }
+                for line in lines
+            ],
+        }
+        for entry, lines in entries
+    ]
+    return form

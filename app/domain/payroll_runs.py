@@ -1,0 +1,38 @@
+"""Payroll runs as partners read them: only `finalized` and `paid`, never drafts."""
+
+from peewee import Tuple, prefetch
+
+from app.domain.errors import NotFound
+from app.models import JournalEntry, JournalLine, PayrollComponent, PayrollRun
+
+VISIBLE_STATUSES = ("finalized", "paid")
+R = PayrollRun
+
+
+def list_runs(company_id, *, month_from=None, month_to=None, status=None, after=None, limit=50):
+    """Up to `limit + 1` visible runs, newest month first, after keyset `after`
+    = (payroll_month, id) of the previous page's last run."""
+    query = R.select().where(
+        R.company == company_id,
+        R.status.in_([status] if status else VISIBLE_STATUSES),
+    )
+    if month_from:
+        query = query.where(R.payroll_month >= month_from)
+    if month_to:
+        query = query.where(R.payroll_month <= month_to)
+    if after is not None:
+        query = query.where(Tuple(R.payroll_month, R.id) < Tuple(*after))
+    return list(query.order_by(R.payroll_month.desc(), R.id.desc()).limit(limit + 1))
+
+
+def get_run(company_id, run_id):
+    """(run, components, [(entry, lines)]) of a visible run; drafts are not found."""
+    run = R.get_or_none(R.id == run_id, R.company == company_id, R.status.in_(VISIBLE_STATUSES))
+    if run is None:
+        raise NotFound(f"no payroll run {run_id}")
+    components = list(run.components.order_by(PayrollComponent.position))
+    entries = prefetch(
+        JournalEntry.select().where(JournalEntry.run == run).order_by(JournalEntry.posted_at, JournalEntry.id),
+        JournalLine.select().order_by(JournalLine.position),
+    )
+    return run, components, [(entry, list(entry.lines)) for entry in entries]

@@ -1,0 +1,193 @@
+"""Sandbox companies: generated, realistic, never real people (Contract, Sandbox).
+
+`create_sandbox` makes one legal entity in the chosen country, ten employees
+SBX-001..SBX-010 (3 nationals, 7 expatriates; 8 full time, 1 part time, 1 contract)
+with generated bank and ID details, and one finalized payroll run for the previous
+month whose totals and journal come from the payroll code, not from typed-in figures.
+"""
+
+import random
+from datetime import date, timedelta
+from zoneinfo import ZoneInfo
+
+from app.domain.access import add_membership, create_company, ensure_no_sandbox
+from app.domain.clock import to_db
+from app.domain.countries import EXPATRIATE_POOLS, get_country
+from app.domain.errors import ValidationFailed
+from app.domain.ids import new_id
+from app.domain.money import minor_digits
+from app.domain.payroll import build_draft_run, finalize_run
+from app.models import Branch, Company, Employee, db
+
+# (job title, department, employment type, national?, manager's position, basic in SAR)
+ROSTER = (
+    ("General Manager", "Management", "full_time", True, None, 38000),
+    ("HR Manager", "Human Resources", "full_time", True, 1, 22000),
+    ("Accountant", "Finance", "full_time", True, 1, 14000),
+    ("Sales Executive", "Sales", "full_time", False, 1, 9000),
+    ("Software Engineer", "Information Technology", "full_time", False, 1, 16000),
+    ("Operations Supervisor", "Operations", "full_time", False, 1, 11000),
+    ("Store Associate", "Retail", "part_time", False, 6, 3200),
+    ("Driver", "Operations", "full_time", False, 6, 4000),
+    ("Marketing Specialist", "Marketing", "contract", False, 1, 12000),
+    ("Customer Service Officer", "Customer Service", "full_time", False, 2, 6500),
+)
+# Rough value of one unit of each currency in SAR, to scale the roster's pay.
+SAR_PER_UNIT = {"SAR": 1.0, "KWD": 12.2, "AED": 1.02, "QAR": 1.03, "BHD": 9.95, "OMR": 9.74}
+
+CITIES = {"KW": "Kuwait City", "SA": "Riyadh", "AE": "Dubai", "QA": "Doha", "BH": "Manama", "OM": "Muscat"}
+PHONE_FORMATS = {  # E.164 mobile numbers: country code, leading digits, subscriber digits
+    "KW": ("965", "569", 7), "SA": ("966", "5", 8), "AE": ("971", "5", 8),
+    "QA": ("974", "3567", 7), "BH": ("973", "3", 7), "OM": ("968", "79", 7),
+}
+IBAN_FORMATS = {  # total length, bank code (letters or digits), length of the rest
+    "KW": (30, "NBOK", 22), "SA": (24, "80", 18), "AE": (23, "033", 16),
+    "QA": (29, "QNBA", 21), "BH": (22, "NBOB", 14), "OM": (23, "018", 16),
+}
+BANK_NAMES = {
+    "KW": "National Bank of Kuwait", "SA": "Al Rajhi Bank", "AE": "Emirates NBD",
+    "QA": "Qatar National Bank", "BH": "National Bank of Bahrain", "OM": "Bank Muscat",
+}
+
+
+def create_sandbox(user, country_code, clock, *, seed=None):
+    """The user's sandbox company (one per user), with generated data and the API on.
+
+    The user becomes its CEO by membership only; nothing else about the user changes.
+    """
+    try:
+        country = get_country(country_code)
+    except ValueError as exc:
+        raise ValidationFailed("unknown country", [("country", str(exc))]) from None
+    rng = random.Random(seed)
+    with db.atomic():
+        ensure_no_sandbox(user)
+        company = create_company(
+            f"{country.name_en} Sandbox Trading Co.", country.code, clock,
+            name_ar=f"شركة {country.name_ar} التجريبية للتجارة", sandbox=True, sandbox_owner=user,
+        )
+        Company.update(api_enabled=True).where(Company.id == company.id).execute()
+        company.api_enabled = True
+        add_membership(user, company, "ceo", clock)
+        entity = company.entities.get()
+        branches = [
+            Branch.create(id=new_id("br"), company=company, entity=entity, name=name,
+                          created_at=to_db(clock.now()))
+            for name in ("Head Office", f"{CITIES[country.code]} Branch")
+        ]
+        _generate_employees(company, entity, branches, country, clock, rng)
+        run = build_draft_run(entity, previous_month(clock.now(), company.timezone), clock)
+        finalize_run(run, clock)
+    return company
+
+
+def previous_month(moment, timezone):
+    """"YYYY-MM" of the month before `moment`'s month in `timezone`."""
+    local = moment.astimezone(ZoneInfo(timezone)).date()
+    last_of_previous = local.replace(day=1) - timedelta(days=1)
+    return last_of_previous.strftime("%Y-%m")
+
+
+def _generate_employees(company, entity, branches, country, clock, rng):
+    now = clock.now()
+    today = now.date()
+    domain = f"{country.code.lower()}-sandbox.example.com"
+    expat_pools = list(EXPATRIATE_POOLS)
+    rng.shuffle(expat_pools)
+    used_names = set()
+    created = []
+    for position, (title, department, kind, national, manager_pos, basic_sar) in enumerate(ROSTER, 1):
+        if national:
+            nationality = country.nationality
+            first, family = _pick_name(rng, country.national_first_names,
+                                       country.national_family_names, used_names)
+        else:
+            nationality, first_names, family_names = expat_pools[position % len(expat_pools)]
+            first, family = _pick_name(rng, first_names, family_names, used_names)
+        name_en = f"{first[0]} {family[0]}"
+        name_ar = f"{first[1]} {family[1]}" if first[1] and family[1] else None
+        basic = _scaled_minor(basic_sar * rng.uniform(0.92, 1.08), country.currency)
+        hire_date = today - timedelta(days=rng.randint(120, 8 * 365))
+        employee = Employee.create(
+            id=new_id("emp"), company=company, entity=entity,
+            branch=branches[0] if position <= 3 or position % 2 else branches[1],
+            manager=created[manager_pos - 1] if manager_pos else None,
+            staff_number=f"SBX-{position:03d}", name_en=name_en, name_ar=name_ar,
+            job_title=title, department=department, status="active", employment_type=kind,
+            country=country.code,
+            contact_email=f"{first[0]}.{family[0]}".lower().replace("-", "").replace(" ", "") + f"@{domain}",
+            contact_phone=_phone(rng, country.code), hire_date=hire_date,
+            # Distinct creation instants keep "oldest first" in staff-number order.
+            created_at=to_db(now + timedelta(microseconds=position)),
+            updated_at=to_db(now),
+            nationality=nationality, is_national=national,
+            basic_salary_minor=basic,
+            housing_allowance_minor=_round_minor(basic * 0.25, country.currency),
+            transport_allowance_minor=_round_minor(basic * 0.10, country.currency),
+            other_allowance_minor=_other_allowance(rng, kind, country.currency),
+            bank_name=BANK_NAMES[country.code], iban=_iban(rng, country.code),
+            civil_id=_civil_id(rng, country.code, national),
+            passport_number=f"{rng.choice('ABCDEFGHJKLMNPRSTUVWXYZ')}{rng.randint(1000000, 9999999)}",
+            date_of_birth=date(today.year - rng.randint(24, 58), rng.randint(1, 12), rng.randint(1, 28)),
+            social_insurance_number=str(rng.randint(10**9, 10**10 - 1)) if national else None,
+        )
+        created.append(employee)
+    return created
+
+
+def _pick_name(rng, first_names, family_names, used):
+    def pair(value):
+        return value if isinstance(value, tuple) else (value, None)
+
+    while True:
+        first, family = pair(rng.choice(first_names)), pair(rng.choice(family_names))
+        if (first[0], family[0]) not in used:
+            used.add((first[0], family[0]))
+            return first, family
+
+
+def _scaled_minor(amount_sar, currency):
+    """A SAR figure in `currency`, rounded to a tidy 10 major units, as minor units."""
+    major = amount_sar / SAR_PER_UNIT[currency]
+    tidy = max(10, round(major / 10) * 10)
+    return tidy * 10 ** minor_digits(currency)
+
+
+def _other_allowance(rng, kind, currency):
+    """Some full-timers and contractors get a small fixed allowance; part-timers none."""
+    return 0 if kind == "part_time" else _scaled_minor(rng.choice((0, 300, 500)), currency)
+
+
+def _round_minor(amount_minor, currency):
+    """Round to a whole major unit, as allowances usually are."""
+    unit = 10 ** minor_digits(currency)
+    return int(round(amount_minor / unit)) * unit
+
+
+def _phone(rng, country_code):
+    code, leading, digits = PHONE_FORMATS[country_code]
+    return f"+{code}{rng.choice(leading)}{rng.randint(0, 10**digits - 1):0{digits}d}"
+
+
+def _iban(rng, country_code):
+    """A syntactically valid IBAN (ISO 13616 check digits) for a made-up account."""
+    length, bank, rest = IBAN_FORMATS[country_code]
+    bban = bank + "".join(str(rng.randint(0, 9)) for _ in range(rest))
+    assert len(bban) + 4 == length
+    return country_code + iban_check_digits(country_code, bban) + bban
+
+
+def iban_check_digits(country_code, bban):
+    rearranged = bban + country_code + "00"
+    numeric = "".join(str(int(ch, 36)) for ch in rearranged)
+    return f"{98 - int(numeric) % 97:02d}"
+
+
+def _civil_id(rng, country_code, national):
+    if country_code == "AE":
+        return f"784{rng.randint(1960, 2001)}{rng.randint(0, 10**8 - 1):08d}"
+    if country_code == "SA":  # national ID starts with 1, resident's iqama with 2
+        return f"{1 if national else 2}{rng.randint(0, 10**9 - 1):09d}"
+    lengths = {"KW": 12, "QA": 11, "BH": 9, "OM": 8}
+    n = lengths[country_code]
+    return str(rng.randint(10 ** (n - 1), 10**n - 1))

@@ -1,0 +1,61 @@
+import peewee as pw
+
+from app.models.base import BaseModel
+
+
+class User(BaseModel):
+    id = pw.CharField(primary_key=True, max_length=40)
+    email = pw.CharField(max_length=254, unique=True)  # stored lower-cased
+    name = pw.CharField(max_length=200)
+    password_hash = pw.CharField(max_length=255, null=True)
+    created_at = pw.DateTimeField()
+
+    class Meta:
+        table_name = "app_user"
+
+
+class Company(BaseModel):
+    id = pw.CharField(primary_key=True, max_length=40)
+    name_en = pw.CharField(max_length=200)
+    name_ar = pw.CharField(max_length=200, null=True)
+    country = pw.CharField(max_length=2)
+    currency = pw.CharField(max_length=3)
+    timezone = pw.CharField(max_length=64)
+    sandbox = pw.BooleanField(default=False)
+    api_enabled = pw.BooleanField(default=False)
+    # The user a sandbox was made for; unique, so each user has at most one sandbox.
+    sandbox_owner = pw.ForeignKeyField(User, null=True, unique=True, backref="sandboxes")
+    created_at = pw.DateTimeField()
+
+
+class Membership(BaseModel):
+    """A user's role in a company. Permissions follow from the role (domain/access.py)."""
+
+    user = pw.ForeignKeyField(User, backref="memberships", on_delete="CASCADE")
+    company = pw.ForeignKeyField(Company, backref="memberships", on_delete="CASCADE")
+    role = pw.CharField(max_length=32)
+    created_at = pw.DateTimeField()
+
+    class Meta:
+        indexes = ((("user", "company"), True),)
+
+
+class Entity(BaseModel):
+    """A legal entity of a company."""
+
+    id = pw.CharField(primary_key=True, max_length=40)
+    company = pw.ForeignKeyField(Company, backref="entities", on_delete="CASCADE")
+    country = pw.CharField(max_length=2)
+    name_en = pw.CharField(max_length=200)
+    name_ar = pw.CharField(max_length=200, null=True)
+    currency = pw.CharField(max_length=3)
+    primary = pw.BooleanField(default=False)
+    created_at = pw.DateTimeField()
+
+
+class Branch(BaseModel):
+    id = pw.CharField(primary_key=True, max_length=40)
+    company = pw.ForeignKeyField(Company, backref="branches", on_delete="CASCADE")
+    entity = pw.ForeignKeyField(Entity, backref="branches", on_delete="CASCADE")
+    name = pw.CharField(max_length=200)
+    created_at = pw.DateTimeField()

@@ -1,0 +1,72 @@
+import peewee as pw
+
+from app.models.base import BaseModel
+from app.models.company import Company, Entity
+from app.models.employees import Employee
+
+
+class PayrollRun(BaseModel):
+    """A run per legal entity per month. `draft` runs are never shown to partners."""
+
+    id = pw.CharField(primary_key=True, max_length=40)
+    company = pw.ForeignKeyField(Company, backref="payroll_runs", on_delete="CASCADE")
+    entity = pw.ForeignKeyField(Entity, backref="payroll_runs")
+    country = pw.CharField(max_length=2)
+    payroll_month = pw.CharField(max_length=7)  # YYYY-MM; sorts as text
+    status = pw.CharField(max_length=16)  # draft, finalized, paid, deleted
+    currency = pw.CharField(max_length=3)
+    employee_count = pw.IntegerField(default=0)
+    gross_minor = pw.BigIntegerField(default=0)
+    deductions_minor = pw.BigIntegerField(default=0)
+    net_minor = pw.BigIntegerField(default=0)
+    employer_contributions_minor = pw.BigIntegerField(default=0)
+    total_cost_minor = pw.BigIntegerField(default=0)
+    finalized_at = pw.DateTimeField(null=True)
+    paid_at = pw.DateTimeField(null=True)
+    created_at = pw.DateTimeField()
+    updated_at = pw.DateTimeField()
+
+    class Meta:
+        indexes = ((("company", "payroll_month", "id"), False),)
+
+
+class PayrollLine(BaseModel):
+    """One employee's amount for one pay component. Internal: never leaves the service."""
+
+    run = pw.ForeignKeyField(PayrollRun, backref="lines", on_delete="CASCADE")
+    employee = pw.ForeignKeyField(Employee, backref="payroll_lines")
+    component_code = pw.CharField(max_length=40)
+    amount_minor = pw.BigIntegerField()
+
+
+class PayrollComponent(BaseModel):
+    """Run-level total of one pay component, with the number of employees it applies to."""
+
+    run = pw.ForeignKeyField(PayrollRun, backref="components", on_delete="CASCADE")
+    position = pw.IntegerField()
+    code = pw.CharField(max_length=40)
+    name_en = pw.CharField(max_length=100)
+    name_ar = pw.CharField(max_length=100, null=True)
+    kind = pw.CharField(max_length=24)  # earning, deduction, employer_contribution
+    amount_minor = pw.BigIntegerField()
+    employee_count = pw.IntegerField()
+
+
+class JournalEntry(BaseModel):
+    """A posted double-entry journal entry. Never edited once posted."""
+
+    id = pw.CharField(primary_key=True, max_length=40)
+    company = pw.ForeignKeyField(Company, backref="journal_entries", on_delete="CASCADE")
+    run = pw.ForeignKeyField(PayrollRun, backref="journal_entries", on_delete="CASCADE")
+    kind = pw.CharField(max_length=16)  # accrual, payment, correction, reversal
+    currency = pw.CharField(max_length=3)
+    posted_at = pw.DateTimeField()
+
+
+class JournalLine(BaseModel):
+    entry = pw.ForeignKeyField(JournalEntry, backref="lines", on_delete="CASCADE")
+    position = pw.IntegerField()
+    account_code = pw.CharField(max_length=20)
+    account_name = pw.CharField(max_length=100)
+    debit_minor = pw.BigIntegerField(default=0)
+    credit_minor = pw.BigIntegerField(default=0)

@@ -1,0 +1,67 @@
+"""Settings, read from the environment.
+
+`Config` holds safe development defaults (SQLite file, no Redis). `ProductionConfig`
+refuses to start without a real SECRET_KEY. Tests pass overrides to `create_app`.
+"""
+
+import os
+
+DEV_SECRET_KEY = "dev-only-secret-key-do-not-use-in-production"
+ALL_RELEASES = ("v1.0", "v1.1", "v1.2")
+
+
+def _csv(value):
+    return tuple(part.strip() for part in value.split(",") if part.strip())
+
+
+class Config:
+    ENV_NAME = "development"
+    SECRET_KEY = os.environ.get("SECRET_KEY", DEV_SECRET_KEY)
+    DATABASE_URL = os.environ.get("DATABASE_URL", "sqlite:///instance/partner_api.db")
+    REDIS_URL = os.environ.get("REDIS_URL") or None
+    # Where the `type` URLs of problem responses point; the service serves this page.
+    ERRORS_URL = os.environ.get("ERRORS_URL", "http://127.0.0.1:5000/errors")
+    LIVE_RELEASES = _csv(os.environ.get("LIVE_RELEASES", ",".join(ALL_RELEASES)))
+    RATE_LIMIT_PER_MINUTE = int(os.environ.get("RATE_LIMIT_PER_MINUTE", "600"))
+    # Contract, Limits: request bodies over 1 MB are refused with 413.
+    MAX_CONTENT_LENGTH = 1024 * 1024
+    # How often "last used" of an API key is written, at most (seconds).
+    KEY_LAST_USED_RESOLUTION = 60
+
+    API_TITLE = "Partner HR and Payroll API"
+    API_VERSION = "1.0.0-draft.1"
+    OPENAPI_VERSION = "3.0.3"
+    OPENAPI_URL_PREFIX = "/v1"
+    OPENAPI_JSON_PATH = "openapi.json"
+    JSON_SORT_KEYS = False
+
+
+class TestConfig(Config):
+    ENV_NAME = "test"
+    TESTING = True
+    SECRET_KEY = "test-secret-key"
+    DATABASE_URL = os.environ.get("TEST_DATABASE_URL", "sqlite:///:memory:")
+    REDIS_URL = os.environ.get("TEST_REDIS_URL") or None
+    ERRORS_URL = "https://partner-api.test/errors"
+
+
+class ProductionConfig(Config):
+    ENV_NAME = "production"
+
+    @classmethod
+    def check(cls):
+        """Refuse to start with a missing or development secret key."""
+        if not cls.SECRET_KEY or cls.SECRET_KEY == DEV_SECRET_KEY or len(cls.SECRET_KEY) < 32:
+            raise RuntimeError(
+                "SECRET_KEY must be set to a random value of at least 32 characters "
+                "in production (for example: python -c 'import secrets; print(secrets.token_urlsafe(48))')"
+            )
+
+
+def config_from_env():
+    """The config class APP_ENV names: development (default), production."""
+    name = os.environ.get("APP_ENV", "development")
+    configs = {"development": Config, "production": ProductionConfig}
+    if name not in configs:
+        raise RuntimeError(f"APP_ENV must be one of {', '.join(configs)}, not {name!r}")
+    return configs[name]

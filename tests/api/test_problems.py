@@ -1,0 +1,88 @@
+import logging
+
+import pytest
+
+from app.api import company as company_api
+from app.api.ratelimit import make_limiter
+from tests.api.test_auth import assert_problem
+from tests.conftest import bearer
+
+
+def test_unknown_path_under_v1_is_a_problem_404(client, headers):
+    assert_problem(client.get("/v1/nothing-here", headers=headers), 404, "not_found")
+    assert_problem(client.get("/v1/employees/a/b", headers=headers), 404, "not_found")
+
+
+def test_wrong_method_is_a_problem_405_with_allow(client, headers):
+    response = client.delete("/v1/company", headers=headers)
+    assert_problem(response, 405, "method_not_allowed")
+    assert "GET" in response.headers["Allow"]
+
+
+def test_body_over_1_mb_is_413_before_it_is_read(client, headers):
+    response = client.post("/v1/company", data=b"x" * (1024 * 1024 + 1), headers=headers,
+                           content_type="application/json")
+    assert_problem(response, 413, "payload_too_large")
+
+
+def test_unexpected_fault_is_a_problem_500_without_traceback(app, client, headers, monkeypatch, caplog):
+    def broken(company_id):
+        raise RuntimeError("secret internals")
+
+    monkeypatch.setattr(company_api, "company_entities", broken)
+    monkeypatch.setitem(app.config, "PROPAGATE_EXCEPTIONS", False)
+    with caplog.at_level(logging.ERROR):
+        response = client.get("/v1/company", headers=headers)
+    body = assert_problem(response, 500, "internal_error")
+    assert "secret internals" not in response.get_data(as_text=True)
+    assert "Traceback" not in response.get_data(as_text=True)
+    assert any(body["request_id"] in record.getMessage() for record in caplog.records)
+
+
+def test_safe_client_request_id_is_echoed_and_unsafe_one_replaced(client, headers):
+    echoed = client.get("/v1/company", headers={**headers, "X-Request-Id": "abc-123-XYZ_9"})
+    assert echoed.headers["X-Request-Id"] == "abc-123-XYZ_9"
+    replaced = client.get("/v1/company", headers={**headers, "X-Request-Id": "<script>alert(1)</script>"})
+    assert replaced.headers["X-Request-Id"].startswith("req_")
+    assert client.get("/v1/nothing", headers=headers).headers["X-Request-Id"]
+    assert client.get("/errors").headers["X-Request-Id"]
+
+
+def test_every_request_gets_a_distinct_request_id(client, headers):
+    ids = {client.get("/v1/company", headers=headers).headers["X-Request-Id"] for _ in range(5)}
+    assert len(ids) == 5
+
+
+def test_operation_of_a_release_not_live_is_404(app, client, headers, monkeypatch):
+    monkeypatch.setitem(app.config, "LIVE_RELEASES", ("v1.1",))
+    body = assert_problem(client.get("/v1/company", headers=headers), 404, "not_found")
+    assert "not live" in body["detail"]
+
+
+def test_rate_limit_answers_429_with_retry_after(app, client, sandbox, make_key, monkeypatch, clock):
+    limiter = make_limiter(3, app.extensions["redis"])
+    monkeypatch.setitem(app.extensions, "rate_limiter", limiter)
+    headers = bearer(make_key(sandbox))
+    remaining = [client.get("/v1/company", headers=headers).headers["X-RateLimit-Remaining"] for _ in range(3)]
+    assert remaining == ["2", "1", "0"]
+    response = client.get("/v1/employees", headers=headers)
+    assert_problem(response, 429, "rate_limited")
+    assert response.headers["Retry-After"] == "20"
+    assert response.headers["X-RateLimit-Limit"] == "3"
+    assert response.headers["X-RateLimit-Remaining"] == "0"
+    assert response.headers["X-RateLimit-Reset"] == "60"
+    clock.advance(seconds=20)
+    assert client.get("/v1/company", headers=headers).status_code == 200
+    other_key = bearer(make_key(sandbox))
+    assert client.get("/v1/company", headers=other_key).status_code == 200
+
+
+def test_rate_limit_is_shared_across_workers_through_redis(app, clock):
+    """Two limiters on one Redis (as two gunicorn workers) spend one allowance."""
+    if app.extensions["redis"] is None:
+        pytest.skip("needs TEST_REDIS_URL (the PostgreSQL + Redis pass of .ci/run sets it)")
+    first, second = (make_limiter(2, app.extensions["redis"]) for _ in range(2))
+    now = int(clock.now().timestamp() * 1_000_000)
+    key = f"shared-{now}-{id(first)}"
+    assert first.hit(key, now).allowed and second.hit(key, now).allowed
+    assert not first.hit(key, now).allowed and not second.hit(key, now).allowed

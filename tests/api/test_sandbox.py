@@ -1,0 +1,55 @@
+import pytest
+
+from app.domain.countries import COUNTRIES
+from app.domain.errors import Conflict
+from app.domain.sandbox import create_sandbox
+from app.models import Employee, JournalLine, Membership, PayrollRun
+from tests.conftest import bearer
+
+
+@pytest.mark.parametrize("country", sorted(COUNTRIES))
+def test_sandbox_composition_for_each_country(client, make_sandbox, make_key, country):
+    company = make_sandbox(country)
+    rules = COUNTRIES[country]
+    headers = bearer(make_key(company))
+    body = client.get("/v1/company", headers=headers).get_json()
+    assert body["sandbox"] is True and body["country"] == country
+    assert body["currency"] == rules.currency and body["timezone"] == rules.timezone
+    assert len(body["entities"]) == 1 and body["entities"][0]["country"] == country
+
+    employees = client.get("/v1/employees", headers=headers).get_json()["data"]
+    assert [e["staff_number"] for e in employees] == [f"SBX-{i:03d}" for i in range(1, 11)]
+    kinds = [e["employment_type"] for e in employees]
+    assert (kinds.count("full_time"), kinds.count("part_time"), kinds.count("contract")) == (8, 1, 1)
+    stored = list(Employee.select().where(Employee.company == company))
+    assert sum(e.is_national for e in stored) == 3
+    assert all(e.nationality == rules.nationality for e in stored if e.is_national)
+    assert all(e.iban and e.civil_id and e.passport_number and e.date_of_birth for e in stored)
+    assert all(e.contact_email.endswith(".example.com") for e in stored)  # never a real address
+
+    [run] = client.get("/v1/payroll-runs", headers=headers).get_json()["data"]
+    assert run["status"] == "finalized" and run["payroll_month"] == "2026-10"
+    lines = JournalLine.select().join(JournalLine.entry.rel_model).where(
+        JournalLine.entry.rel_model.run == run["id"])
+    assert sum(x.debit_minor for x in lines) == sum(x.credit_minor for x in lines) > 0
+
+
+def test_creator_becomes_ceo_by_membership_only(make_sandbox):
+    company = make_sandbox("SA", email="maha@example.com")
+    [membership] = Membership.select().where(Membership.company == company)
+    assert membership.role == "ceo" and membership.user.email == "maha@example.com"
+
+
+def test_one_sandbox_per_user(make_sandbox, clock):
+    company = make_sandbox("KW", email="once@example.com")
+    with pytest.raises(Conflict):
+        create_sandbox(company.sandbox_owner, "SA", clock)
+
+
+def test_sandbox_payroll_is_computed_from_the_employee_lines(make_sandbox):
+    company = make_sandbox("SA")
+    run = PayrollRun.get(PayrollRun.company == company)
+    line_total = sum(line.amount_minor for line in run.lines if line.component_code in (
+        "basic", "housing", "transport", "other_allowance"))
+    assert run.gross_minor == line_total
+    assert run.net_minor == run.gross_minor - run.deductions_minor

@@ -1,0 +1,91 @@
+"""Fixtures shared by every test.
+
+The backend comes from the environment, as in production: TEST_DATABASE_URL (default a
+fresh SQLite file) and TEST_REDIS_URL (default none: in-process rate limiting). The
+schema is made once by the real migrations; each test then runs inside a transaction
+that is rolled back, and time is a FrozenClock the test moves.
+"""
+
+import os
+from datetime import UTC, datetime
+
+import pytest
+
+from app import create_app
+from app.domain import keys
+from app.domain.access import get_or_create_user
+from app.domain.clock import FrozenClock
+from app.domain.sandbox import create_sandbox
+from app.models import db
+from app.models.schema import upgrade
+from config import TestConfig
+
+START = datetime(2026, 11, 21, 9, 0, tzinfo=UTC)
+
+
+@pytest.fixture(scope="session")
+def clock():
+    return FrozenClock(START)
+
+
+@pytest.fixture(scope="session")
+def app(tmp_path_factory, clock):
+    url = os.environ.get("TEST_DATABASE_URL") or f"sqlite:///{tmp_path_factory.mktemp('db')}/test.db"
+    app = create_app(TestConfig, DATABASE_URL=url, CLOCK=clock)
+    upgrade()
+    return app
+
+
+@pytest.fixture(autouse=True)
+def _frozen_time(clock):
+    clock.set(START)
+
+
+@pytest.fixture
+def transaction(app):
+    """The test's database work, rolled back at the end."""
+    with app.app_context():
+        db.connect(reuse_if_open=True)
+        with db.atomic() as txn:
+            yield
+            txn.rollback()
+        db.close()
+
+
+@pytest.fixture
+def client(app, transaction):
+    return app.test_client()
+
+
+@pytest.fixture
+def make_sandbox(transaction, clock):
+    counter = iter(range(1, 1000))
+
+    def make(country="KW", email=None):
+        user = get_or_create_user(email or f"user{next(counter)}@example.com", clock)
+        return create_sandbox(user, country, clock, seed=7)
+
+    return make
+
+
+@pytest.fixture
+def make_key(clock):
+    def make(company, scopes=keys.SCOPES):
+        return keys.create_key(company, scopes, clock)[1]
+
+    return make
+
+
+def bearer(secret):
+    return {"Authorization": f"Bearer {secret}"}
+
+
+@pytest.fixture
+def sandbox(make_sandbox):
+    return make_sandbox("KW")
+
+
+@pytest.fixture
+def headers(sandbox, make_key):
+    """Auth headers of a key with every scope for the KW sandbox."""
+    return bearer(make_key(sandbox))

@@ -1,0 +1,45 @@
+from decimal import Decimal
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from app.domain.money import MINOR_DIGITS, format_minor, parse_major, percent_of, prorate
+
+
+@pytest.mark.parametrize(
+    ("amount", "currency", "text"),
+    [(1250500, "KWD", "1250.500"), (5, "BHD", "0.005"), (-5, "OMR", "-0.005"),
+     (123456, "SAR", "1234.56"), (7, "AED", "0.07"), (0, "QAR", "0.00"), (-1999, "SAR", "-19.99")],
+)
+def test_format_uses_the_currency_minor_digits(amount, currency, text):
+    assert format_minor(amount, currency) == text
+
+
+@given(st.integers(min_value=-(10**15), max_value=10**15), st.sampled_from(sorted(MINOR_DIGITS)))
+def test_format_then_parse_is_exact_for_every_amount(amount, currency):
+    text = format_minor(amount, currency)
+    assert len(text.split(".")[1]) == MINOR_DIGITS[currency]
+    assert parse_major(text, currency) == amount
+    assert Decimal(text) == Decimal(amount).scaleb(-MINOR_DIGITS[currency])
+
+
+def test_parse_refuses_more_decimals_than_the_currency_has():
+    with pytest.raises(ValueError):
+        parse_major("1.001", "SAR")
+
+
+def test_unknown_currency_is_refused():
+    with pytest.raises(ValueError):
+        format_minor(1, "USD")
+
+
+def test_percent_rounds_half_up_to_the_minor_unit():
+    assert percent_of(1000, "10.5") == 105
+    assert percent_of(1, "50") == 1  # 0.5 rounds up
+    assert percent_of(3, "9.75") == 0
+
+
+def test_prorate_rounds_half_up():
+    assert prorate(100, 1, 3) == 33
+    assert prorate(5, 1, 2) == 3

@@ -1,0 +1,61 @@
+from hypothesis import given
+from hypothesis import strategies as st
+
+from app.domain.countries import COUNTRIES, get_country
+from app.domain.payroll import Pay, accrual_journal, employee_lines, summarize
+
+
+def test_saudi_national_pays_gosi_on_basic_and_housing_only():
+    lines = employee_lines(Pay(basic=1_000_000, housing=250_000, transport=100_000, is_national=True),
+                           get_country("SA"))
+    assert lines["social_insurance_employee"] == 121_875  # 9.75% of SAR 12,500.00
+    assert lines["social_insurance_employer"] == 146_875  # 11.75%
+
+
+def test_saudi_expatriate_costs_only_the_employer_hazard_share():
+    lines = employee_lines(Pay(basic=1_000_000, housing=250_000), get_country("SA"))
+    assert "social_insurance_employee" not in lines
+    assert lines["social_insurance_employer"] == 25_000  # 2%
+
+
+def test_contributory_wage_is_capped_at_the_ceiling():
+    lines = employee_lines(Pay(basic=5_000_000, is_national=True), get_country("KW"))
+    assert lines["social_insurance_employee"] == 288_750  # 10.5% of the KWD 2,750 ceiling
+
+
+def test_kuwaiti_expatriate_has_no_social_insurance():
+    lines = employee_lines(Pay(basic=800_000, housing=200_000), get_country("KW"))
+    assert set(lines) == {"basic", "housing"}
+
+
+def test_summary_counts_employees_per_component_and_derives_totals():
+    country = get_country("BH")
+    components, totals = summarize([
+        employee_lines(Pay(basic=1_000_000, is_national=True), country),
+        employee_lines(Pay(basic=500_000, transport=50_000), country),
+    ])
+    by_code = {c.code: c for c in components}
+    assert by_code["basic"].employee_count == 2 and by_code["transport"].employee_count == 1
+    assert by_code["social_insurance_employee"].amount == 80_000 + 5_500
+    assert totals.gross == 1_550_000
+    assert totals.net == totals.gross - totals.deductions
+    assert totals.total_cost == totals.gross + totals.employer_contributions
+
+
+pays = st.builds(
+    Pay,
+    basic=st.integers(0, 10**9), housing=st.integers(0, 10**8), transport=st.integers(0, 10**8),
+    other_allowance=st.integers(0, 10**8), is_national=st.booleans(),
+)
+
+
+@given(st.lists(pays, max_size=30), st.sampled_from(sorted(COUNTRIES)))
+def test_accrual_journal_balances_to_the_minor_unit_for_any_run(all_pay, code):
+    country = get_country(code)
+    components, totals = summarize([employee_lines(p, country) for p in all_pay])
+    lines = accrual_journal(components)
+    debit = sum(line[2] for line in lines)
+    assert debit == sum(line[3] for line in lines)
+    assert debit == totals.total_cost
+    payable = {line[0]: line[3] for line in lines if line[3]}
+    assert payable.get("2110", 0) == totals.net
