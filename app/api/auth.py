@@ -101,8 +101,12 @@ def add_rate_limit_headers(response):
     return response
 
 
+def current_principal():
+    """The request's credential: key, company and entities, loaded in one query."""
+    return g.principal
+
+
 def current_company():
-    """The company of the request's credential (loaded with it, no extra query)."""
     return g.principal.company
 
 

@@ -3,9 +3,8 @@ from flask_smorest import Blueprint
 from marshmallow import Schema, fields
 
 from app.api import json_response
-from app.api.auth import RATE_LIMIT_HEADERS, current_company, operation
+from app.api.auth import RATE_LIMIT_HEADERS, current_principal, operation
 from app.api.schemas import LocalizedNameSchema
-from app.domain.access import company_entities
 from app.domain.partner_safe import company_form
 
 blp = Blueprint("company", __name__, url_prefix="/v1/company", description="The company the key belongs to.")
@@ -43,5 +42,5 @@ class CompanyView(MethodView):
     @blp.response(200, CompanySchema, example=EXAMPLE, headers=RATE_LIMIT_HEADERS)
     def get(self):
         """Read the company the key belongs to"""
-        company = current_company()
-        return json_response(company_form(company, company_entities(company.id)))
+        principal = current_principal()
+        return json_response(company_form(principal.company, principal.entities))

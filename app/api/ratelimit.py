@@ -86,7 +86,7 @@ local allow_at = new_tat - window
 if now < allow_at then
   return {0, tat - now, allow_at - now}
 end
-redis.call('SET', KEYS[1], string.format('%d', new_tat), 'PX', math.ceil((new_tat - now) / 1000))
+redis.call('SET', KEYS[1], string.format('%d', new_tat), 'PX', math.max(1, math.ceil((new_tat - now) / 1000)))
 return {1, new_tat - now, 0}
 """
 
@@ -111,4 +111,6 @@ class RedisLimiter:
 
 
 def make_limiter(limit, redis_client=None):
+    if not 1 <= limit <= WINDOW_US:
+        raise ValueError(f"RATE_LIMIT_PER_MINUTE must be between 1 and {WINDOW_US}, not {limit}")
     return RedisLimiter(limit, redis_client) if redis_client is not None else MemoryLimiter(limit)

@@ -99,12 +99,6 @@ def get_company(company_id):
     return company
 
 
-def company_entities(company_id):
-    """Legal entities, the primary one first."""
-    query = Entity.select().where(Entity.company == company_id)
-    return list(query.order_by(Entity.primary.desc(), Entity.created_at, Entity.id))
-
-
 def enable_partner_api(company_id):
     company = get_company(company_id)
     if not company.api_enabled:

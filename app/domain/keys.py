@@ -10,10 +10,13 @@ import re
 from dataclasses import dataclass
 from datetime import timedelta
 
+from peewee import JOIN
+
 from app.domain.clock import from_db, to_db
 from app.domain.errors import NotFound, ValidationFailed
 from app.domain.ids import new_id, random_token
-from app.models import ApiKey, Company
+from app.models import ApiKey, Company, Entity
+from app.models.base import Prepared
 
 SCOPES = ("employees:read", "payroll:read", "attendance:read", "attendance:write", "webhooks:manage")
 PREFIXES = {"live": "svc_live_", "test": "svc_test_"}
@@ -28,6 +31,7 @@ class Unauthenticated(Exception):
 class Principal:
     key_id: str
     company: Company
+    entities: tuple  # the company's legal entities, primary first
     scopes: frozenset
 
 
@@ -89,19 +93,43 @@ def authenticate(authorization, clock, last_used_resolution=60):
     secret = secret.strip()
     if scheme.lower() != "bearer" or not KEY_PATTERN.match(secret):
         raise Unauthenticated("missing or malformed bearer credential")
-    key = (
-        ApiKey.select(ApiKey, Company)
-        .join(Company)
-        .where(ApiKey.secret_hash == hash_secret(secret))
-        .first()
-    )
-    if key is None or key.revoked_at is not None:
-        raise Unauthenticated("unknown or revoked key")
+    rows = _PRINCIPAL_QUERY.rows(hash_secret(secret))
+    if not rows:
+        raise Unauthenticated("unknown key")
+    key_id, environment, scopes, revoked_at, last_used_at = rows[0][:_KEY_WIDTH]
+    company = Company(**dict(zip(_COMPANY_FIELDS, rows[0][_KEY_WIDTH:_ENTITY_START], strict=True)))
+    if revoked_at is not None:
+        raise Unauthenticated("revoked key")
     # Contract, API keys: live keys only for live companies, sandbox keys only for sandboxes.
-    if (key.environment == "test") != bool(key.company.sandbox):
+    if (environment == "test") != bool(company.sandbox):
         raise Unauthenticated("key environment does not match the company")
     now = clock.now()
-    last = from_db(key.last_used_at)
+    last = from_db(last_used_at)
     if last is None or now - last >= timedelta(seconds=last_used_resolution):
-        ApiKey.update(last_used_at=to_db(now)).where(ApiKey.id == key.id).execute()
-    return Principal(key_id=key.id, company=key.company, scopes=frozenset(key.scopes.split()))
+        ApiKey.update(last_used_at=to_db(now)).where(ApiKey.id == key_id).execute()
+    entities = tuple(
+        Entity(**dict(zip(_ENTITY_FIELDS, row[_ENTITY_START:], strict=True)))
+        for row in rows if row[_ENTITY_START] is not None
+    )
+    return Principal(key_id=key_id, company=company, entities=entities, scopes=frozenset(scopes.split()))
+
+
+_KEY_FIELDS = ("id", "environment", "scopes", "revoked_at", "last_used_at")
+_COMPANY_FIELDS = ("id", "name_en", "name_ar", "country", "currency", "timezone", "sandbox", "api_enabled")
+_ENTITY_FIELDS = ("id", "company", "country", "name_en", "name_ar", "currency", "primary")
+_KEY_WIDTH = len(_KEY_FIELDS)
+_ENTITY_START = _KEY_WIDTH + len(_COMPANY_FIELDS)
+
+# The one query of every authenticated request: the key, its company and the
+# company's legal entities (one row per entity), by the key's hash.
+_PRINCIPAL_QUERY = Prepared(lambda: (
+    ApiKey.select(
+        *(getattr(ApiKey, f) for f in _KEY_FIELDS),
+        *(getattr(Company, f) for f in _COMPANY_FIELDS),
+        *(getattr(Entity, f) for f in _ENTITY_FIELDS),
+    )
+    .join(Company)
+    .join(Entity, JOIN.LEFT_OUTER, on=(Entity.company == Company.id))
+    .where(ApiKey.secret_hash == "")
+    .order_by(Entity.primary.desc(), Entity.created_at, Entity.id)
+))

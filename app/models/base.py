@@ -16,6 +16,16 @@ SQLITE_PRAGMAS = {
 }
 
 
+class PostgresPool(PooledPostgresqlDatabase):
+    """Peewee's pool pings the server (`SELECT 1`) at every checkout: one extra round
+    trip per request. We trust psycopg2's own `closed` flag instead; a connection the
+    server dropped fails one query, is marked closed by the driver, and is discarded
+    at its next checkout. `stale_timeout` still recycles old connections."""
+
+    def _is_closed(self, conn):
+        return bool(conn.closed)
+
+
 def make_database(url):
     """A pooled database for a `sqlite:///path` or `postgresql://...` URL.
 
@@ -29,7 +39,7 @@ def make_database(url):
         )
     if url.startswith(("postgres://", "postgresql://")):
         params = parse_db_url(url)
-        return PooledPostgresqlDatabase(
+        return PostgresPool(
             params.pop("database"), max_connections=32, stale_timeout=300, **params
         )
     raise ValueError(f"DATABASE_URL must be sqlite:/// or postgresql://, not {url.split(':')[0]!r}")
@@ -47,6 +57,34 @@ def connection():
     finally:
         if opened:
             db.close()
+
+
+class Prepared:
+    """A query compiled to SQL once per database, then run with fresh parameters.
+
+    Peewee renders SQL anew on every execution, which costs more than the round trip
+    for a small join; the few queries on every request's path are rendered once here.
+    `build()` returns the query with placeholder values in the order `rows()` takes
+    them; values come back converted by each column's field, as Peewee would.
+    """
+
+    def __init__(self, build):
+        self._build = build
+        self._compiled = None  # (database, sql, converters)
+
+    def rows(self, *params):
+        database = db.obj
+        if self._compiled is None or self._compiled[0] is not database:
+            query = self._build()
+            sql, _ = query.sql()
+            converters = [getattr(column, "python_value", None) for column in query._returning]
+            self._compiled = (database, sql, converters)
+        _, sql, converters = self._compiled
+        return [
+            tuple(value if value is None or convert is None else convert(value)
+                  for convert, value in zip(converters, row, strict=True))
+            for row in database.execute_sql(sql, params).fetchall()
+        ]
 
 
 class BaseModel(pw.Model):

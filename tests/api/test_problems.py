@@ -26,10 +26,10 @@ def test_body_over_1_mb_is_413_before_it_is_read(client, headers):
 
 
 def test_unexpected_fault_is_a_problem_500_without_traceback(app, client, headers, monkeypatch, caplog):
-    def broken(company_id):
+    def broken(*args):
         raise RuntimeError("secret internals")
 
-    monkeypatch.setattr(company_api, "company_entities", broken)
+    monkeypatch.setattr(company_api, "company_form", broken)
     monkeypatch.setitem(app.config, "PROPAGATE_EXCEPTIONS", False)
     with caplog.at_level(logging.ERROR):
         response = client.get("/v1/company", headers=headers)

@@ -1,0 +1,207 @@
+"""Read-path benchmark: the service against the bare stack, side by side in one run.
+
+    .venv/bin/python bench/read_path.py [--db postgres|sqlite] [--seconds 10]
+
+Starts the service (`wsgi:app`) and `bench/bare_app.py` under the same gunicorn settings
+(1 sync worker), loads each in turn with wrk (1 thread, 4 connections), and prints req/s,
+p99 and ratios for:
+  GET /v1/company                 vs a bare JSON endpoint          target >= 0.5
+  GET /v1/employees?limit=200     vs bare Peewee select of 200 rows target >= 0.5
+  page 500 vs page 1 of a 100,000-employee company (p99)          target <= 1.3x
+  resident memory of one worker after 2,000 requests             target <= 2x bare
+With --db postgres (default) a fresh database is made on 127.0.0.1 and Redis is used for
+the rate limit, as in production.
+"""
+
+import argparse
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import requests
+
+ROOT = Path(__file__).resolve().parents[1]
+PY = sys.executable
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def flask(env, *args):
+    out = subprocess.run([PY, "-m", "flask", "--app", "wsgi", *args], cwd=ROOT, env=env,
+                         capture_output=True, text=True, check=True)
+    return out.stdout
+
+
+def seed_big_company(env, employees):
+    """A live company with `employees` employees, inserted in bulk; returns (id, key)."""
+    company_id = json.loads(flask(env, "companies", "create", "--name", "Big Co", "--country", "SA",
+                                  "--json"))["company_id"]
+    flask(env, "partner-api", "enable", company_id)
+    key = json.loads(flask(env, "keys", "create", "--company", company_id, "--scopes",
+                           "employees:read,payroll:read", "--json"))["api_key"]
+    code = f"""
+import os
+from datetime import datetime, timedelta, date
+from app.models import db, make_database, Employee, Entity
+from app.domain.ids import new_id
+db.initialize(make_database(os.environ["DATABASE_URL"]))
+entity = Entity.get(Entity.company == {company_id!r})
+start = datetime(2020, 1, 1)
+with db.atomic():
+    for chunk in range(0, {employees}, 1000):
+        Employee.insert_many([dict(
+            id=new_id("emp"), company={company_id!r}, entity=entity.id, staff_number=f"E{{i:06d}}",
+            name_en=f"Employee {{i}}", name_ar=None, job_title="Associate", department="Operations",
+            status="active", employment_type="full_time", country="SA",
+            contact_email=f"e{{i}}@big.example.com", contact_phone="+966500000000",
+            hire_date=date(2020, 1, 1), created_at=start + timedelta(seconds=i), updated_at=start,
+            nationality="IN", is_national=False, basic_salary_minor=500000,
+        ) for i in range(chunk, min(chunk + 1000, {employees}))]).execute()
+db.execute_sql("ANALYZE")  # as autovacuum would on a live table
+"""
+    subprocess.run([PY, "-c", code], cwd=ROOT, env=env, check=True)
+    return company_id, key
+
+
+def start_gunicorn(app_spec, env, port):
+    process = subprocess.Popen(
+        [PY, "-m", "gunicorn", "--workers", "1", "--bind", f"127.0.0.1:{port}", "--log-level", "warning", app_spec],
+        cwd=ROOT, env=env,
+    )
+    for _ in range(300):
+        try:
+            requests.get(f"http://127.0.0.1:{port}/nothing", timeout=1)
+            return process
+        except requests.ConnectionError:
+            time.sleep(0.05)
+    raise RuntimeError(f"{app_spec} did not start")
+
+
+def worker_pid(master_pid):
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == master_pid:
+                return int(entry)
+    raise RuntimeError("no worker")
+
+
+def rss_kib(pid):
+    return int(re.search(r"VmRSS:\s+(\d+)", Path(f"/proc/{pid}/status").read_text()).group(1))
+
+
+def wrk(url, seconds, headers=()):
+    args = ["wrk", "-t1", "-c4", f"-d{seconds}s", "--latency"]
+    for header in headers:
+        args += ["-H", header]
+    out = subprocess.run([*args, url], capture_output=True, text=True, check=True).stdout
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    p99 = re.search(r"99%\s+([\d.]+)(us|ms|s)", out)
+    p99_ms = float(p99.group(1)) * {"us": 0.001, "ms": 1, "s": 1000}[p99.group(2)]
+    non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    if non2xx:
+        raise RuntimeError(f"{url}: {non2xx.group(1)} non-2xx responses")
+    return rps, p99_ms
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--db", choices=("postgres", "sqlite"), default="postgres")
+    parser.add_argument("--seconds", type=int, default=10)
+    parser.add_argument("--employees", type=int, default=100_000)
+    options = parser.parse_args()
+    if not shutil.which("wrk"):
+        sys.exit("wrk is needed: sudo apt-get install -y wrk")
+
+    tmp = Path(tempfile.mkdtemp(prefix="bench-"))
+    env = {**os.environ, "RATE_LIMIT_PER_MINUTE": "6000000", "REDIS_URL": ""}
+    if options.db == "postgres":
+        name = f"partner_api_bench_{os.getpid()}"
+        subprocess.run(["psql", "-h", "127.0.0.1", "-U", "postgres", "-d", "test", "-q", "-c",
+                        f"CREATE DATABASE {name}"], check=True)
+        env.update(DATABASE_URL=f"postgresql://postgres@127.0.0.1:5432/{name}", REDIS_URL="redis://127.0.0.1:6379/14")
+    else:
+        env["DATABASE_URL"] = f"sqlite:///{tmp}/bench.db"
+    processes = []
+    try:
+        flask(env, "db", "upgrade")
+        sandbox = json.loads(flask(env, "sandbox", "create", "--country", "KW", "--email", "bench@example.com",
+                                   "--json"))
+        big_company, big_key = seed_big_company(env, options.employees)
+        service_port, bare_port = free_port(), free_port()
+        service = start_gunicorn("wsgi:app", env, service_port)
+        bare = start_gunicorn("bench.bare_app:app", {**env, "BENCH_COMPANY_ID": big_company}, bare_port)
+        processes += [service, bare]
+        svc, raw = f"http://127.0.0.1:{service_port}", f"http://127.0.0.1:{bare_port}"
+        sandbox_auth = [f"Authorization: Bearer {sandbox['api_key']}"]
+        big_auth = [f"Authorization: Bearer {big_key}"]
+        auth_header = {"Authorization": f"Bearer {big_key}"}
+
+        # Warm up, then memory after 2,000 requests of the employees read.
+        session = requests.Session()
+        for _ in range(1000):
+            session.get(f"{svc}/v1/employees?limit=200", headers=auth_header).raise_for_status()
+            session.get(f"{raw}/employees").raise_for_status()
+        for _ in range(500):
+            session.get(f"{svc}/v1/company", headers=auth_header).raise_for_status()
+            session.get(f"{raw}/json").raise_for_status()
+        svc_rss, raw_rss = rss_kib(worker_pid(service.pid)), rss_kib(worker_pid(bare.pid))
+
+        # The cursor of page 500 (limit 200: the last page of 100,000).
+        cursor, url = None, None
+        for _ in range(499):
+            url = f"{svc}/v1/employees?limit=200" + (f"&cursor={cursor}" if cursor else "")
+            cursor = session.get(url, headers=auth_header).json()["next_cursor"]
+        page500 = f"{svc}/v1/employees?limit=200&cursor={cursor}"
+        assert len(session.get(page500, headers=auth_header).json()["data"]) == 200
+
+        s = options.seconds
+        results = {
+            "company": (wrk(f"{svc}/v1/company", s, sandbox_auth), wrk(f"{raw}/json", s)),
+            "employees": (wrk(f"{svc}/v1/employees?limit=200", s, big_auth), wrk(f"{raw}/employees", s)),
+            "pk_select": (None, wrk(f"{raw}/pk", s)),
+            "page": (wrk(f"{svc}/v1/employees?limit=200", s, big_auth), wrk(page500, s, big_auth)),
+        }
+    finally:
+        for process in processes:
+            process.send_signal(signal.SIGTERM)
+            process.wait(timeout=20)
+        if options.db == "postgres":
+            subprocess.run(["psql", "-h", "127.0.0.1", "-U", "postgres", "-d", "test", "-q", "-c",
+                            f"DROP DATABASE IF EXISTS {name}"], check=False)
+        shutil.rmtree(tmp, ignore_errors=True)
+
+    (c_svc, c_raw), (e_svc, e_raw), (_, pk_raw), (p1, p500) = results.values()
+    print(f"\nread path, {options.db}, {datetime.now(UTC) + timedelta(0):%Y-%m-%d %H:%M} UTC, "
+          f"1 gunicorn sync worker each, wrk -t1 -c4 -d{options.seconds}s")
+    print(f"{'':34}{'req/s':>10}{'p99 ms':>10}")
+    rows = [("GET /v1/company", c_svc), ("bare JSON endpoint", c_raw), ("bare one-PK-select endpoint", pk_raw),
+            ("GET /v1/employees?limit=200", e_svc), ("bare Peewee 200 rows", e_raw),
+            ("employees page 1 (100k company)", p1), ("employees page 500", p500)]
+    for label, (rps, p99) in rows:
+        print(f"{label:34}{rps:>10.0f}{p99:>10.2f}")
+    print(f"\ncompany / bare JSON          {c_svc[0] / c_raw[0]:.2f}  (target >= 0.5; "
+          f"bare PK select / bare JSON = {pk_raw[0] / c_raw[0]:.2f})")
+    print(f"employees / bare 200 rows    {e_svc[0] / e_raw[0]:.2f}  (target >= 0.5)")
+    print(f"page 500 / page 1 p99        {p500[1] / p1[1]:.2f}x (req/s {p500[0] / p1[0]:.2f}; target <= 1.3x)")
+    print(f"worker RSS service / bare    {svc_rss / raw_rss:.2f}  ({svc_rss} KiB vs {raw_rss} KiB; target <= 2)")
+
+
+if __name__ == "__main__":
+    main()
