@@ -83,6 +83,27 @@ def revoke_key(key_id, clock, *, company=None):
     return key
 
 
+_KEY_FIELDS = ("id", "environment", "scopes", "revoked_at", "last_used_at")
+_COMPANY_FIELDS = ("id", "name_en", "name_ar", "country", "currency", "timezone", "sandbox", "api_enabled")
+_ENTITY_FIELDS = ("id", "company", "country", "name_en", "name_ar", "currency", "primary")
+_KEY_WIDTH = len(_KEY_FIELDS)
+_ENTITY_START = _KEY_WIDTH + len(_COMPANY_FIELDS)
+
+# The one query of every authenticated request: the key, its company and the
+# company's legal entities (one row per entity), by the key's hash.
+_PRINCIPAL_QUERY = Prepared(lambda: (
+    ApiKey.select(
+        *(getattr(ApiKey, f) for f in _KEY_FIELDS),
+        *(getattr(Company, f) for f in _COMPANY_FIELDS),
+        *(getattr(Entity, f) for f in _ENTITY_FIELDS),
+    )
+    .join(Company)
+    .join(Entity, JOIN.LEFT_OUTER, on=(Entity.company == Company.id))
+    .where(ApiKey.secret_hash == "")
+    .order_by(Entity.primary.desc(), Entity.created_at, Entity.id)
+))
+
+
 def authenticate(authorization, clock, last_used_resolution=60):
     """`Authorization` header value -> Principal, or raise Unauthenticated.
 
@@ -113,23 +134,3 @@ def authenticate(authorization, clock, last_used_resolution=60):
     )
     return Principal(key_id=key_id, company=company, entities=entities, scopes=frozenset(scopes.split()))
 
-
-_KEY_FIELDS = ("id", "environment", "scopes", "revoked_at", "last_used_at")
-_COMPANY_FIELDS = ("id", "name_en", "name_ar", "country", "currency", "timezone", "sandbox", "api_enabled")
-_ENTITY_FIELDS = ("id", "company", "country", "name_en", "name_ar", "currency", "primary")
-_KEY_WIDTH = len(_KEY_FIELDS)
-_ENTITY_START = _KEY_WIDTH + len(_COMPANY_FIELDS)
-
-# The one query of every authenticated request: the key, its company and the
-# company's legal entities (one row per entity), by the key's hash.
-_PRINCIPAL_QUERY = Prepared(lambda: (
-    ApiKey.select(
-        *(getattr(ApiKey, f) for f in _KEY_FIELDS),
-        *(getattr(Company, f) for f in _COMPANY_FIELDS),
-        *(getattr(Entity, f) for f in _ENTITY_FIELDS),
-    )
-    .join(Company)
-    .join(Entity, JOIN.LEFT_OUTER, on=(Entity.company == Company.id))
-    .where(ApiKey.secret_hash == "")
-    .order_by(Entity.primary.desc(), Entity.created_at, Entity.id)
-))
