@@ -24,7 +24,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 
 import requests
@@ -188,7 +188,7 @@ def main():
         shutil.rmtree(tmp, ignore_errors=True)
 
     (c_svc, c_raw), (e_svc, e_raw), (_, pk_raw), (p1, p500) = results.values()
-    print(f"\nread path, {options.db}, {datetime.now(UTC) + timedelta(0):%Y-%m-%d %H:%M} UTC, "
+    print(f"\nread path, {options.db}, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, "
           f"1 gunicorn sync worker each, wrk -t1 -c4 -d{options.seconds}s")
     print(f"{'':34}{'req/s':>10}{'p99 ms':>10}")
     rows = [("GET /v1/company", c_svc), ("bare JSON endpoint", c_raw), ("bare one-PK-select endpoint", pk_raw),

@@ -6,7 +6,7 @@ from playhouse.test_utils import count_queries
 
 from app.domain.clock import to_db
 from app.domain.ids import new_id
-from app.models import Employee, db
+from app.models import Employee
 from tests.api.test_auth import assert_problem
 from tests.conftest import bearer
 
@@ -73,4 +73,3 @@ def test_page_cost_does_not_grow_with_depth(client, headers, sandbox, clock):
             break
     assert len(pages) == 16
     assert max(pages[1:]) <= 1 + 1  # key lookup + one keyset page query, at any depth
-    assert db.is_closed() is False
