@@ -10,10 +10,6 @@ class DomainError(Exception):
         self.details = details
 
 
-class InvalidRequest(DomainError):
-    code = "invalid_request"
-
-
 class NotFound(DomainError):
     code = "not_found"
 

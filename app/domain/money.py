@@ -39,8 +39,3 @@ def percent_of(amount_minor, rate_percent):
     share = Decimal(amount_minor) * Decimal(str(rate_percent)) / Decimal(100)
     return int(share.quantize(Decimal(1), rounding=ROUND_HALF_UP))
 
-
-def prorate(amount_minor, numerator, denominator):
-    """amount * numerator / denominator, rounded half up to the minor unit."""
-    share = Decimal(amount_minor) * Decimal(numerator) / Decimal(denominator)
-    return int(share.quantize(Decimal(1), rounding=ROUND_HALF_UP))

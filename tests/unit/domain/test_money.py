@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app.domain.money import MINOR_DIGITS, format_minor, parse_major, percent_of, prorate
+from app.domain.money import MINOR_DIGITS, format_minor, parse_major, percent_of
 
 
 @pytest.mark.parametrize(
@@ -39,7 +39,3 @@ def test_percent_rounds_half_up_to_the_minor_unit():
     assert percent_of(1, "50") == 1  # 0.5 rounds up
     assert percent_of(3, "9.75") == 0
 
-
-def test_prorate_rounds_half_up():
-    assert prorate(100, 1, 3) == 33
-    assert prorate(5, 1, 2) == 3
