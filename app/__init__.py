@@ -2,15 +2,17 @@
 
 import logging
 import os
+from types import FunctionType
 
-import redis
 from flask import Flask
 
 from app import cli
 from app.api import auth, company, docs, employees, payroll, problems, request_id
+from app.api.principals import Authenticator
 from app.api.ratelimit import make_limiter
+from app.domain import credentials
 from app.domain.clock import SystemClock
-from app.extensions import api
+from app.extensions import api, connect_redis
 from app.models import db, make_database
 from config import config_from_env
 
@@ -23,10 +25,24 @@ and reach only sandbox companies; live keys start with `svc_live_`. Errors are
 """
 
 
+class PartnerFlask(Flask):
+    _sync_functions = {}
+
+    def ensure_sync(self, func):
+        # Flask asks, for every hook and view of every request, whether it is a
+        # coroutine function; nothing here is async, and plain functions are asked once.
+        if isinstance(func, FunctionType):
+            checked = self._sync_functions.get(func)
+            if checked is None:
+                checked = self._sync_functions[func] = super().ensure_sync(func)
+            return checked
+        return super().ensure_sync(func)
+
+
 def create_app(config=None, **overrides):
     """Build the app. `config` is a config class (default: from APP_ENV); `overrides`
     replace single settings (tests pass DATABASE_URL, CLOCK, ...)."""
-    app = Flask(__name__)
+    app = PartnerFlask(__name__)
     config = config or config_from_env()
     if hasattr(config, "check"):
         config.check()
@@ -36,10 +52,14 @@ def create_app(config=None, **overrides):
     logging.getLogger("peewee_migrate").setLevel(logging.WARNING)
 
     _init_database(app)
-    redis_client = redis.Redis.from_url(app.config["REDIS_URL"]) if app.config["REDIS_URL"] else None
+    redis_client = connect_redis(app.config["REDIS_URL"]) if app.config["REDIS_URL"] else None
     app.extensions["redis"] = redis_client
     app.extensions["clock"] = app.config.get("CLOCK") or SystemClock()
-    app.extensions["rate_limiter"] = make_limiter(app.config["RATE_LIMIT_PER_MINUTE"], redis_client)
+    app.extensions["authenticator"] = Authenticator(
+        make_limiter(app.config["RATE_LIMIT_PER_MINUTE"], redis_client),
+        last_used_resolution=app.config["KEY_LAST_USED_RESOLUTION"],
+    )
+    credentials.use_redis(redis_client)
 
     request_id.register(app)
     api.init_app(app, spec_kwargs={"info": {"description": API_DESCRIPTION}})
@@ -61,11 +81,9 @@ def _init_database(app):
         directory = os.path.dirname(url[len("sqlite:///"):])
         if directory:
             os.makedirs(directory, exist_ok=True)
+    # Connections are opened on a request's first query (Peewee's autoconnect, from
+    # the pool), so a request that needs no SQL borrows none.
     db.initialize(make_database(url))
-
-    @app.before_request
-    def open_connection():
-        db.connect(reuse_if_open=True)
 
     @app.teardown_request
     def close_connection(exc):

@@ -3,8 +3,8 @@
     .venv/bin/python bench/read_path.py [--db postgres|sqlite] [--seconds 10]
 
 Starts the service (`wsgi:app`) and `bench/bare_app.py` under the same gunicorn settings
-(1 sync worker), loads each in turn with wrk (1 thread, 4 connections), and prints req/s,
-p99 and ratios for:
+(1 sync worker), loads each in turn with wrk (1 thread, 4 connections), `--rounds` times
+interleaved, and prints the best req/s and p99 of each and their ratios for:
   GET /v1/company                 vs a bare JSON endpoint          target >= 0.5
   GET /v1/employees?limit=200     vs bare Peewee select of 200 rows target >= 0.5
   page 500 vs page 1 of a 100,000-employee company (p99)          target <= 1.3x
@@ -120,10 +120,19 @@ def wrk(url, seconds, headers=()):
     return rps, p99_ms
 
 
+def best(kept, measured):
+    """Best of the rounds: highest req/s and lowest p99 (other processes on the machine
+    only ever make a run slower)."""
+    if kept is None:
+        return measured
+    return max(kept[0], measured[0]), min(kept[1], measured[1])
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--db", choices=("postgres", "sqlite"), default="postgres")
     parser.add_argument("--seconds", type=int, default=10)
+    parser.add_argument("--rounds", type=int, default=3, help="runs of each load; the best is kept")
     parser.add_argument("--employees", type=int, default=100_000)
     options = parser.parse_args()
     if not shutil.which("wrk"):
@@ -132,10 +141,10 @@ def main():
     tmp = Path(tempfile.mkdtemp(prefix="bench-"))
     env = {**os.environ, "RATE_LIMIT_PER_MINUTE": "6000000", "REDIS_URL": ""}
     if options.db == "postgres":
-        name = f"partner_api_bench_{os.getpid()}"
+        database = f"partner_api_bench_{os.getpid()}"
         subprocess.run(["psql", "-h", "127.0.0.1", "-U", "postgres", "-d", "test", "-q", "-c",
-                        f"CREATE DATABASE {name}"], check=True)
-        env.update(DATABASE_URL=f"postgresql://postgres@127.0.0.1:5432/{name}", REDIS_URL="redis://127.0.0.1:6379/14")
+                        f"CREATE DATABASE {database}"], check=True)
+        env.update(DATABASE_URL=f"postgresql://postgres@127.0.0.1:5432/{database}", REDIS_URL="redis://127.0.0.1:6379/14")
     else:
         env["DATABASE_URL"] = f"sqlite:///{tmp}/bench.db"
     processes = []
@@ -171,25 +180,30 @@ def main():
         page500 = f"{svc}/v1/employees?limit=200&cursor={cursor}"
         assert len(session.get(page500, headers=auth_header).json()["data"]) == 200
 
-        s = options.seconds
-        results = {
-            "company": (wrk(f"{svc}/v1/company", s, sandbox_auth), wrk(f"{raw}/json", s)),
-            "employees": (wrk(f"{svc}/v1/employees?limit=200", s, big_auth), wrk(f"{raw}/employees", s)),
-            "pk_select": (None, wrk(f"{raw}/pk", s)),
-            "page": (wrk(f"{svc}/v1/employees?limit=200", s, big_auth), wrk(page500, s, big_auth)),
+        loads = {
+            "company": ((f"{svc}/v1/company", sandbox_auth), (f"{raw}/json", ())),
+            "employees": ((f"{svc}/v1/employees?limit=200", big_auth), (f"{raw}/employees", ())),
+            "pk_select": (None, (f"{raw}/pk", ())),
+            "page": ((f"{svc}/v1/employees?limit=200", big_auth), (page500, big_auth)),
         }
+        results = {load: [None, None] for load in loads}
+        for _ in range(options.rounds):  # interleaved, so a noisy moment hits both sides
+            for measured, pair in loads.items():
+                for side, load in enumerate(pair):
+                    if load:
+                        results[measured][side] = best(results[measured][side], wrk(load[0], options.seconds, load[1]))
     finally:
         for process in processes:
             process.send_signal(signal.SIGTERM)
             process.wait(timeout=20)
         if options.db == "postgres":
             subprocess.run(["psql", "-h", "127.0.0.1", "-U", "postgres", "-d", "test", "-q", "-c",
-                            f"DROP DATABASE IF EXISTS {name}"], check=False)
+                            f"DROP DATABASE IF EXISTS {database}"], check=False)
         shutil.rmtree(tmp, ignore_errors=True)
 
     (c_svc, c_raw), (e_svc, e_raw), (_, pk_raw), (p1, p500) = results.values()
     print(f"\nread path, {options.db}, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, "
-          f"1 gunicorn sync worker each, wrk -t1 -c4 -d{options.seconds}s")
+          f"1 gunicorn sync worker each, wrk -t1 -c4 -d{options.seconds}s, best of {options.rounds}")
     print(f"{'':34}{'req/s':>10}{'p99 ms':>10}")
     rows = [("GET /v1/company", c_svc), ("bare JSON endpoint", c_raw), ("bare one-PK-select endpoint", pk_raw),
             ("GET /v1/employees?limit=200", e_svc), ("bare Peewee 200 rows", e_raw),

@@ -7,10 +7,11 @@ Order of checks (each failure answers at once): the operation's release is live
 """
 
 from flask import current_app, g, request
+from flask.sessions import SecureCookieSessionInterface
 
 from app.api.problems import ApiProblem
 from app.api.schemas import ProblemSchema
-from app.domain.keys import Unauthenticated, authenticate
+from app.domain.keys import Unauthenticated, secret_hash_of
 
 ERROR_DESCRIPTIONS = {
     400: "Bad query parameter, invalid JSON or unknown cursor (`invalid_request`).",
@@ -54,10 +55,19 @@ def operation(blp, *, release, scope=None, errors=(401, 403, 429)):
 
 
 def _operation_of_request():
-    view = current_app.view_functions.get(request.endpoint)
-    view_class = getattr(view, "view_class", None)
-    method = "get" if request.method == "HEAD" else request.method.lower()
-    return getattr(view_class, method, None) if view_class else None
+    """The view method serving this request, which carries `release` and `scope`."""
+    found = _operations.get((request.endpoint, request.method), False)
+    if found is False:
+        view = current_app.view_functions.get(request.endpoint)
+        view_class = getattr(view, "view_class", None)
+        method = "get" if request.method == "HEAD" else request.method.lower()
+        found = _operations[(request.endpoint, request.method)] = (
+            getattr(view_class, method, None) if view_class else None
+        )
+    return found
+
+
+_operations = {}  # (endpoint, HTTP method) -> view method or None; routes are fixed at start
 
 
 def guard():
@@ -70,11 +80,10 @@ def guard():
     config = current_app.config
     if op.release not in config["LIVE_RELEASES"]:
         raise ApiProblem("not_found", "This operation is not live yet.")
-    clock = current_app.extensions["clock"]
+    now = current_app.extensions["clock"].now()
     try:
-        principal = authenticate(
-            request.headers.get("Authorization"), clock, config["KEY_LAST_USED_RESOLUTION"]
-        )
+        secret_hash = secret_hash_of(request.headers.get("Authorization"))
+        principal, verdict = current_app.extensions["authenticator"](secret_hash, now)
     except Unauthenticated:
         raise ApiProblem(
             "unauthenticated", "Send `Authorization: Bearer <API key>` with a valid key of "
@@ -83,8 +92,6 @@ def guard():
         ) from None
     if not principal.company.api_enabled:
         raise ApiProblem("api_not_enabled", "Ask the company to enable the Partner API.")
-    limiter = current_app.extensions["rate_limiter"]
-    verdict = limiter.hit(principal.key_id, int(clock.now().timestamp() * 1_000_000))
     g.rate_limit_headers = verdict.headers()
     if not verdict.allowed:
         raise ApiProblem("rate_limited", f"Limit is {verdict.limit} requests per minute per key.",
@@ -102,7 +109,7 @@ def add_rate_limit_headers(response):
 
 
 def current_principal():
-    """The request's credential: key, company and entities, loaded in one query."""
+    """The request's credential: key, company and entities (app/api/principals.py)."""
     return g.principal
 
 
@@ -110,6 +117,18 @@ def current_company():
     return g.principal.company
 
 
+class NoSessionUnderV1(SecureCookieSessionInterface):
+    """The Partner API authenticates by bearer key only: under /v1 no session cookie is
+    read or set (so no cookie can carry authority there, and no request pays for
+    building the cookie signer). The console keeps Flask's signed-cookie sessions."""
+
+    def open_session(self, app, request):
+        if request.path.startswith("/v1/"):
+            return None  # Flask substitutes a null session, which is never saved
+        return super().open_session(app, request)
+
+
 def register(app):
+    app.session_interface = NoSessionUnderV1()
     app.before_request(guard)
     app.after_request(add_rate_limit_headers)

@@ -8,14 +8,20 @@ default) the same arithmetic runs in process memory, so the limit is per process
 
 A key may spend its whole minute's allowance at once (burst = limit); after that one
 request is allowed every 60/limit seconds. All times are integer microseconds.
+
+The Redis step also reads the credentials version (app/domain/credentials.py), so that a
+request checks its cached principal in the round trip it makes anyway.
 """
 
+import hashlib
 import logging
 import math
 import threading
 from dataclasses import dataclass
 
 import redis
+
+from app.domain import credentials
 
 log = logging.getLogger(__name__)
 WINDOW_US = 60_000_000
@@ -28,6 +34,7 @@ class Decision:
     remaining: int
     reset_seconds: int  # until the full allowance is back
     retry_after_seconds: int  # 0 when allowed
+    credentials_version: str | None = None  # None when not read from Redis
 
     def headers(self):
         headers = {
@@ -50,12 +57,13 @@ def gcra(stored_tat, now, interval):
     return True, new_tat, new_tat - now, 0
 
 
-def decision(limit, interval, allowed, backlog_us, wait_us):
+def decision(limit, interval, allowed, backlog_us, wait_us, credentials_version=None):
     remaining = max(0, (WINDOW_US - backlog_us) // interval) if allowed else 0
     return Decision(
         allowed=allowed, limit=limit, remaining=int(remaining),
         reset_seconds=math.ceil(backlog_us / 1_000_000),
         retry_after_seconds=max(1, math.ceil(wait_us / 1_000_000)) if not allowed else 0,
+        credentials_version=credentials_version,
     )
 
 
@@ -73,21 +81,31 @@ class MemoryLimiter:
                     self._tats = {k: t for k, t in self._tats.items() if t > now_us}
         return decision(self.limit, self.interval, allowed, backlog, wait)
 
+    def credentials_version(self):
+        return None
 
-# The same step as `gcra`, atomic in Redis. ARGV: now_us, interval_us, window_us.
+
+# The same step as `gcra`, atomic in Redis, plus the credentials version.
+# KEYS: the key's GCRA state, the credentials version. ARGV: now_us, interval_us,
+# window_us, a fresh version to store if there is none (first use, or Redis restarted).
 GCRA_LUA = """
 local now = tonumber(ARGV[1])
 local interval = tonumber(ARGV[2])
 local window = tonumber(ARGV[3])
+local version = redis.call('GET', KEYS[2])
+if not version then
+  version = ARGV[4]
+  redis.call('SET', KEYS[2], version)
+end
 local tat = tonumber(redis.call('GET', KEYS[1]) or now)
 if tat < now then tat = now end
 local new_tat = tat + interval
 local allow_at = new_tat - window
 if now < allow_at then
-  return {0, tat - now, allow_at - now}
+  return {0, tat - now, allow_at - now, version}
 end
 redis.call('SET', KEYS[1], string.format('%d', new_tat), 'PX', math.max(1, math.ceil((new_tat - now) / 1000)))
-return {1, new_tat - now, 0}
+return {1, new_tat - now, 0, version}
 """
 
 
@@ -95,19 +113,34 @@ class RedisLimiter:
     def __init__(self, limit, client, prefix="ratelimit:"):
         self.limit, self.interval = limit, WINDOW_US // limit
         self.prefix = prefix
-        self._script = client.register_script(GCRA_LUA)
+        self._client = client
+        self._sha = hashlib.sha1(GCRA_LUA.encode()).hexdigest()
         self._fallback = MemoryLimiter(limit)
 
     def hit(self, key, now_us):
+        args = (2, self.prefix + key, credentials.VERSION_KEY,
+                now_us, self.interval, WINDOW_US, credentials.new_version())
         try:
-            allowed, backlog, wait = self._script(
-                keys=[self.prefix + key], args=[now_us, self.interval, WINDOW_US]
-            )
+            try:
+                # EVALSHA straight away: redis-py's Script wrapper costs more than the step.
+                allowed, backlog, wait, version = self._client.evalsha(self._sha, *args)
+            except redis.exceptions.NoScriptError:  # first use, or Redis restarted
+                allowed, backlog, wait, version = self._client.eval(GCRA_LUA, *args)
         except redis.RedisError as exc:
             # Redis down: keep limiting, per process, rather than fail every request.
             log.warning("rate limiter falling back to process memory: %s", exc)
             return self._fallback.hit(key, now_us)
-        return decision(self.limit, self.interval, bool(allowed), int(backlog), int(wait))
+        return decision(self.limit, self.interval, bool(allowed), int(backlog), int(wait), version.decode())
+
+    def credentials_version(self):
+        """The current credentials version (made if missing), or None if Redis is down."""
+        fresh = credentials.new_version()
+        try:
+            stored = self._client.set(credentials.VERSION_KEY, fresh, nx=True, get=True)
+        except redis.RedisError as exc:
+            log.warning("credentials version unreadable: %s", exc)
+            return None
+        return stored.decode() if stored is not None else fresh
 
 
 def make_limiter(limit, redis_client=None):

@@ -7,6 +7,7 @@ API keys, create a sandbox, manage webhooks) is held by the CEO and the HR admin
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
+from app.domain import credentials
 from app.domain.clock import to_db
 from app.domain.countries import get_country
 from app.domain.errors import Conflict, NotFound, ValidationFailed
@@ -103,6 +104,7 @@ def enable_partner_api(company_id):
     company = get_company(company_id)
     if not company.api_enabled:
         Company.update(api_enabled=True).where(Company.id == company.id).execute()
+        credentials.changed()
     return company
 
 

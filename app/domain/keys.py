@@ -8,10 +8,11 @@ lets a request be authenticated with one indexed lookup.
 import hashlib
 import re
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from peewee import JOIN
 
+from app.domain import credentials
 from app.domain.clock import from_db, to_db
 from app.domain.errors import NotFound, ValidationFailed
 from app.domain.ids import new_id, random_token
@@ -33,6 +34,7 @@ class Principal:
     company: Company
     entities: tuple  # the company's legal entities, primary first
     scopes: frozenset
+    last_used_at: datetime | None  # as loaded; the key row is updated by `record_use`
 
 
 def hash_secret(secret):
@@ -80,6 +82,7 @@ def revoke_key(key_id, clock, *, company=None):
     if key.revoked_at is None:
         key.revoked_at = to_db(clock.now())
         key.save(only=[ApiKey.revoked_at])
+        credentials.changed()
     return key
 
 
@@ -104,17 +107,19 @@ _PRINCIPAL_QUERY = Prepared(lambda: (
 ))
 
 
-def authenticate(authorization, clock, last_used_resolution=60):
-    """`Authorization` header value -> Principal, or raise Unauthenticated.
-
-    One query. "Last used" is written at most once per `last_used_resolution` seconds
-    per key, so reads do not turn into a write on every request.
-    """
+def secret_hash_of(authorization):
+    """`Authorization` header value -> the SHA-256 of its key, or raise Unauthenticated."""
     scheme, _, secret = (authorization or "").partition(" ")
     secret = secret.strip()
     if scheme.lower() != "bearer" or not KEY_PATTERN.match(secret):
         raise Unauthenticated("missing or malformed bearer credential")
-    rows = _PRINCIPAL_QUERY.rows(hash_secret(secret))
+    return hash_secret(secret)
+
+
+def load_principal(secret_hash):
+    """The principal of a key, in one query; raise Unauthenticated if the key is
+    unknown, revoked or of the wrong environment for its company."""
+    rows = _PRINCIPAL_QUERY.rows(secret_hash)
     if not rows:
         raise Unauthenticated("unknown key")
     key_id, environment, scopes, revoked_at, last_used_at = rows[0][:_KEY_WIDTH]
@@ -124,13 +129,18 @@ def authenticate(authorization, clock, last_used_resolution=60):
     # Contract, API keys: live keys only for live companies, sandbox keys only for sandboxes.
     if (environment == "test") != bool(company.sandbox):
         raise Unauthenticated("key environment does not match the company")
-    now = clock.now()
-    last = from_db(last_used_at)
-    if last is None or now - last >= timedelta(seconds=last_used_resolution):
-        ApiKey.update(last_used_at=to_db(now)).where(ApiKey.id == key_id).execute()
     entities = tuple(
         Entity(**dict(zip(_ENTITY_FIELDS, row[_ENTITY_START:], strict=True)))
         for row in rows if row[_ENTITY_START] is not None
     )
-    return Principal(key_id=key_id, company=company, entities=entities, scopes=frozenset(scopes.split()))
+    return Principal(key_id=key_id, company=company, entities=entities, scopes=frozenset(scopes.split()),
+                     last_used_at=from_db(last_used_at))
 
+
+def record_use(key_id, last_used_at, now, resolution_seconds):
+    """Note that the key was used at `now`, at most once per `resolution_seconds`, so
+    that reads do not turn into a write on every request. Returns the last-used time."""
+    if last_used_at is not None and now - last_used_at < timedelta(seconds=resolution_seconds):
+        return last_used_at
+    ApiKey.update(last_used_at=to_db(now)).where(ApiKey.id == key_id).execute()
+    return now

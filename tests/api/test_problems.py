@@ -61,7 +61,7 @@ def test_operation_of_a_release_not_live_is_404(app, client, headers, monkeypatc
 
 def test_rate_limit_answers_429_with_retry_after(app, client, sandbox, make_key, monkeypatch, clock):
     limiter = make_limiter(3, app.extensions["redis"])
-    monkeypatch.setitem(app.extensions, "rate_limiter", limiter)
+    monkeypatch.setattr(app.extensions["authenticator"], "limiter", limiter)
     headers = bearer(make_key(sandbox))
     remaining = [client.get("/v1/company", headers=headers).headers["X-RateLimit-Remaining"] for _ in range(3)]
     assert remaining == ["2", "1", "0"]
@@ -86,3 +86,15 @@ def test_rate_limit_is_shared_across_workers_through_redis(app, clock):
     key = f"shared-{now}-{id(first)}"
     assert first.hit(key, now).allowed and second.hit(key, now).allowed
     assert not first.hit(key, now).allowed and not second.hit(key, now).allowed
+
+
+def test_rate_limit_reloads_its_script_after_a_redis_restart(app, clock):
+    if app.extensions["redis"] is None:
+        pytest.skip("needs TEST_REDIS_URL (the PostgreSQL + Redis pass of .ci/run sets it)")
+    limiter = make_limiter(5, app.extensions["redis"])
+    now = int(clock.now().timestamp() * 1_000_000)
+    key = f"flushed-{now}-{id(limiter)}"
+    app.extensions["redis"].script_flush()  # as a restarted Redis has no scripts
+    first = limiter.hit(key, now)
+    assert first.allowed and first.remaining == 4 and first.credentials_version
+    assert limiter.hit(key, now).remaining == 3
