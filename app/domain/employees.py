@@ -46,3 +46,14 @@ def get_employee(company_id, employee_id):
     if row is None:
         raise NotFound(f"no employee {employee_id}")
     return row
+
+
+def employee_row(employee_id):
+    """The partner columns of any employee, archived or not (for events)."""
+    row = (
+        E.select(*EMPLOYEE_COLUMNS).join(Branch, JOIN.LEFT_OUTER, on=(E.branch == Branch.id))
+        .where(E.id == employee_id).dicts().first()
+    )
+    if row is None:
+        raise NotFound(f"no employee {employee_id}")
+    return row

@@ -1,27 +1,14 @@
-"""Payroll: per-employee lines -> run totals, components, and a balanced journal.
+"""Payroll arithmetic: per-employee lines -> run totals, components, balanced journals.
 
-The arithmetic is pure (`employee_lines`, `summarize`, `accrual_journal`); the
-functions at the bottom store a run built from a legal entity's employees.
-Amounts are integer minor units throughout.
+Pure functions; `app/domain/payroll_runs.py` stores runs and moves them through their
+states. Amounts are integer minor units throughout. A journal line is
+(account code, account name, debit, credit).
 """
 
 from collections import defaultdict
 from dataclasses import dataclass
 
-from app.domain.clock import to_db
-from app.domain.countries import get_country
-from app.domain.errors import Conflict
-from app.domain.ids import new_id
 from app.domain.money import percent_of
-from app.models import (
-    Employee,
-    JournalEntry,
-    JournalLine,
-    PayrollComponent,
-    PayrollLine,
-    PayrollRun,
-    db,
-)
 
 EARNING, DEDUCTION, EMPLOYER = "earning", "deduction", "employer_contribution"
 
@@ -51,6 +38,7 @@ COMPONENT_TYPES = (
 COMPONENTS = {c.code: c for c in COMPONENT_TYPES}
 SALARIES_PAYABLE = ("2110", "Salaries payable")
 SOCIAL_INSURANCE_PAYABLE = ("2120", "Social insurance payable")
+BANK = ("1010", "Bank")
 
 
 @dataclass(frozen=True)
@@ -149,87 +137,39 @@ def check_balanced(lines):
         raise AssertionError(f"journal does not balance: debit {debit} != credit {credit}")
 
 
+def payment_journal(net):
+    """Paying a run: Dr salaries payable, Cr bank, with the net pay."""
+    lines = [(*SALARIES_PAYABLE, net, 0), (*BANK, 0, net)]
+    check_balanced(lines)
+    return lines
+
+
+def net_by_account(entries):
+    """{(account code, name): debit minus credit} over the lines of posted entries."""
+    balances = defaultdict(int)
+    for lines in entries:
+        for code, name, debit, credit in lines:
+            balances[(code, name)] += debit - credit
+    return balances
+
+
+def difference_journal(posted, target):
+    """The lines that move the accounts from the balances of `posted` entries to those
+    of `target` lines: a correction posts this instead of editing what was posted, and
+    a reversal is the difference to nothing. Balances because both sides do."""
+    before, after = net_by_account(posted), net_by_account([target])
+    lines = []
+    for account in sorted(set(before) | set(after)):
+        change = after.get(account, 0) - before.get(account, 0)
+        if change:
+            lines.append((*account, max(change, 0), max(-change, 0)))
+    check_balanced(lines)
+    return lines
+
+
 def pay_of(employee):
     return Pay(
         basic=employee.basic_salary_minor, housing=employee.housing_allowance_minor,
         transport=employee.transport_allowance_minor,
         other_allowance=employee.other_allowance_minor, is_national=employee.is_national,
     )
-
-
-def build_draft_run(entity, payroll_month, clock):
-    """A draft run for `entity` and `payroll_month` from its employees' pay terms.
-
-    Employees who have left, or were archived, are not paid.
-    """
-    country = get_country(entity.country)
-    employees = list(
-        Employee.select().where(
-            Employee.entity == entity, Employee.status != "left", Employee.archived == False  # noqa: E712
-        ).order_by(Employee.created_at, Employee.id)
-    )
-    lines = {employee.id: employee_lines(pay_of(employee), country) for employee in employees}
-    components, totals = summarize(lines.values())
-    now = to_db(clock.now())
-    with db.atomic():
-        run = PayrollRun.create(
-            id=new_id("prun"), company=entity.company_id, entity=entity, country=entity.country,
-            payroll_month=payroll_month, status="draft", currency=entity.currency,
-            employee_count=len(employees), created_at=now, updated_at=now,
-            **_totals_fields(totals),
-        )
-        PayrollLine.insert_many(
-            [{"run": run.id, "employee": employee_id, "component_code": code, "amount_minor": amount}
-             for employee_id, per_employee in lines.items()
-             for code, amount in per_employee.items()]
-        ).execute()
-        _store_components(run, components)
-    return run
-
-
-def finalize_run(run, clock):
-    """Close a draft run and post its accrual journal."""
-    if run.status != "draft":
-        raise Conflict(f"payroll run {run.id} is {run.status}; only a draft can be finalized")
-    components = [
-        ComponentTotal(c.code, c.amount_minor, c.employee_count)
-        for c in run.components.order_by(PayrollComponent.position)
-    ]
-    now = clock.now()
-    with db.atomic():
-        post_journal(run, "accrual", accrual_journal(components), now)
-        run.status = "finalized"
-        run.finalized_at = run.updated_at = to_db(now)
-        run.save()
-    return run
-
-
-def post_journal(run, kind, lines, now):
-    check_balanced(lines)
-    entry = JournalEntry.create(
-        id=new_id("jrn"), company=run.company_id, run=run, kind=kind,
-        currency=run.currency, posted_at=to_db(now),
-    )
-    JournalLine.insert_many(
-        [{"entry": entry.id, "position": i, "account_code": code, "account_name": name,
-          "debit_minor": debit, "credit_minor": credit}
-         for i, (code, name, debit, credit) in enumerate(lines)]
-    ).execute()
-    return entry
-
-
-def _totals_fields(totals):
-    return {
-        "gross_minor": totals.gross, "deductions_minor": totals.deductions,
-        "net_minor": totals.net, "employer_contributions_minor": totals.employer_contributions,
-        "total_cost_minor": totals.total_cost,
-    }
-
-
-def _store_components(run, components):
-    PayrollComponent.insert_many(
-        [{"run": run.id, "position": i, "code": c.code, "name_en": COMPONENTS[c.code].name_en,
-          "name_ar": COMPONENTS[c.code].name_ar, "kind": COMPONENTS[c.code].kind,
-          "amount_minor": c.amount, "employee_count": c.employee_count}
-         for i, c in enumerate(components)]
-    ).execute()

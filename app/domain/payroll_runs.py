@@ -32,7 +32,7 @@ def get_run(company_id, run_id):
         raise NotFound(f"no payroll run {run_id}")
     components = list(run.components.order_by(PayrollComponent.position))
     entries = prefetch(
-        JournalEntry.select().where(JournalEntry.run == run).order_by(JournalEntry.posted_at, JournalEntry.id),
+        JournalEntry.select().where(JournalEntry.run == run).order_by(JournalEntry.sequence),
         JournalLine.select().order_by(JournalLine.position),
     )
     return run, components, [(entry, list(entry.lines)) for entry in entries]

@@ -4,6 +4,8 @@
 SBX-001..SBX-010 (3 nationals, 7 expatriates; 8 full time, 1 part time, 1 contract)
 with generated bank and ID details, and one finalized payroll run for the previous
 month whose totals and journal come from the payroll code, not from typed-in figures.
+Its events (ten `employee.created`, one `payroll_run.finalized`) go to the outbox like
+any company's, so the nightly reconciliation finds nothing unannounced.
 """
 
 import random
@@ -13,10 +15,11 @@ from zoneinfo import ZoneInfo
 from app.domain.access import add_membership, create_company, ensure_no_sandbox
 from app.domain.clock import to_db
 from app.domain.countries import EXPATRIATE_POOLS, get_country
+from app.domain.employee_actions import announce
 from app.domain.errors import ValidationFailed
 from app.domain.ids import new_id
 from app.domain.money import minor_digits
-from app.domain.payroll import build_draft_run, finalize_run
+from app.domain.payroll_actions import build_draft_run, finalize_run
 from app.models import Branch, Company, Employee, db
 
 # (job title, department, employment type, national?, manager's position, basic in SAR)
@@ -75,7 +78,8 @@ def create_sandbox(user, country_code, clock, *, seed=None):
                           created_at=to_db(clock.now()))
             for name in ("Head Office", f"{CITIES[country.code]} Branch")
         ]
-        _generate_employees(company, entity, branches, country, clock, rng)
+        for employee in _generate_employees(company, entity, branches, country, clock, rng):
+            announce(company, employee.id, "employee.created", clock)
         run = build_draft_run(entity, previous_month(clock.now(), company.timezone), clock)
         finalize_run(run, clock)
     return company

@@ -3,18 +3,18 @@
 from app.models.base import BaseModel, db, make_database
 from app.models.company import Branch, Company, Entity, Membership, User
 from app.models.employees import Employee
-from app.models.events import OutboxEvent
+from app.models.events import EmployeeAnnouncement, OutboxEvent
 from app.models.keys import ApiKey
 from app.models.payroll import JournalEntry, JournalLine, PayrollComponent, PayrollLine, PayrollRun
 
 # In dependency order: what migrations create, tests truncate.
 ALL_MODELS = (
     User, Company, Membership, Entity, Branch, Employee, PayrollRun, PayrollLine,
-    PayrollComponent, JournalEntry, JournalLine, ApiKey, OutboxEvent,
+    PayrollComponent, JournalEntry, JournalLine, ApiKey, OutboxEvent, EmployeeAnnouncement,
 )
 
 __all__ = [
-    "ALL_MODELS", "ApiKey", "BaseModel", "Branch", "Company", "Employee", "Entity",
+    "ALL_MODELS", "ApiKey", "BaseModel", "Branch", "Company", "Employee", "EmployeeAnnouncement", "Entity",
     "JournalEntry", "JournalLine", "Membership", "OutboxEvent", "PayrollComponent",
     "PayrollLine", "PayrollRun", "User", "db", "make_database",
 ]

@@ -17,3 +17,17 @@ class OutboxEvent(BaseModel):
     payload = pw.TextField()
     created_at = pw.DateTimeField()
     dispatched_at = pw.DateTimeField(null=True, index=True)
+
+
+class EmployeeAnnouncement(BaseModel):
+    """The partner-safe form of an employee as last announced by an event.
+
+    The nightly reconciliation compares each employee's current form with this one and
+    writes the events that bulk tools did not (Contract, Delivery rules 6).
+    """
+
+    employee = pw.CharField(primary_key=True, max_length=40)  # Employee.id; kept if the row goes
+    company = pw.ForeignKeyField(Company, backref="announcements", on_delete="CASCADE")
+    form = pw.TextField()  # canonical JSON of the announced Employee
+    event_id = pw.CharField(max_length=40)
+    announced_at = pw.DateTimeField()

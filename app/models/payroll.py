@@ -61,6 +61,7 @@ class JournalEntry(BaseModel):
     kind = pw.CharField(max_length=16)  # accrual, payment, correction, reversal
     currency = pw.CharField(max_length=3)
     posted_at = pw.DateTimeField()
+    sequence = pw.IntegerField(default=1)  # posting order within the run
 
 
 class JournalLine(BaseModel):

@@ -1,9 +1,13 @@
 """Contract, "Data never returned": seed sentinels into every sensitive column and
-search every API response for them."""
+search every API response and every outbox event for them."""
 
+import json
 from datetime import date
 
-from app.models import Employee, PayrollLine, PayrollRun
+from app.domain import bulk
+from app.domain import employee_actions as hr
+from app.domain import payroll_actions as payroll
+from app.models import Employee, OutboxEvent, PayrollLine, PayrollRun
 from tests.conftest import bearer
 
 SENTINELS = {
@@ -48,3 +52,32 @@ def test_no_response_ever_carries_a_sensitive_value(client, sandbox, make_key):
         assert not hits, f"{url} leaks {hits}"
         for word in ("salary", "iban", "passport", "birth", "civil", "reason", "social_insurance_number"):
             assert f'"{word}' not in body.lower()
+
+
+def test_no_outbox_event_ever_carries_a_sensitive_value(sandbox, clock):
+    """Every kind of event the HR side writes, after sentinels were seeded."""
+    Employee.update(**{k: v for k, v in SENTINELS.items() if k != "leaving_reason"}).where(
+        Employee.company == sandbox).execute()
+    first, second, third = Employee.select().where(Employee.company == sandbox).order_by(Employee.staff_number)[:3]
+    hr.update_employee(sandbox.id, first.id, {"job_title": "Head of Sales"}, clock)
+    hr.end_employment(sandbox.id, second.id, date(2026, 11, 30), clock, reason=SENTINELS["leaving_reason"])
+    hr.hire(sandbox, {"staff_number": "N-1", "name_en": "New Hire", "employment_type": "full_time",
+                      "hire_date": date(2026, 11, 1), "basic_salary_minor": SENTINELS["basic_salary_minor"],
+                      "iban": "KW81CBKU0000000000001234560101", "civil_id": SENTINELS["civil_id"]}, clock)
+    Employee.update(job_title="Bulk-edited").where(Employee.id == third.id).execute()
+    bulk.reconcile(clock)
+    entity = sandbox.entities.get()
+    paid = payroll.finalize_run(payroll.build_draft_run(entity, "2026-11", clock), clock)
+    payroll.mark_paid(paid, clock)
+    payroll.correct_run(paid, {first.id: {"basic": 1_000_000}}, clock)
+    deleted = payroll.finalize_run(payroll.build_draft_run(entity, "2026-12", clock), clock)
+    payroll.delete_run(deleted, clock)
+
+    events = [row.payload for row in OutboxEvent.select().where(OutboxEvent.company == sandbox)]
+    types = {json.loads(body)["type"] for body in events}
+    assert types == {"employee.created", "employee.updated", "employee.left", "payroll_run.finalized",
+                     "payroll_run.paid", "payroll_run.corrected", "payroll_run.deleted"}
+    forbidden = set().union(*(needles(v) for v in SENTINELS.values()))
+    for body in events:
+        hits = [n for n in forbidden if n in body]
+        assert not hits, f"{json.loads(body)['type']} leaks {hits}"

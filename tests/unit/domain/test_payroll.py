@@ -2,7 +2,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from app.domain.countries import COUNTRIES, get_country
-from app.domain.payroll import Pay, accrual_journal, employee_lines, summarize
+from app.domain.payroll import (
+    Pay,
+    accrual_journal,
+    difference_journal,
+    employee_lines,
+    net_by_account,
+    payment_journal,
+    summarize,
+)
 
 
 def test_saudi_national_pays_gosi_on_basic_and_housing_only():
@@ -59,3 +67,30 @@ def test_accrual_journal_balances_to_the_minor_unit_for_any_run(all_pay, code):
     assert debit == totals.total_cost
     payable = {line[0]: line[3] for line in lines if line[3]}
     assert payable.get("2110", 0) == totals.net
+
+
+def accrual_of(all_pay, code):
+    components, _ = summarize([employee_lines(pay, get_country(code)) for pay in all_pay])
+    return accrual_journal(components)
+
+
+@given(st.lists(pays, max_size=12), st.lists(pays, max_size=12), st.sampled_from(sorted(COUNTRIES)))
+def test_a_correction_moves_the_posted_accrual_to_the_new_one_and_balances(old, new, code):
+    posted = [accrual_of(old, code)]
+    correction = difference_journal(posted, accrual_of(new, code))
+    assert sum(line[2] for line in correction) == sum(line[3] for line in correction)
+    assert all(line[2] >= 0 and line[3] >= 0 and (line[2] == 0) != (line[3] == 0) for line in correction)
+    after = net_by_account(posted + [correction])
+    target = net_by_account([accrual_of(new, code)])
+    assert {k: v for k, v in after.items() if v} == {k: v for k, v in target.items() if v}
+
+
+@given(st.lists(pays, min_size=1, max_size=12), st.sampled_from(sorted(COUNTRIES)))
+def test_a_reversal_brings_every_account_back_to_zero(all_pay, code):
+    posted = [accrual_of(all_pay, code)]
+    reversal = difference_journal(posted, [])
+    assert not any(net_by_account(posted + [reversal]).values())
+
+
+def test_payment_moves_net_pay_from_salaries_payable_to_the_bank():
+    assert payment_journal(1_500) == [("2110", "Salaries payable", 1_500, 0), ("1010", "Bank", 0, 1_500)]

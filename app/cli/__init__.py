@@ -4,51 +4,18 @@ Thin callers of domain functions. Bad arguments print one clear line and exit
 non-zero, never a traceback.
 """
 
-import functools
-import json
-
 import click
 from flask import current_app
 from flask.cli import AppGroup
 
+from app.cli import hr
+from app.cli.common import clock, country_option, domain_errors, emit, json_option
 from app.domain import access, keys, sandbox
 from app.domain.countries import COUNTRY_CODES
-from app.domain.errors import DomainError, ValidationFailed
 from app.models import Company, db
 from app.models.base import connection
 from app.models.schema import upgrade
 from app.serve import run_gunicorn
-
-country_option = click.option(
-    "--country", required=True, type=click.Choice(COUNTRY_CODES, case_sensitive=False),
-    help="Country code.",
-)
-json_option = click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
-
-
-def clock():
-    return current_app.extensions["clock"]
-
-
-def domain_errors(command):
-    """Turn domain refusals into one clear line and exit status 1."""
-
-    @functools.wraps(command)
-    def wrapper(*args, **kwargs):
-        try:
-            with connection():
-                return command(*args, **kwargs)
-        except ValidationFailed as exc:
-            raise click.ClickException("; ".join(f"{p}: {m}" for p, m in exc.errors) or exc.message) from None
-        except DomainError as exc:
-            raise click.ClickException(exc.message) from None
-
-    return wrapper
-
-
-def emit(as_json, data, text):
-    click.echo(json.dumps(data) if as_json else text)
-
 
 db_cli = AppGroup("db", help="Database schema.")
 
@@ -156,7 +123,7 @@ def keys_revoke(key_id):
 
 
 def register(app):
-    for group in (db_cli, companies_cli, partner_api_cli, users_cli, sandbox_cli, keys_cli):
+    for group in (db_cli, companies_cli, partner_api_cli, users_cli, sandbox_cli, keys_cli, *hr.GROUPS):
         app.cli.add_command(group)
     app.cli.add_command(serve)
 

@@ -1,0 +1,226 @@
+"""HR commands: drive every employee and payroll transition from a shell.
+
+    flask --app wsgi employees hire --company ID --staff-number E-1 --name "..." ...
+    flask --app wsgi employees update|end|archive EMPLOYEE_ID ...
+    flask --app wsgi employees import FILE.csv --company ID
+    flask --app wsgi payroll draft --entity ID --month 2026-11
+    flask --app wsgi payroll finalize|pay|delete|discard RUN_ID
+    flask --app wsgi payroll correct RUN_ID --employee ID --basic 1250.500
+
+Money options are in major units of the company's currency ("1250.500" KWD).
+"""
+
+from datetime import date
+from decimal import InvalidOperation
+
+import click
+from flask.cli import AppGroup
+
+from app.cli.common import clock, domain_errors, emit, json_option
+from app.domain import bulk, payroll_actions
+from app.domain import employee_actions as hr
+from app.domain.access import get_company
+from app.domain.errors import NotFound, ValidationFailed
+from app.domain.money import parse_major
+from app.models import Employee, Entity, PayrollRun
+
+employees_cli = AppGroup("employees", help="Hire, update, end employment, archive, bulk import.")
+payroll_cli = AppGroup("payroll", help="Payroll runs: draft, finalize, pay, correct, delete.")
+
+# option name -> field; money options are converted to minor units
+TEXT_OPTIONS = {
+    "staff_number": "staff_number", "name": "name_en", "name_ar": "name_ar", "job_title": "job_title",
+    "department": "department", "employment_type": "employment_type", "status": "status",
+    "email": "contact_email", "phone": "contact_phone", "entity": "entity", "branch": "branch",
+    "manager": "manager", "nationality": "nationality", "iban": "iban", "bank_name": "bank_name",
+    "civil_id": "civil_id", "passport_number": "passport_number",
+}
+MONEY_OPTIONS = {"basic_salary": "basic_salary_minor", "housing": "housing_allowance_minor",
+                 "transport": "transport_allowance_minor", "other_allowance": "other_allowance_minor"}
+DATE_OPTIONS = {"hire_date": "hire_date", "date_of_birth": "date_of_birth"}
+
+
+def employee_options(command):
+    for option in reversed([*TEXT_OPTIONS, *MONEY_OPTIONS, *DATE_OPTIONS]):
+        command = click.option(f"--{option.replace('_', '-')}", option, default=None)(command)
+    return command
+
+
+def fields_from(options, currency):
+    fields = {TEXT_OPTIONS[k]: v for k, v in options.items() if k in TEXT_OPTIONS and v is not None}
+    errors = []
+    for option, field in MONEY_OPTIONS.items():
+        if options.get(option) is not None:
+            try:
+                fields[field] = parse_major(options[option], currency)
+            except (ValueError, InvalidOperation):
+                errors.append((option, f"an amount in {currency}, like 1250.500"))
+    for option, field in DATE_OPTIONS.items():
+        if options.get(option) is not None:
+            fields[field] = parse_date(options[option], option, errors)
+    if errors:
+        raise ValidationFailed("invalid options", errors)
+    return fields
+
+
+def parse_date(text, name, errors):
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        errors.append((name, "a date (YYYY-MM-DD)"))
+
+
+def employee(employee_id):
+    found = Employee.get_or_none(Employee.id == employee_id)
+    if found is None:
+        raise NotFound(f"no employee {employee_id}")
+    return found
+
+
+def run(run_id):
+    found = PayrollRun.get_or_none(PayrollRun.id == run_id)
+    if found is None:
+        raise NotFound(f"no payroll run {run_id}")
+    return payroll_actions.get_run_for_update(found.company_id, run_id)
+
+
+@employees_cli.command("hire")
+@click.option("--company", "company_id", required=True)
+@employee_options
+@json_option
+@domain_errors
+def employees_hire(company_id, as_json, **options):
+    """Hire an employee (writes employee.created)."""
+    company = get_company(company_id)
+    hired = hr.hire(company, fields_from(options, company.currency), clock())
+    emit(as_json, {"employee_id": hired.id}, f"hired {hired.staff_number} ({hired.id})")
+
+
+@employees_cli.command("update")
+@click.argument("employee_id")
+@employee_options
+@domain_errors
+def employees_update(employee_id, **options):
+    """Change an employee (writes employee.updated if a partner field changed)."""
+    found = employee(employee_id)
+    fields = fields_from(options, get_company(found.company_id).currency)
+    if not fields:
+        raise click.UsageError("name at least one field to change, e.g. --job-title")
+    hr.update_employee(found.company_id, employee_id, fields, clock())
+    click.echo(f"updated {employee_id}")
+
+
+@employees_cli.command("end")
+@click.argument("employee_id")
+@click.option("--date", "termination_date", required=True, help="Last day, YYYY-MM-DD.")
+@click.option("--reason", default=None, help="Kept internal; partners only see status `left`.")
+@domain_errors
+def employees_end(employee_id, termination_date, reason):
+    """End an employment (writes employee.left)."""
+    found = employee(employee_id)
+    errors = []
+    day = parse_date(termination_date, "date", errors)
+    if errors:
+        raise ValidationFailed("invalid date", errors)
+    hr.end_employment(found.company_id, employee_id, day, clock(), reason=reason)
+    click.echo(f"{found.staff_number} has left as of {day}")
+
+
+@employees_cli.command("archive")
+@click.argument("employee_id")
+@domain_errors
+def employees_archive(employee_id):
+    """Hide a record from partners for good (no event)."""
+    hr.archive_employee(employee(employee_id).company_id, employee_id)
+    click.echo(f"archived {employee_id}")
+
+
+@employees_cli.command("import")
+@click.argument("path", type=click.File("r", encoding="utf-8-sig"))
+@click.option("--company", "company_id", required=True)
+@json_option
+@domain_errors
+def employees_import(path, company_id, as_json):
+    """Create or update employees from a CSV file, without per-row events (the nightly
+    reconciliation announces them). Columns: staff_number and any employee field."""
+    counts = bulk.import_employees(get_company(company_id), path.read(), clock())
+    emit(as_json, counts, ", ".join(f"{n} {what}" for what, n in counts.items()))
+
+
+@payroll_cli.command("draft")
+@click.option("--entity", "entity_id", required=True, help="Legal entity ID (see GET /v1/company).")
+@click.option("--month", required=True, help="YYYY-MM")
+@json_option
+@domain_errors
+def payroll_draft(entity_id, month, as_json):
+    """Build a draft run from the entity's employees (invisible to partners)."""
+    entity = Entity.get_or_none(Entity.id == entity_id)
+    if entity is None:
+        raise NotFound(f"no legal entity {entity_id}")
+    draft = payroll_actions.build_draft_run(entity, month, clock())
+    emit(as_json, {"payroll_run_id": draft.id}, f"draft {draft.id} for {month}")
+
+
+@payroll_cli.command("finalize")
+@click.argument("run_id")
+@domain_errors
+def payroll_finalize(run_id):
+    """Close a draft and post its accrual journal (payroll_run.finalized)."""
+    payroll_actions.finalize_run(run(run_id), clock())
+    click.echo(f"finalized {run_id}")
+
+
+@payroll_cli.command("pay")
+@click.argument("run_id")
+@domain_errors
+def payroll_pay(run_id):
+    """Mark a finalized run paid and post the payment journal (payroll_run.paid)."""
+    payroll_actions.mark_paid(run(run_id), clock())
+    click.echo(f"paid {run_id}")
+
+
+@payroll_cli.command("correct")
+@click.argument("run_id")
+@click.option("--employee", "employee_id", required=True)
+@click.option("--basic", default=None)
+@click.option("--housing", default=None)
+@click.option("--transport", default=None)
+@click.option("--other-allowance", "other_allowance", default=None)
+@domain_errors
+def payroll_correct(run_id, employee_id, **amounts):
+    """Change one employee's earnings in a finalized or paid run (payroll_run.corrected)."""
+    target = run(run_id)
+    errors, earnings = [], {}
+    for name, text in amounts.items():
+        if text is not None:
+            try:
+                earnings[name] = parse_major(text, target.currency)
+            except (ValueError, InvalidOperation):
+                errors.append((name, f"an amount in {target.currency}"))
+    if errors:
+        raise ValidationFailed("invalid amounts", errors)
+    if not earnings:
+        raise click.UsageError("give at least one of --basic, --housing, --transport, --other-allowance")
+    payroll_actions.correct_run(target, {employee_id: earnings}, clock())
+    click.echo(f"corrected {run_id}")
+
+
+@payroll_cli.command("delete")
+@click.argument("run_id")
+@domain_errors
+def payroll_delete(run_id):
+    """Delete a finalized run: its journal is reversed (payroll_run.deleted)."""
+    payroll_actions.delete_run(run(run_id), clock())
+    click.echo(f"deleted {run_id}")
+
+
+@payroll_cli.command("discard")
+@click.argument("run_id")
+@domain_errors
+def payroll_discard(run_id):
+    """Throw a draft away (partners never saw it; no event)."""
+    payroll_actions.discard_draft(run(run_id))
+    click.echo(f"discarded {run_id}")
+
+
+GROUPS = (employees_cli, payroll_cli)

@@ -1,0 +1,148 @@
+"""Bulk tools and the nightly reconciliation that covers for them.
+
+`import_employees` writes many rows from a CSV file without an event per row (Contract,
+Delivery rules 6: "a nightly reconciliation catches changes made through bulk tools").
+`reconcile` compares every employee's partner form with the one last announced and
+writes the missing `employee.created`, `employee.updated` or `employee.left`. Running
+it again writes nothing: each event it writes also records the form it announced.
+"""
+
+import csv
+import io
+import json
+from datetime import date
+from decimal import InvalidOperation
+
+from peewee import JOIN
+
+from app.domain.clock import to_db
+from app.domain.employee_actions import FIELDS, MONEY_FIELDS, announce, canonical, clean_fields
+from app.domain.employees import EMPLOYEE_COLUMNS
+from app.domain.errors import ValidationFailed
+from app.domain.ids import new_id
+from app.domain.money import parse_major
+from app.domain.partner_safe import employee_form
+from app.models import Branch, Company, Employee, EmployeeAnnouncement, db
+
+# CSV column -> field. Money columns are in major units of the company's currency.
+MONEY_COLUMNS = {"basic_salary": "basic_salary_minor", "housing_allowance": "housing_allowance_minor",
+                 "transport_allowance": "transport_allowance_minor", "other_allowance": "other_allowance_minor"}
+DATE_COLUMNS = ("hire_date", "date_of_birth")
+CSV_COLUMNS = tuple(f for f in FIELDS if f not in MONEY_FIELDS) + tuple(MONEY_COLUMNS)
+MAX_ROWS = 10_000
+
+
+def import_employees(company, csv_text, clock):
+    """Create or update (by staff number) the employees of a CSV file; all rows or none.
+
+    Returns {"created": n, "updated": n, "unchanged": n}. Every problem of every row is
+    reported at once, as `row N: column` paths.
+    """
+    reader = csv.DictReader(io.StringIO(csv_text))
+    header = [h.strip() for h in (reader.fieldnames or [])]
+    unknown = [h for h in header if h not in CSV_COLUMNS]
+    if not header or "staff_number" not in header or unknown:
+        raise ValidationFailed("unusable header", [("header", f"columns are staff_number and any of "
+                                                    f"{', '.join(CSV_COLUMNS)}; unknown: {', '.join(unknown)}")])
+    reader.fieldnames = header
+    existing = {e.staff_number: e for e in Employee.select().where(Employee.company == company.id)}
+    errors, planned, seen = [], [], set()
+    for number, row in enumerate(reader, start=2):  # row 1 is the header
+        if number - 1 > MAX_ROWS:
+            raise ValidationFailed("too many rows", [("file", f"at most {MAX_ROWS} rows per file")])
+        fields, row_errors = _row_fields(row, company.currency)
+        staff_number = fields.get("staff_number")
+        if staff_number in seen:
+            row_errors.append(("staff_number", f"{staff_number} appears twice in the file"))
+        seen.add(staff_number)
+        employee = existing.get(staff_number)
+        try:
+            values = clean_fields(company, fields, creating=employee is None, employee=employee)
+        except ValidationFailed as failure:
+            unparsed = {path for path, _ in row_errors}  # already reported, not "missing"
+            row_errors += [(path, message) for path, message in failure.errors if path not in unparsed]
+        errors += [(f"row {number}: {path}", message) for path, message in row_errors]
+        if not row_errors:
+            planned.append((employee, values))
+    if errors:
+        raise ValidationFailed("the file was not imported", errors)
+    counts = {"created": 0, "updated": 0, "unchanged": 0}
+    now = to_db(clock.now())
+    with db.atomic():
+        for employee, values in planned:
+            if employee is None:
+                Employee.create(id=new_id("emp"), company=company.id, status="active", created_at=now,
+                                updated_at=now, **values)
+                counts["created"] += 1
+            elif any(getattr(employee, _attribute(k)) != v for k, v in values.items()):
+                Employee.update(updated_at=now, **values).where(Employee.id == employee.id).execute()
+                counts["updated"] += 1
+            else:
+                counts["unchanged"] += 1
+    return counts
+
+
+def _attribute(field):
+    return f"{field}_id" if field in ("entity", "branch", "manager") else field
+
+
+def _row_fields(row, currency):
+    fields, errors = {}, []
+    for column, text in row.items():
+        if column is None:  # more cells than columns
+            errors.append(("row", "more cells than the header has columns"))
+            continue
+        text = (text or "").strip()
+        if column in MONEY_COLUMNS:
+            try:
+                fields[MONEY_COLUMNS[column]] = parse_major(text or "0", currency)
+            except (ValueError, InvalidOperation):
+                errors.append((column, f"an amount in {currency}, like 1250.500"))
+        elif column in DATE_COLUMNS:
+            try:
+                fields[column] = date.fromisoformat(text) if text else None
+            except ValueError:
+                errors.append((column, "a date (YYYY-MM-DD)"))
+        elif column == "is_national":
+            fields[column] = text.lower() in ("1", "true", "yes", "y")
+        else:
+            fields[column] = text or None
+    return fields, errors
+
+
+def reconcile(clock, *, batch=500):
+    """Announce what bulk tools changed without an event. Returns counts per type."""
+    counts = {"employee.created": 0, "employee.updated": 0, "employee.left": 0}
+    companies = {c.id: c for c in Company.select()}
+    after = ("", "")
+    while True:
+        rows = list(
+            Employee.select(*EMPLOYEE_COLUMNS, Employee.company, EmployeeAnnouncement.form.alias("announced"))
+            .join(Branch, JOIN.LEFT_OUTER, on=(Employee.branch == Branch.id))
+            .switch(Employee)
+            .join(EmployeeAnnouncement, JOIN.LEFT_OUTER, on=(EmployeeAnnouncement.employee == Employee.id))
+            .where(Employee.archived == False,  # noqa: E712
+                   (Employee.company > after[0]) | ((Employee.company == after[0]) & (Employee.id > after[1])))
+            .order_by(Employee.company, Employee.id)
+            .limit(batch)
+            .dicts()
+        )
+        for row in rows:
+            form = employee_form(row)
+            if row["announced"] == canonical(form):
+                continue
+            event_type = _missing_event(row["announced"], form)
+            with db.atomic():
+                announce(companies[row["company"]], row["id"], event_type, clock)
+            counts[event_type] += 1
+        if len(rows) < batch:
+            return counts
+        after = (rows[-1]["company"], rows[-1]["id"])
+
+
+def _missing_event(announced, form):
+    if announced is None:
+        return "employee.created"
+    if form["status"] == "left" and json.loads(announced)["status"] != "left":
+        return "employee.left"
+    return "employee.updated"

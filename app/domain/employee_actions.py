@@ -1,0 +1,267 @@
+"""HR actions on employees, each with the outbox event it owes partners.
+
+    hire              employee.created
+    update_employee   employee.updated, only if a field of the partner form changed
+                      (a salary or an IBAN alone writes nothing, and leaves updated_at)
+    end_employment    employee.left (status `left`, termination date, internal reason)
+    archive_employee  no event: the record leaves the API, and `archived` is internal
+
+`updated_at` is the time the partner form last changed, so that what partners see and
+what they are told agree. Every event also records the form it announced
+(EmployeeAnnouncement), which the nightly reconciliation compares against.
+"""
+
+import json
+import re
+from datetime import date
+
+import phonenumbers
+
+from app.domain import events
+from app.domain.clock import to_db
+from app.domain.countries import COUNTRIES
+from app.domain.employees import employee_row
+from app.domain.errors import Conflict, NotFound, ValidationFailed
+from app.domain.ids import new_id
+from app.domain.partner_safe import employee_form
+from app.models import Branch, Company, Employee, EmployeeAnnouncement, Entity, db
+
+EDITABLE_STATUSES = ("active", "on_leave", "suspended")  # `left` only through end_employment
+EMPLOYMENT_TYPES = ("full_time", "part_time", "contract")
+MONEY_FIELDS = ("basic_salary_minor", "housing_allowance_minor", "transport_allowance_minor",
+                "other_allowance_minor")
+TEXT_LIMITS = {"staff_number": 40, "name_en": 200, "name_ar": 200, "job_title": 200, "department": 200,
+               "bank_name": 100, "civil_id": 20, "passport_number": 20, "social_insurance_number": 20}
+# Every field HR may set; `status` and dates have rules of their own below.
+FIELDS = (*TEXT_LIMITS, "status", "employment_type", "country", "entity", "branch", "manager",
+          "contact_email", "contact_phone", "hire_date", "nationality", "is_national", *MONEY_FIELDS,
+          "iban", "date_of_birth")
+REQUIRED_TO_HIRE = ("staff_number", "name_en", "employment_type", "hire_date", "basic_salary_minor")
+EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+
+
+def get_employee_for_update(company_id, employee_id):
+    employee = Employee.get_or_none(Employee.id == employee_id, Employee.company == company_id)
+    if employee is None:
+        raise NotFound(f"no employee {employee_id}")
+    return employee
+
+
+def hire(company, fields, clock):
+    """A new employee of `company` from `fields` (names as on Employee; money in minor
+    units); the legal entity defaults to the company's primary one."""
+    company = _company(company)
+    values = clean_fields(company, fields, creating=True)
+    now = to_db(clock.now())
+    with db.atomic():
+        employee = Employee.create(
+            id=new_id("emp"), company=company.id, status="active", created_at=now, updated_at=now, **values,
+        )
+        announce(company, employee.id, "employee.created", clock)
+    return employee
+
+
+def update_employee(company_id, employee_id, changes, clock):
+    employee = get_employee_for_update(company_id, employee_id)
+    company = Company.get_by_id(company_id)
+    if employee.status == "left" and "status" in changes:
+        raise Conflict(f"{employee.staff_number} has left; the status of a leaver does not change")
+    values = clean_fields(company, changes, employee=employee)
+    with db.atomic():
+        before = _form(employee.id)
+        Employee.update(**values).where(Employee.id == employee.id).execute()
+        if _form(employee.id, updated_at=before["updated_at"]) != before:
+            Employee.update(updated_at=to_db(clock.now())).where(Employee.id == employee.id).execute()
+            announce(company, employee.id, "employee.updated", clock)
+    return Employee.get_by_id(employee.id)
+
+
+def end_employment(company_id, employee_id, termination_date, clock, *, reason=None):
+    employee = get_employee_for_update(company_id, employee_id)
+    if employee.status == "left":
+        raise Conflict(f"{employee.staff_number} has already left")
+    if not isinstance(termination_date, date):
+        raise ValidationFailed("invalid date", [("termination_date", "a date is required")])
+    if termination_date < employee.hire_date:
+        raise ValidationFailed("invalid date", [("termination_date", "is before the hire date")])
+    with db.atomic():
+        Employee.update(
+            status="left", termination_date=termination_date, leaving_reason=(reason or None),
+            updated_at=to_db(clock.now()),
+        ).where(Employee.id == employee.id).execute()
+        announce(Company.get_by_id(company_id), employee.id, "employee.left", clock)
+    return Employee.get_by_id(employee.id)
+
+
+def archive_employee(company_id, employee_id):
+    """Hide a record from partners for good (a duplicate, say). `archived` is internal,
+    so no event; partners no longer find the employee."""
+    employee = get_employee_for_update(company_id, employee_id)
+    Employee.update(archived=True).where(Employee.id == employee.id).execute()
+    return Employee.get_by_id(employee.id)
+
+
+def announce(company, employee_id, event_type, clock):
+    """Emit `event_type` with the employee's current partner form, and remember the form."""
+    form = _form(employee_id)
+    event_id = events.emit(company, event_type, {"employee": form}, clock)
+    remember_announcement(company.id, employee_id, form, event_id, clock)
+    return event_id
+
+
+def remember_announcement(company_id, employee_id, form, event_id, clock):
+    values = {"form": canonical(form), "event_id": event_id, "announced_at": to_db(clock.now())}
+    updated = EmployeeAnnouncement.update(**values).where(EmployeeAnnouncement.employee == employee_id).execute()
+    if not updated:
+        EmployeeAnnouncement.create(employee=employee_id, company=company_id, **values)
+
+
+def canonical(form):
+    return json.dumps(form, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+def _form(employee_id, *, updated_at=None):
+    form = employee_form(employee_row(employee_id))
+    if updated_at is not None:
+        form["updated_at"] = updated_at
+    return form
+
+
+def _company(company):
+    return company if isinstance(company, Company) else Company.get_by_id(company)
+
+
+def clean_fields(company, fields, *, creating=False, employee=None):
+    """Check `fields` against the rules; return the values to store, or raise
+    ValidationFailed listing every problem. Also used by the bulk import."""
+    errors, values = [], {}
+    unknown = sorted(set(fields) - set(FIELDS))
+    errors += [(name, "not a field that can be set") for name in unknown]
+    if creating:
+        errors += [(name, "is required") for name in REQUIRED_TO_HIRE if fields.get(name) in (None, "")]
+    for name, limit in TEXT_LIMITS.items():
+        if name in fields:
+            value = fields[name]
+            value = value.strip() if isinstance(value, str) else value
+            if value in (None, ""):
+                if name in ("staff_number", "name_en"):
+                    errors.append((name, "cannot be empty"))
+                values[name] = None
+            elif not isinstance(value, str) or len(value) > limit:
+                errors.append((name, f"text of at most {limit} characters"))
+            else:
+                values[name] = value
+    if "status" in fields and fields["status"] not in EDITABLE_STATUSES:
+        errors.append(("status", f"one of {', '.join(EDITABLE_STATUSES)} (end the employment to make it left)"))
+    elif "status" in fields:
+        values["status"] = fields["status"]
+    if "employment_type" in fields:
+        if fields["employment_type"] not in EMPLOYMENT_TYPES:
+            errors.append(("employment_type", f"one of {', '.join(EMPLOYMENT_TYPES)}"))
+        else:
+            values["employment_type"] = fields["employment_type"]
+    _clean_references(company, fields, values, errors, creating, employee)
+    _clean_contact(company, fields, values, errors)
+    for name in ("hire_date", "date_of_birth"):
+        if name in fields and fields[name] is not None:
+            if isinstance(fields[name], date):
+                values[name] = fields[name]
+            else:
+                errors.append((name, "a date (YYYY-MM-DD)"))
+    for name in MONEY_FIELDS:
+        if name in fields:
+            value = fields[name]
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                errors.append((name, "an amount of zero or more"))
+            else:
+                values[name] = value
+    _clean_nationality(company, fields, values, errors, creating)
+    if "iban" in fields:
+        iban = re.sub(r"\s", "", fields["iban"] or "").upper()
+        if iban and not valid_iban(iban):
+            errors.append(("iban", "not a valid IBAN (check digits or length)"))
+        values["iban"] = iban or None
+    if "staff_number" in values and values["staff_number"]:
+        clash = Employee.select().where(Employee.company == company.id,
+                                        Employee.staff_number == values["staff_number"])
+        if employee is not None:
+            clash = clash.where(Employee.id != employee.id)
+        if clash.exists():
+            errors.append(("staff_number", f"{values['staff_number']} is already taken in this company"))
+    if errors:
+        raise ValidationFailed("invalid employee", errors)
+    return values
+
+
+def _clean_references(company, fields, values, errors, creating, employee):
+    if "entity" in fields or creating:
+        entity_id = fields.get("entity")
+        entity = (Entity.get_or_none(Entity.id == entity_id, Entity.company == company.id) if entity_id
+                  else Entity.get_or_none(Entity.company == company.id, Entity.primary == True))  # noqa: E712
+        if entity is None:
+            errors.append(("entity", "no such legal entity in this company"))
+        else:
+            values["entity"] = entity.id
+            if creating and "country" not in fields:
+                values["country"] = entity.country
+    if "country" in fields:
+        if fields["country"] not in COUNTRIES:
+            errors.append(("country", f"one of {', '.join(COUNTRIES)}"))
+        else:
+            values["country"] = fields["country"]
+    if "branch" in fields:
+        branch_id = fields["branch"]
+        if branch_id and not Branch.select().where(Branch.id == branch_id, Branch.company == company.id).exists():
+            errors.append(("branch", "no such branch in this company"))
+        values["branch"] = branch_id or None
+    if "manager" in fields:
+        manager_id = fields["manager"]
+        if manager_id and employee is not None and manager_id == employee.id:
+            errors.append(("manager", "an employee cannot manage themselves"))
+        elif manager_id and not Employee.select().where(Employee.id == manager_id,
+                                                        Employee.company == company.id).exists():
+            errors.append(("manager", "no such employee in this company"))
+        values["manager"] = manager_id or None
+
+
+def _clean_contact(company, fields, values, errors):
+    if "contact_email" in fields:
+        email = (fields["contact_email"] or "").strip()
+        if email and (len(email) > 254 or not EMAIL.match(email)):
+            errors.append(("contact_email", "not an email address"))
+        values["contact_email"] = email or None
+    if "contact_phone" in fields:
+        phone = (fields["contact_phone"] or "").strip()
+        if phone:
+            try:
+                number = phonenumbers.parse(phone, company.country)
+                if not phonenumbers.is_valid_number(number):
+                    raise phonenumbers.NumberParseException(0, "invalid")
+                phone = phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164)
+            except phonenumbers.NumberParseException:
+                errors.append(("contact_phone", "not a valid phone number"))
+        values["contact_phone"] = phone or None
+
+
+def _clean_nationality(company, fields, values, errors, creating):
+    if "nationality" in fields:
+        nationality = (fields["nationality"] or "").upper()
+        if not re.fullmatch(r"[A-Z]{2}", nationality):
+            errors.append(("nationality", "an ISO 3166-1 alpha-2 code"))
+        else:
+            values["nationality"] = nationality
+    elif creating:
+        values["nationality"] = COUNTRIES[company.country].nationality
+    if "is_national" in fields:
+        values["is_national"] = bool(fields["is_national"])
+    elif creating or "nationality" in values:
+        # National social insurance applies to citizens of the company's country.
+        values["is_national"] = values.get("nationality") == COUNTRIES[company.country].nationality
+
+
+def valid_iban(iban):
+    """ISO 13616: letters and digits, 15 to 34 long, mod 97 of the rearranged number is 1."""
+    if not re.fullmatch(r"[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}", iban):
+        return False
+    rearranged = iban[4:] + iban[:4]
+    return int("".join(str(int(ch, 36)) for ch in rearranged)) % 97 == 1

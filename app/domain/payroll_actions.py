@@ -1,0 +1,274 @@
+"""Payroll runs through their states, each step one function with its outbox event.
+
+    build_draft_run   (not visible)                      no event
+    finalize_run      draft -> finalized, accrual posted  payroll_run.finalized
+    mark_paid         finalized -> paid, payment posted   payroll_run.paid
+    correct_run       finalized or paid, lines changed,   payroll_run.corrected
+                      a correcting entry posted
+    delete_run        finalized -> deleted, reversed      payroll_run.deleted
+    discard_draft     a draft is removed                  no event (never visible)
+
+Posted journal entries are never edited: a correction or a deletion posts a new entry
+(Contract, Payroll run states; DESIGN, payroll run full form).
+"""
+
+from app.domain import events
+from app.domain.clock import to_db
+from app.domain.countries import get_country
+from app.domain.errors import Conflict, NotFound, ValidationFailed
+from app.domain.ids import new_id
+from app.domain.partner_safe import payroll_run_summary
+from app.domain.payroll import (
+    COMPONENTS,
+    ComponentTotal,
+    Pay,
+    accrual_journal,
+    check_balanced,
+    difference_journal,
+    employee_lines,
+    pay_of,
+    payment_journal,
+    summarize,
+)
+from app.models import (
+    Company,
+    Employee,
+    Entity,
+    JournalEntry,
+    JournalLine,
+    PayrollComponent,
+    PayrollLine,
+    PayrollRun,
+    db,
+)
+
+ACCRUAL_KINDS = ("accrual", "correction")  # what a correction or a reversal is measured against
+
+
+def get_run_for_update(company_id, run_id):
+    """Any run of the company, drafts included (HR's side, not the partner's)."""
+    run = PayrollRun.get_or_none(PayrollRun.id == run_id, PayrollRun.company == company_id,
+                                 PayrollRun.status != "deleted")
+    if run is None:
+        raise NotFound(f"no payroll run {run_id}")
+    return run
+
+
+def build_draft_run(entity, payroll_month, clock):
+    """A draft run for `entity` and `payroll_month` from its employees' pay terms.
+
+    Employees who have left, or were archived, are not paid. One live run per entity
+    and month: a second draft, or a draft beside a finalized run, is refused.
+    """
+    if not isinstance(entity, Entity):
+        entity = Entity.get_by_id(entity)
+    _check_month(payroll_month)
+    country = get_country(entity.country)
+    employees = list(
+        Employee.select().where(
+            Employee.entity == entity, Employee.status != "left", Employee.archived == False  # noqa: E712
+        ).order_by(Employee.created_at, Employee.id)
+    )
+    lines = {employee.id: employee_lines(pay_of(employee), country) for employee in employees}
+    components, totals = summarize(lines.values())
+    now = to_db(clock.now())
+    with db.atomic():
+        existing = PayrollRun.get_or_none(PayrollRun.entity == entity, PayrollRun.payroll_month == payroll_month,
+                                          PayrollRun.status != "deleted")
+        if existing is not None:
+            raise Conflict(f"{entity.name_en} already has a {existing.status} run for {payroll_month} "
+                           f"({existing.id})")
+        run = PayrollRun.create(
+            id=new_id("prun"), company=entity.company_id, entity=entity, country=entity.country,
+            payroll_month=payroll_month, status="draft", currency=entity.currency,
+            employee_count=len(employees), created_at=now, updated_at=now, **_totals_fields(totals),
+        )
+        _store_lines(run, lines)
+        _store_components(run, components)
+    return run
+
+
+def finalize_run(run, clock):
+    """Close a draft run and post its accrual journal."""
+    if run.status != "draft":
+        raise Conflict(f"payroll run {run.id} is {run.status}; only a draft can be finalized")
+    now = clock.now()
+    with db.atomic():
+        _post(run, "accrual", accrual_journal(_components_of(run)), now)
+        run.status = "finalized"
+        run.finalized_at = run.updated_at = to_db(now)
+        run.save()
+        _announce(run, "payroll_run.finalized", clock)
+    return run
+
+
+def mark_paid(run, clock):
+    """Record that a finalized run's net pay went out, and post the payment journal."""
+    if run.status == "draft":
+        raise Conflict(f"payroll run {run.id} is a draft; finalize it before marking it paid")
+    if run.status == "paid":
+        raise Conflict(f"payroll run {run.id} is already paid")
+    if run.status != "finalized":
+        raise Conflict(f"payroll run {run.id} is {run.status}")
+    now = clock.now()
+    with db.atomic():
+        _post(run, "payment", payment_journal(run.net_minor), now)
+        run.status = "paid"
+        run.paid_at = run.updated_at = to_db(now)
+        run.save()
+        _announce(run, "payroll_run.paid", clock)
+    return run
+
+
+def correct_run(run, earnings_by_employee, clock):
+    """Change some employees' earnings in a finalized or paid run.
+
+    `earnings_by_employee` is {employee id: {"basic", "housing", "transport",
+    "other_allowance": minor units}} (keys left out keep their value). Each named
+    employee's lines are recomputed by the country's rules, the run's totals and
+    components follow, and one correcting entry moves the posted accrual to the new one.
+    """
+    if run.status not in ("finalized", "paid"):
+        raise Conflict(f"payroll run {run.id} is {run.status}; only a finalized or paid run can be corrected")
+    if not earnings_by_employee:
+        raise ValidationFailed("nothing to correct", [("lines", "name at least one employee")])
+    country = get_country(run.country)
+    lines = _lines_of(run)
+    employees = {e.id: e for e in Employee.select().where(Employee.id.in_(list(earnings_by_employee)),
+                                                          Employee.entity == run.entity_id)}
+    errors = []
+    for employee_id, earnings in earnings_by_employee.items():
+        employee = employees.get(employee_id)
+        if employee is None:
+            errors.append((f"lines.{employee_id}", "no such employee in this run's legal entity"))
+            continue
+        unknown = set(earnings) - {"basic", "housing", "transport", "other_allowance"}
+        negative = [k for k, v in earnings.items() if not isinstance(v, int) or v < 0]
+        if unknown or negative:
+            errors.append((f"lines.{employee_id}", "earnings are basic, housing, transport and "
+                           "other_allowance, each zero or more"))
+            continue
+        current = lines.get(employee_id, {})
+        pay = Pay(**{k: earnings.get(k, current.get(k, 0)) for k in ("basic", "housing", "transport",
+                                                                       "other_allowance")},
+                  is_national=employee.is_national)
+        lines[employee_id] = employee_lines(pay, country)
+    if errors:
+        raise ValidationFailed("invalid correction", errors)
+    components, totals = summarize(lines.values())
+    correction = difference_journal(_posted_lines(run, ACCRUAL_KINDS), accrual_journal(components))
+    if not correction:
+        raise ValidationFailed("the correction changes no amount", [("lines", "no amount differs")])
+    now = clock.now()
+    with db.atomic():
+        PayrollLine.delete().where(PayrollLine.run == run).execute()
+        _store_lines(run, lines)
+        PayrollComponent.delete().where(PayrollComponent.run == run).execute()
+        _store_components(run, components)
+        _post(run, "correction", correction, now)
+        for field, value in _totals_fields(totals).items():
+            setattr(run, field, value)
+        run.employee_count = sum(1 for per_employee in lines.values() if per_employee)
+        run.updated_at = to_db(now)
+        run.save()
+        _announce(run, "payroll_run.corrected", clock)
+    return run
+
+
+def delete_run(run, clock):
+    """Delete a finalized run: its journal is reversed and it leaves the API."""
+    if run.status == "paid":
+        raise Conflict(f"payroll run {run.id} is paid; a paid run cannot be deleted (correct it instead)")
+    if run.status == "draft":
+        raise Conflict(f"payroll run {run.id} is a draft; discard it instead")
+    if run.status != "finalized":
+        raise Conflict(f"payroll run {run.id} is {run.status}")
+    now = clock.now()
+    with db.atomic():
+        _post(run, "reversal", difference_journal(_posted_lines(run), []), now)
+        run.status = "deleted"
+        run.updated_at = to_db(now)
+        run.save()
+        company = Company.get_by_id(run.company_id)
+        events.emit(company, "payroll_run.deleted", {"payroll_run_id": run.id}, clock)
+    return run
+
+
+def discard_draft(run):
+    if run.status != "draft":
+        raise Conflict(f"payroll run {run.id} is {run.status}; only a draft can be discarded")
+    run.delete_instance(recursive=True)
+
+
+def _check_month(payroll_month):
+    valid = (isinstance(payroll_month, str) and len(payroll_month) == 7 and payroll_month[4] == "-"
+             and payroll_month[:4].isdigit() and payroll_month[5:].isdigit() and 1 <= int(payroll_month[5:]) <= 12)
+    if not valid:
+        raise ValidationFailed("invalid month", [("payroll_month", "use YYYY-MM")])
+
+
+def _announce(run, event_type, clock):
+    company = Company.get_by_id(run.company_id)
+    events.emit(company, event_type, {"payroll_run": payroll_run_summary(run)}, clock)
+
+
+def _components_of(run):
+    return [ComponentTotal(c.code, c.amount_minor, c.employee_count)
+            for c in run.components.order_by(PayrollComponent.position)]
+
+
+def _lines_of(run):
+    lines = {}
+    for line in PayrollLine.select().where(PayrollLine.run == run):
+        lines.setdefault(line.employee_id, {})[line.component_code] = line.amount_minor
+    return lines
+
+
+def _posted_lines(run, kinds=None):
+    """The lines of the run's posted entries (of `kinds`), one list per entry."""
+    query = JournalEntry.select().where(JournalEntry.run == run)
+    if kinds:
+        query = query.where(JournalEntry.kind.in_(kinds))
+    entries = {entry.id: [] for entry in query}
+    for line in JournalLine.select().where(JournalLine.entry.in_(list(entries))).order_by(JournalLine.position):
+        entries[line.entry_id].append((line.account_code, line.account_name, line.debit_minor, line.credit_minor))
+    return list(entries.values())
+
+
+def _post(run, kind, lines, now):
+    check_balanced(lines)
+    sequence = JournalEntry.select().where(JournalEntry.run == run).count() + 1
+    entry = JournalEntry.create(
+        id=new_id("jrn"), company=run.company_id, run=run, kind=kind,
+        currency=run.currency, posted_at=to_db(now), sequence=sequence,
+    )
+    JournalLine.insert_many(
+        [{"entry": entry.id, "position": i, "account_code": code, "account_name": name,
+          "debit_minor": debit, "credit_minor": credit}
+         for i, (code, name, debit, credit) in enumerate(lines)]
+    ).execute()
+    return entry
+
+
+def _totals_fields(totals):
+    return {
+        "gross_minor": totals.gross, "deductions_minor": totals.deductions,
+        "net_minor": totals.net, "employer_contributions_minor": totals.employer_contributions,
+        "total_cost_minor": totals.total_cost,
+    }
+
+
+def _store_lines(run, lines):
+    rows = [{"run": run.id, "employee": employee_id, "component_code": code, "amount_minor": amount}
+            for employee_id, per_employee in lines.items() for code, amount in per_employee.items()]
+    if rows:
+        PayrollLine.insert_many(rows).execute()
+
+
+def _store_components(run, components):
+    rows = [{"run": run.id, "position": i, "code": c.code, "name_en": COMPONENTS[c.code].name_en,
+             "name_ar": COMPONENTS[c.code].name_ar, "kind": COMPONENTS[c.code].kind,
+             "amount_minor": c.amount, "employee_count": c.employee_count}
+            for i, c in enumerate(components)]
+    if rows:
+        PayrollComponent.insert_many(rows).execute()

@@ -1,0 +1,77 @@
+"""The HR commands drive every transition, with one clear line on a refusal."""
+
+import json
+
+from app.models import Employee, OutboxEvent, PayrollRun
+from tests.api.test_cli import run  # noqa: F401  (fixture)
+
+
+def types_of(company_id):
+    """Event types written for the company, sorted (the clock stands still in tests)."""
+    return sorted(row.type for row in OutboxEvent.select().where(OutboxEvent.company == company_id))
+
+
+def ok(result):
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def refused(result, words):
+    assert result.exit_code != 0 and words in result.output, result.output
+    assert "Traceback" not in result.output
+
+
+def test_employee_lifecycle_from_the_shell(run, sandbox):  # noqa: F811
+    hired = json.loads(ok(run("employees", "hire", "--company", sandbox.id, "--staff-number", "E-77",
+                              "--name", "Huda Kareem", "--employment-type", "contract", "--hire-date", "2026-11-02",
+                              "--basic-salary", "1200.250", "--phone", "55512345", "--json")))
+    employee = Employee.get_by_id(hired["employee_id"])
+    assert employee.basic_salary_minor == 1_200_250 and employee.contact_phone == "+96555512345"
+    ok(run("employees", "update", employee.id, "--job-title", "Designer"))
+    ok(run("employees", "update", employee.id, "--basic-salary", "1300"))
+    ok(run("employees", "end", employee.id, "--date", "2026-12-31", "--reason", "End of contract"))
+    ok(run("employees", "archive", employee.id))
+    assert types_of(sandbox.id).count("employee.created") == 11  # ten from the sandbox
+    assert types_of(sandbox.id).count("employee.updated") == 1 and types_of(sandbox.id).count("employee.left") == 1
+
+
+def test_employee_commands_refuse_in_one_line(run, sandbox):  # noqa: F811
+    refused(run("employees", "hire", "--company", sandbox.id, "--name", "X", "--basic-salary", "1.0001"),
+            "basic_salary")
+    refused(run("employees", "hire", "--company", sandbox.id, "--staff-number", "SBX-001", "--name", "X",
+                "--employment-type", "full_time", "--hire-date", "2026-01-01", "--basic-salary", "1"),
+            "already taken")
+    refused(run("employees", "update", "emp_nobody", "--job-title", "x"), "no employee")
+    refused(run("employees", "end", Employee.get(Employee.company == sandbox.id).id, "--date", "soon"), "date")
+
+
+def test_payroll_lifecycle_from_the_shell(run, sandbox, tmp_path):  # noqa: F811
+    entity = sandbox.entities.get()
+    draft = json.loads(ok(run("payroll", "draft", "--entity", entity.id, "--month", "2026-11", "--json")))
+    run_id = draft["payroll_run_id"]
+    refused(run("payroll", "pay", run_id), "finalize it before")
+    ok(run("payroll", "finalize", run_id))
+    ok(run("payroll", "pay", run_id))
+    refused(run("payroll", "delete", run_id), "paid run cannot be deleted")
+    someone = Employee.get(Employee.company == sandbox.id)
+    ok(run("payroll", "correct", run_id, "--employee", someone.id, "--basic", "999.999"))
+    second = json.loads(ok(run("payroll", "draft", "--entity", entity.id, "--month", "2026-12", "--json")))
+    ok(run("payroll", "finalize", second["payroll_run_id"]))
+    ok(run("payroll", "delete", second["payroll_run_id"]))
+    third = json.loads(ok(run("payroll", "draft", "--entity", entity.id, "--month", "2027-01", "--json")))
+    ok(run("payroll", "discard", third["payroll_run_id"]))
+    assert PayrollRun.get_or_none(PayrollRun.id == third["payroll_run_id"]) is None
+    payroll_types = [t for t in types_of(sandbox.id) if t.startswith("payroll_run.")]
+    assert payroll_types == ["payroll_run.corrected", "payroll_run.deleted", "payroll_run.finalized",
+                             "payroll_run.finalized", "payroll_run.finalized", "payroll_run.paid"]
+    refused(run("payroll", "draft", "--entity", entity.id, "--month", "2026-13"), "YYYY-MM")
+
+
+def test_bulk_import_from_a_file(run, sandbox, tmp_path):  # noqa: F811
+    path = tmp_path / "staff.csv"
+    path.write_text("staff_number,name_en,employment_type,hire_date,basic_salary\n"
+                    "C-1,Ali Hassan,full_time,2026-11-01,700.000\n", encoding="utf-8")
+    assert json.loads(ok(run("employees", "import", str(path), "--company", sandbox.id, "--json"))) == {
+        "created": 1, "updated": 0, "unchanged": 0}
+    path.write_text("staff_number,name_en\nC-2,\n", encoding="utf-8")
+    refused(run("employees", "import", str(path), "--company", sandbox.id), "row 2: name_en")

@@ -1,0 +1,311 @@
+"""Every HR transition, the outbox event it writes (or does not), and what partners
+then read. Domain functions against the real database; reads through the API."""
+
+import json
+from datetime import date
+from decimal import Decimal
+
+import pytest
+
+from app.domain import bulk
+from app.domain import employee_actions as hr
+from app.domain import payroll_actions as payroll
+from app.domain.access import create_company
+from app.domain.errors import Conflict, ValidationFailed
+from app.domain.payroll import net_by_account
+from app.models import Employee, JournalEntry, JournalLine, OutboxEvent, PayrollRun
+from tests.api.test_auth import assert_problem
+
+
+def outbox(company):
+    """The company's events as envelopes, oldest first (ties, at one frozen instant, in
+    no particular order)."""
+    rows = OutboxEvent.select().where(OutboxEvent.company == company.id).order_by(OutboxEvent.created_at)
+    return [json.loads(row.payload) for row in rows]
+
+
+def event_ids(company):
+    return {event["id"] for event in outbox(company)}
+
+
+def new_events(company, seen):
+    """Events written since `seen = event_ids(company)`."""
+    return [event for event in outbox(company) if event["id"] not in seen]
+
+
+def staff(sandbox, number="SBX-004"):
+    return Employee.get(Employee.company == sandbox.id, Employee.staff_number == number)
+
+
+HIRE = {"staff_number": "N-100", "name_en": "Layla Haddad", "employment_type": "full_time",
+        "hire_date": date(2026, 11, 1), "basic_salary_minor": 950_000, "job_title": "Analyst",
+        "contact_phone": "+965 5551 2345", "contact_email": "layla@example.com"}
+
+
+def test_hire_writes_employee_created_with_the_partner_form(client, headers, sandbox, clock):
+    seen = event_ids(sandbox)
+    employee = hr.hire(sandbox, HIRE, clock)
+    [event] = new_events(sandbox, seen)
+    assert set(event) == {"id", "type", "created_at", "company_id", "livemode", "data"}
+    assert event["type"] == "employee.created" and event["company_id"] == sandbox.id
+    assert event["livemode"] is False and event["id"].startswith("evt_")
+    assert event["created_at"] == "2026-11-21T09:00:00Z"
+    api_form = client.get(f"/v1/employees/{employee.id}", headers=headers).get_json()
+    assert event["data"] == {"employee": api_form}
+    assert api_form["contact_phone"] == "+96555512345"  # stored in E.164
+
+
+def test_live_companies_have_livemode_true(clock):
+    company = create_company("Live Co", "SA", clock)
+    hr.hire(company, {**HIRE, "contact_phone": "+966 50 123 4567"}, clock)
+    assert [e["livemode"] for e in outbox(company)] == [True]
+
+
+def test_a_partner_field_change_writes_employee_updated(client, headers, sandbox, clock):
+    employee = staff(sandbox)
+    seen = event_ids(sandbox)
+    clock.advance(hours=1)
+    hr.update_employee(sandbox.id, employee.id, {"job_title": "Senior Sales Executive"}, clock)
+    [event] = new_events(sandbox, seen)
+    assert event["type"] == "employee.updated"
+    assert event["data"]["employee"]["job_title"] == "Senior Sales Executive"
+    assert event["data"]["employee"]["updated_at"] == "2026-11-21T10:00:00Z"
+    assert client.get(f"/v1/employees/{employee.id}", headers=headers).get_json() == event["data"]["employee"]
+
+
+def test_an_internal_field_change_writes_nothing_and_keeps_updated_at(sandbox, clock):
+    employee = staff(sandbox)
+    seen = event_ids(sandbox)
+    clock.advance(hours=1)
+    hr.update_employee(sandbox.id, employee.id, {"basic_salary_minor": 1_234_000,
+                                                 "iban": "KW81CBKU0000000000001234560101"}, clock)
+    assert new_events(sandbox, seen) == []
+    stored = Employee.get_by_id(employee.id)
+    assert stored.basic_salary_minor == 1_234_000 and stored.updated_at == employee.updated_at
+
+
+def test_an_unchanged_value_writes_nothing(sandbox, clock):
+    employee = staff(sandbox)
+    seen = event_ids(sandbox)
+    hr.update_employee(sandbox.id, employee.id, {"job_title": employee.job_title}, clock)
+    assert new_events(sandbox, seen) == []
+
+
+def test_invalid_changes_are_all_listed_and_nothing_is_stored(sandbox, clock):
+    employee = staff(sandbox)
+    seen = event_ids(sandbox)
+    with pytest.raises(ValidationFailed) as failure:
+        hr.update_employee(sandbox.id, employee.id, {
+            "job_title": "Lead", "status": "left", "contact_phone": "12", "contact_email": "nope",
+            "staff_number": "SBX-001", "iban": "KW00XXXX", "employment_type": "intern", "salary": 5,
+        }, clock)
+    paths = {path for path, _ in failure.value.errors}
+    assert paths == {"status", "contact_phone", "contact_email", "staff_number", "iban", "employment_type",
+                     "salary"}
+    assert Employee.get_by_id(employee.id).job_title == employee.job_title
+    assert new_events(sandbox, seen) == []
+
+
+def test_another_companys_records_are_not_found(sandbox, make_sandbox, clock):
+    other = make_sandbox("SA")
+    with pytest.raises(Exception) as failure:
+        hr.update_employee(other.id, staff(sandbox).id, {"job_title": "x"}, clock)
+    assert failure.value.code == "not_found"
+    with pytest.raises(ValidationFailed):
+        hr.update_employee(sandbox.id, staff(sandbox).id, {"manager": staff(other, "SBX-001").id}, clock)
+
+
+def test_end_employment_writes_employee_left_without_the_reason(client, headers, sandbox, clock):
+    employee = staff(sandbox)
+    seen = event_ids(sandbox)
+    hr.end_employment(sandbox.id, employee.id, date(2026, 11, 30), clock, reason="Resigned: SENTINEL-REASON")
+    [event] = new_events(sandbox, seen)
+    assert event["type"] == "employee.left"
+    form = event["data"]["employee"]
+    assert form["status"] == "left" and form["termination_date"] == "2026-11-30"
+    assert "SENTINEL-REASON" not in json.dumps(event)
+    assert client.get(f"/v1/employees/{employee.id}", headers=headers).get_json()["status"] == "left"
+    with pytest.raises(Conflict):
+        hr.end_employment(sandbox.id, employee.id, date(2026, 12, 1), clock)
+    with pytest.raises(Conflict):
+        hr.update_employee(sandbox.id, employee.id, {"status": "active"}, clock)
+
+
+def test_archive_writes_nothing_and_the_record_leaves_the_api(client, headers, sandbox, clock):
+    employee = staff(sandbox)
+    seen = event_ids(sandbox)
+    hr.archive_employee(sandbox.id, employee.id)
+    assert new_events(sandbox, seen) == []
+    assert_problem(client.get(f"/v1/employees/{employee.id}", headers=headers), 404, "not_found")
+
+
+# ---- payroll ------------------------------------------------------------------------
+
+def entry_lines(run):
+    """{kind: [(account, debit, credit)]} per posted entry, in posting order."""
+    entries = JournalEntry.select().where(JournalEntry.run == run).order_by(JournalEntry.sequence)
+    return [(entry.kind, [(line.account_code, line.account_name, line.debit_minor, line.credit_minor)
+                          for line in entry.lines.order_by(JournalLine.position)]) for entry in entries]
+
+
+def assert_every_entry_balances(run):
+    for _, lines in entry_lines(run):
+        assert sum(line[2] for line in lines) == sum(line[3] for line in lines)
+
+
+@pytest.fixture
+def finalized(sandbox, clock):
+    entity = sandbox.entities.get()
+    return payroll.finalize_run(payroll.build_draft_run(entity, "2026-11", clock), clock)
+
+
+def test_build_and_finalize(sandbox, clock, client, headers):
+    seen = event_ids(sandbox)
+    draft = payroll.build_draft_run(sandbox.entities.get(), "2026-11", clock)
+    assert new_events(sandbox, seen) == [] and draft.status == "draft"
+    with pytest.raises(Conflict):
+        payroll.build_draft_run(sandbox.entities.get(), "2026-11", clock)
+    with pytest.raises(Conflict):
+        payroll.mark_paid(draft, clock)
+    payroll.finalize_run(draft, clock)
+    [event] = new_events(sandbox, seen)
+    assert event["type"] == "payroll_run.finalized"
+    api = client.get(f"/v1/payroll-runs/{draft.id}", headers=headers).get_json()
+    assert event["data"] == {"payroll_run": {k: v for k, v in api.items()
+                                             if k not in ("components", "journal_entries")}}
+
+
+def test_mark_paid_posts_the_payment_journal(sandbox, finalized, clock, client, headers):
+    seen = event_ids(sandbox)
+    clock.advance(days=3)
+    payroll.mark_paid(finalized, clock)
+    [event] = new_events(sandbox, seen)
+    assert event["type"] == "payroll_run.paid" and event["data"]["payroll_run"]["status"] == "paid"
+    assert event["data"]["payroll_run"]["paid_at"] == "2026-11-24T09:00:00Z"
+    kinds = [kind for kind, _ in entry_lines(finalized)]
+    assert kinds == ["accrual", "payment"]
+    balances = net_by_account([lines for _, lines in entry_lines(finalized)])
+    assert balances[("2110", "Salaries payable")] == 0  # the net pay went out
+    assert balances[("1010", "Bank")] == -finalized.net_minor
+    assert_every_entry_balances(finalized)
+    with pytest.raises(Conflict):
+        payroll.mark_paid(finalized, clock)
+    run = client.get(f"/v1/payroll-runs/{finalized.id}", headers=headers).get_json()
+    assert [e["kind"] for e in run["journal_entries"]] == ["accrual", "payment"]
+
+
+@pytest.mark.parametrize("pay_first", [False, True])
+def test_correct_recomputes_totals_and_posts_a_correcting_entry(sandbox, finalized, clock, pay_first):
+    if pay_first:
+        payroll.mark_paid(finalized, clock)
+    before = PayrollRun.get_by_id(finalized.id)
+    gross_before, status_before = before.gross_minor, before.status
+    employee = staff(sandbox)
+    seen = event_ids(sandbox)
+    raised = employee.basic_salary_minor + 100_000
+    payroll.correct_run(before, {employee.id: {"basic": raised}}, clock)
+    after = PayrollRun.get_by_id(finalized.id)
+    [event] = new_events(sandbox, seen)
+    assert event["type"] == "payroll_run.corrected"
+    assert event["data"]["payroll_run"]["totals"]["gross"] != "0"
+    assert after.status == status_before
+    assert after.gross_minor == gross_before + 100_000
+    assert after.net_minor == after.gross_minor - after.deductions_minor
+    kinds = [kind for kind, _ in entry_lines(after)]
+    assert kinds == (["accrual", "payment", "correction"] if pay_first else ["accrual", "correction"])
+    assert_every_entry_balances(after)
+    # Accrual and corrections together now say what a fresh accrual of the new lines says.
+    accrued = net_by_account([lines for kind, lines in entry_lines(after) if kind != "payment"])
+    assert accrued[("5100", "Basic salaries")] == sum(
+        c.amount_minor for c in after.components if c.code == "basic")
+    assert -accrued[("2110", "Salaries payable")] == after.net_minor
+
+
+def test_a_correction_that_changes_nothing_is_refused(sandbox, finalized, clock):
+    employee = staff(sandbox)
+    with pytest.raises(ValidationFailed):
+        payroll.correct_run(finalized, {employee.id: {"basic": employee.basic_salary_minor}}, clock)
+    with pytest.raises(ValidationFailed):
+        payroll.correct_run(finalized, {"emp_nobody": {"basic": 1}}, clock)
+
+
+def test_delete_reverses_the_journal_and_the_run_vanishes(sandbox, finalized, clock, client, headers):
+    seen = event_ids(sandbox)
+    payroll.delete_run(finalized, clock)
+    [event] = new_events(sandbox, seen)
+    assert event["type"] == "payroll_run.deleted" and event["data"] == {"payroll_run_id": finalized.id}
+    assert [kind for kind, _ in entry_lines(finalized)] == ["accrual", "reversal"]
+    assert_every_entry_balances(finalized)
+    assert not any(net_by_account([lines for _, lines in entry_lines(finalized)]).values())
+    assert_problem(client.get(f"/v1/payroll-runs/{finalized.id}", headers=headers), 404, "not_found")
+    assert finalized.id not in [r["id"] for r in client.get("/v1/payroll-runs", headers=headers).get_json()["data"]]
+
+
+def test_a_paid_run_cannot_be_deleted_nor_a_draft(sandbox, finalized, clock):
+    payroll.mark_paid(finalized, clock)
+    with pytest.raises(Conflict, match="paid run cannot be deleted"):
+        payroll.delete_run(finalized, clock)
+    draft = payroll.build_draft_run(sandbox.entities.get(), "2026-12", clock)
+    with pytest.raises(Conflict, match="draft"):
+        payroll.delete_run(draft, clock)
+    payroll.discard_draft(draft)
+    assert PayrollRun.get_or_none(PayrollRun.id == draft.id) is None
+
+
+def test_money_totals_stay_exact_strings(sandbox, finalized, clock):
+    payroll.correct_run(finalized, {staff(sandbox).id: {"housing": 123_456}}, clock)
+    event = outbox(sandbox)[-1]
+    gross = event["data"]["payroll_run"]["totals"]["gross"]
+    assert Decimal(gross) == Decimal(PayrollRun.get_by_id(finalized.id).gross_minor) / 1000
+
+
+# ---- bulk import and reconciliation --------------------------------------------------
+
+CSV = """staff_number,name_en,employment_type,hire_date,basic_salary,housing_allowance,contact_phone,job_title
+B-001,Omar Saleh,full_time,2026-10-01,850.000,200.000,+96555500001,Clerk
+B-002,Sara Nasser,part_time,2026-10-15,400.500,0,,Cashier
+SBX-004,{name},full_time,2020-01-01,730.000,182.000,,Regional Sales Executive
+"""
+
+
+def test_bulk_import_writes_no_events_and_reconciliation_announces_once(sandbox, clock):
+    existing = staff(sandbox)
+    seen = event_ids(sandbox)
+    counts = bulk.import_employees(sandbox, CSV.format(name=existing.name_en), clock)
+    assert counts == {"created": 2, "updated": 1, "unchanged": 0}
+    assert new_events(sandbox, seen) == []
+    assert Employee.get(Employee.staff_number == "B-002").basic_salary_minor == 400_500
+
+    assert bulk.reconcile(clock) == {"employee.created": 2, "employee.updated": 1, "employee.left": 0}
+    written = new_events(sandbox, seen)
+    assert sorted(e["type"] for e in written) == ["employee.created", "employee.created", "employee.updated"]
+    updated = next(e for e in written if e["type"] == "employee.updated")
+    assert updated["data"]["employee"]["job_title"] == "Regional Sales Executive"
+    assert bulk.reconcile(clock) == {"employee.created": 0, "employee.updated": 0, "employee.left": 0}
+
+
+def test_reconciliation_announces_a_leaver_as_left(sandbox, clock):
+    employee = staff(sandbox, "SBX-007")
+    Employee.update(status="left", termination_date=date(2026, 11, 20)).where(Employee.id == employee.id).execute()
+    seen = event_ids(sandbox)
+    assert bulk.reconcile(clock)["employee.left"] == 1
+    [event] = new_events(sandbox, seen)
+    assert event["type"] == "employee.left" and event["data"]["employee"]["id"] == employee.id
+
+
+def test_a_new_sandbox_has_nothing_to_reconcile(sandbox, clock):
+    assert sum(bulk.reconcile(clock).values()) == 0
+
+
+def test_a_bad_file_imports_nothing_and_names_every_problem(sandbox, clock):
+    bad = ("staff_number,name_en,employment_type,hire_date,basic_salary\n"
+           "B-001,Omar,full_time,2026-10-01,850.0001\n"
+           "B-002,,intern,yesterday,100\n"
+           "B-001,Again,full_time,2026-10-01,100\n")
+    with pytest.raises(ValidationFailed) as failure:
+        bulk.import_employees(sandbox, bad, clock)
+    paths = {path for path, _ in failure.value.errors}
+    assert {"row 2: basic_salary", "row 3: name_en", "row 3: hire_date", "row 4: staff_number"} <= paths
+    assert not Employee.select().where(Employee.staff_number.startswith("B-")).exists()
+    with pytest.raises(ValidationFailed):
+        bulk.import_employees(sandbox, "name,salary\nx,1\n", clock)
