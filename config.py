@@ -27,6 +27,8 @@ class Config:
     MAX_CONTENT_LENGTH = 1024 * 1024
     # How often "last used" of an API key is written, at most (seconds).
     KEY_LAST_USED_RESOLUTION = 60
+    # Without Redis, background jobs run on a thread of each process (app/jobs/queues.py).
+    JOBS_AUTOSTART = True
 
     API_TITLE = "Partner HR and Payroll API"
     API_VERSION = "1.0.0-draft.1"
@@ -43,6 +45,7 @@ class TestConfig(Config):
     DATABASE_URL = os.environ.get("TEST_DATABASE_URL", "sqlite:///:memory:")
     REDIS_URL = os.environ.get("TEST_REDIS_URL") or None
     ERRORS_URL = "https://partner-api.test/errors"
+    JOBS_AUTOSTART = False  # tests run jobs themselves
 
 
 class ProductionConfig(Config):

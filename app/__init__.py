@@ -10,9 +10,11 @@ from app import cli
 from app.api import auth, company, docs, employees, payroll, problems, request_id
 from app.api.principals import Authenticator
 from app.api.ratelimit import make_limiter
-from app.domain import credentials
+from app.domain import credentials, events
 from app.domain.clock import SystemClock
 from app.extensions import api, connect_redis
+from app.jobs import PERIODIC, dispatch_event
+from app.jobs.queues import InProcessRunner, RQJobs
 from app.models import db, make_database
 from config import config_from_env
 
@@ -60,6 +62,7 @@ def create_app(config=None, **overrides):
         last_used_resolution=app.config["KEY_LAST_USED_RESOLUTION"],
     )
     credentials.use_redis(redis_client)
+    _init_jobs(app, redis_client)
 
     request_id.register(app)
     api.init_app(app, spec_kwargs={"info": {"description": API_DESCRIPTION}})
@@ -90,3 +93,17 @@ def _init_database(app):
         # Inside a test's transaction the connection stays open (closing would raise).
         if not db.is_closed() and not db.in_transaction():
             db.close()
+
+
+def _init_jobs(app, redis_client):
+    if redis_client is not None:
+        jobs = RQJobs(redis_client)
+    else:
+        jobs = InProcessRunner(app, PERIODIC, autostart=app.config["JOBS_AUTOSTART"])
+        # Each web process (gunicorn forks after import) starts its runner, and with it
+        # the sweeper and the nightly reconciliation, on its first request.
+        app.before_request(jobs.ensure_started)
+    app.extensions["jobs"] = jobs
+    # After an HR action commits, its events are queued for dispatch at once; if that
+    # fails (Redis down), they wait in the outbox for the sweeper.
+    events.after_emit = lambda event_id: jobs.enqueue(dispatch_event, event_id)

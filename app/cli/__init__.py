@@ -10,6 +10,7 @@ from flask.cli import AppGroup
 
 from app.cli import hr
 from app.cli.common import clock, country_option, domain_errors, emit, json_option
+from app.cli.jobs import jobs_cli
 from app.domain import access, keys, sandbox
 from app.domain.countries import COUNTRY_CODES
 from app.models import Company, db
@@ -123,7 +124,7 @@ def keys_revoke(key_id):
 
 
 def register(app):
-    for group in (db_cli, companies_cli, partner_api_cli, users_cli, sandbox_cli, keys_cli, *hr.GROUPS):
+    for group in (db_cli, companies_cli, partner_api_cli, users_cli, sandbox_cli, keys_cli, jobs_cli, *hr.GROUPS):
         app.cli.add_command(group)
     app.cli.add_command(serve)
 

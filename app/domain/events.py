@@ -61,11 +61,12 @@ def _notify(event_id):
 
 
 def pending(limit=500):
-    """Events not yet dispatched, oldest first."""
-    return list(
+    """Ids of events not yet dispatched, oldest first."""
+    return [
+        event_id for (event_id,) in
         OutboxEvent.select(OutboxEvent.id)
         .where(OutboxEvent.dispatched_at.is_null())
         .order_by(OutboxEvent.created_at, OutboxEvent.id)
         .limit(limit)
         .tuples()
-    )
+    ]

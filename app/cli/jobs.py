@@ -1,0 +1,53 @@
+"""Background work: `flask --app wsgi jobs worker|scheduler|run-due|sweep|reconcile`."""
+
+import json
+
+import click
+from flask import current_app
+from flask.cli import AppGroup
+from rq import Queue, SimpleWorker
+
+from app import jobs
+from app.jobs.queues import QUEUE_NAME
+
+jobs_cli = AppGroup("jobs", help="Background jobs (RQ with Redis; in process without).")
+
+
+def _redis_for_workers():
+    from redis import Redis
+
+    url = current_app.config["REDIS_URL"]
+    if not url:
+        raise click.ClickException("REDIS_URL is not set: without Redis the web process runs the jobs itself")
+    return Redis.from_url(url)  # no socket timeout: the worker blocks on the queue
+
+
+@jobs_cli.command("worker")
+@click.option("--burst", is_flag=True, help="Stop when the queue is empty.")
+def worker(burst):
+    """Run queued jobs in this process, without a fork per job (RQ's SimpleWorker)."""
+    connection = _redis_for_workers()
+    SimpleWorker([Queue(QUEUE_NAME, connection=connection)], connection=connection).work(burst=burst)
+
+
+@jobs_cli.command("scheduler")
+def scheduler():
+    """Enqueue the periodic jobs: the sweeper every minute, reconciliation nightly."""
+    from rq.cron import CronScheduler
+
+    cron = CronScheduler(connection=_redis_for_workers())
+    for name, (interval, expression) in jobs.PERIODIC.items():
+        cron.register(jobs.JOBS[name], QUEUE_NAME, interval=interval, cron=expression)
+    cron.start()
+
+
+@jobs_cli.command("run-due")
+def run_due():
+    """Do all due work now, in this process (no worker needed)."""
+    click.echo(json.dumps(jobs.run_due()))
+
+
+@jobs_cli.command("reconcile")
+def reconcile():
+    """Run the nightly reconciliation now."""
+    click.echo(json.dumps(jobs.reconcile()))

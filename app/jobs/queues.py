@@ -1,0 +1,88 @@
+"""Where jobs go: RQ over Redis, or a thread of this process when there is no Redis.
+
+Both take `enqueue(function, *args)` with a function of `app.jobs`, so the job code is
+the same either way. The in-process runner also runs the periodic jobs (`PERIODIC`),
+so the README's one run command gives a service whose background work happens.
+"""
+
+import logging
+import queue
+import threading
+from datetime import UTC, datetime, timedelta
+
+from croniter import croniter
+from rq import Queue
+
+log = logging.getLogger(__name__)
+QUEUE_NAME = "default"
+
+
+class RQJobs:
+    def __init__(self, redis_client):
+        self.queue = Queue(QUEUE_NAME, connection=redis_client)
+
+    def enqueue(self, function, *args):
+        # Results are not read: the database records what a job did.
+        return self.queue.enqueue(function, *args, result_ttl=0, failure_ttl=7 * 24 * 3600)
+
+
+class InProcessRunner:
+    """A daemon thread that runs queued jobs and the periodic schedule, each inside the
+    app's context. Started on first use in each process (gunicorn forks after import)."""
+
+    def __init__(self, app, periodic, *, autostart=True):
+        self.app, self.periodic, self.autostart = app, periodic, autostart
+        self._queue = queue.Queue()
+        self._thread = None
+        self._lock = threading.Lock()
+
+    def enqueue(self, function, *args):
+        self._queue.put((function, args))
+        self.ensure_started()
+
+    def ensure_started(self):
+        if not self.autostart or (self._thread is not None and self._thread.is_alive()):
+            return
+        with self._lock:
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._loop, name="jobs", daemon=True)
+                self._thread.start()
+
+    def run_pending(self):
+        """Run every queued job now, in the caller's thread (tests, `jobs run-due`)."""
+        while True:
+            try:
+                function, args = self._queue.get_nowait()
+            except queue.Empty:
+                return
+            self._run(function, args)
+
+    def _loop(self):
+        from app.jobs import JOBS
+
+        next_run = {name: self._next(name, datetime.now(UTC), first=True) for name in self.periodic}
+        while True:
+            try:
+                function, args = self._queue.get(timeout=1)
+                self._run(function, args)
+            except queue.Empty:
+                pass
+            now = datetime.now(UTC)
+            for name, due in next_run.items():
+                if now >= due:
+                    self._run(JOBS[name], ())
+                    next_run[name] = self._next(name, now)
+
+    def _next(self, name, now, first=False):
+        interval, cron = self.periodic[name]
+        if interval:
+            return now if first else now + timedelta(seconds=interval)
+        return croniter(cron, now).get_next(datetime)
+
+    def _run(self, function, args):
+        try:
+            with self.app.app_context():
+                function(*args)
+        except Exception:
+            log.exception("job %s%r failed; the sweeper will find its work again", function.__name__, args)
+

@@ -1,0 +1,88 @@
+"""Jobs: the outbox is the record of due work, so losing Redis loses nothing."""
+
+import logging
+from datetime import date
+
+import pytest
+from rq import Queue, SimpleWorker
+
+from app import jobs
+from app.domain import employee_actions as hr
+from app.domain import events
+from app.domain.access import create_company
+from app.extensions import connect_redis
+from app.jobs.queues import QUEUE_NAME, RQJobs
+from app.models import Company, OutboxEvent, db
+
+
+def run_queued_jobs(app):
+    """What the Procfile's worker does (RQ), or the in-process runner without Redis."""
+    runner = app.extensions["jobs"]
+    if isinstance(runner, RQJobs):
+        redis = app.extensions["redis"]
+        SimpleWorker([Queue(QUEUE_NAME, connection=redis)], connection=redis).work(burst=True)
+    else:
+        runner.run_pending()
+
+
+@pytest.fixture
+def committed(app):
+    """Work that really commits (the after-commit hooks must fire), removed afterwards."""
+    made = []
+    with app.app_context():
+        db.connect(reuse_if_open=True)
+        yield made
+        for company in made:
+            company.delete_instance(recursive=True)
+        db.close()
+
+
+def test_hr_actions_commit_while_redis_is_down_and_the_sweeper_catches_up(app, committed, clock, monkeypatch,
+                                                                           caplog):
+    dead = RQJobs(connect_redis("redis://127.0.0.1:1/0"))
+    monkeypatch.setattr(events, "after_emit", lambda event_id: dead.enqueue(jobs.dispatch_event, event_id))
+    company = create_company("Outage Co", "OM", clock)
+    committed.append(company)
+    with caplog.at_level(logging.WARNING):
+        employee = hr.hire(company, {"staff_number": "O-1", "name_en": "Salim Al Harthy",
+                                     "employment_type": "full_time", "hire_date": date(2026, 1, 1),
+                                     "basic_salary_minor": 600_000}, clock)
+        hr.end_employment(company.id, employee.id, date(2026, 11, 30), clock)
+    assert "the sweeper will" in caplog.text
+    stored = OutboxEvent.select().where(OutboxEvent.company == company.id)
+    assert sorted(e.type for e in stored) == ["employee.created", "employee.left"]
+    assert all(e.dispatched_at is None for e in stored)
+
+    monkeypatch.undo()  # Redis is back
+    assert jobs.sweep() >= 2  # ours, and any other pending work in this database
+    run_queued_jobs(app)
+    assert all(e.dispatched_at is not None for e in OutboxEvent.select().where(OutboxEvent.company == company.id))
+    assert jobs.sweep() == 0
+
+
+def test_committed_events_are_queued_at_once(app, committed, clock):
+    company = Company.get_by_id(create_company("Prompt Co", "BH", clock).id)
+    committed.append(company)
+    hr.hire(company, {"staff_number": "P-1", "name_en": "Fatima Janahi", "employment_type": "part_time",
+                      "hire_date": date(2026, 2, 1), "basic_salary_minor": 300_000}, clock)
+    run_queued_jobs(app)
+    [event] = OutboxEvent.select().where(OutboxEvent.company == company.id)
+    assert event.dispatched_at is not None
+
+
+def test_dispatch_is_idempotent(app, committed, clock):
+    company = create_company("Twice Co", "QA", clock)
+    committed.append(company)
+    event_id = events.emit(company, "ping", {"webhook_id": "whk_x"}, clock)
+    assert jobs.dispatch_event(event_id) is True
+    assert jobs.dispatch_event(event_id) is False
+
+
+def test_run_due_dispatches_everything_pending(app, committed, clock, monkeypatch):
+    monkeypatch.setattr(events, "after_emit", None)
+    company = create_company("Manual Co", "KW", clock)
+    committed.append(company)
+    for _ in range(3):
+        events.emit(company, "ping", {"webhook_id": "whk_x"}, clock)
+    assert jobs.run_due()["events_dispatched"] >= 3
+    assert jobs.run_due() == {"events_dispatched": 0}
