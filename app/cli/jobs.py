@@ -5,10 +5,11 @@ import json
 import click
 from flask import current_app
 from flask.cli import AppGroup
-from rq import Queue, SimpleWorker
+from rq import Queue
 
 from app import jobs
 from app.jobs.queues import QUEUE_NAME
+from app.jobs.worker import Worker
 
 jobs_cli = AppGroup("jobs", help="Background jobs (RQ with Redis; in process without).")
 
@@ -24,10 +25,12 @@ def _redis_for_workers():
 
 @jobs_cli.command("worker")
 @click.option("--burst", is_flag=True, help="Stop when the queue is empty.")
-def worker(burst):
-    """Run queued jobs in this process, without a fork per job (RQ's SimpleWorker)."""
+@click.option("--log-level", default="WARNING", help="INFO logs a line per job.")
+def worker(burst, log_level):
+    """Run queued jobs in this process, without a fork per job (app/jobs/worker.py)."""
     connection = _redis_for_workers()
-    SimpleWorker([Queue(QUEUE_NAME, connection=connection)], connection=connection).work(burst=burst)
+    worker = Worker([Queue(QUEUE_NAME, connection=connection)], connection=connection)
+    worker.work(burst=burst, logging_level=log_level)
 
 
 @jobs_cli.command("scheduler")

@@ -15,6 +15,7 @@ from rq import Queue
 
 log = logging.getLogger(__name__)
 QUEUE_NAME = "default"
+RESULT_TTL = 60
 
 
 class RQJobs:
@@ -22,8 +23,9 @@ class RQJobs:
         self.queue = Queue(QUEUE_NAME, connection=redis_client)
 
     def enqueue(self, function, *args):
-        # Results are not read: the database records what a job did.
-        return self.queue.enqueue(function, *args, result_ttl=0, failure_ttl=7 * 24 * 3600)
+        # Results are not read (the database records what a job did) but are kept a
+        # minute: RQ expires a kept result in one call, and deletes one in many.
+        return self.queue.enqueue(function, *args, result_ttl=RESULT_TTL, failure_ttl=7 * 24 * 3600)
 
 
 class InProcessRunner:
