@@ -138,6 +138,10 @@ def register(app):
 def serve(host, port, workers, email, country):
     """Migrate, make sure a demo sandbox exists, print a fresh key, and serve with gunicorn."""
     upgrade()
+    # Without Redis, jobs run on a thread of each gunicorn worker: none may start here,
+    # in the parent, while the demo sandbox is made.
+    runner = current_app.extensions["jobs"]
+    autostart, runner.autostart = getattr(runner, "autostart", False), False
     with connection(), db.atomic():
         user = access.get_or_create_user(email, clock())
         company = Company.get_or_none(Company.sandbox_owner == user)
@@ -153,4 +157,5 @@ def serve(host, port, workers, email, country):
         f"  docs: {base}/v1/docs\n"
     )
     db.close_all()  # no connection may cross the fork into gunicorn's workers
+    runner.autostart = autostart
     run_gunicorn(current_app._get_current_object(), host, port, workers)

@@ -4,6 +4,7 @@ gunicorn on a fresh SQLite file and prints a working sandbox key."""
 import os
 import re
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -48,14 +49,14 @@ def served(tmp_path):
                 break
             except requests.ConnectionError:
                 time.sleep(0.05)
-        yield base, key
+        yield base, key, tmp_path / "serve.db"
     finally:
         process.terminate()
         process.wait(timeout=20)
 
 
 def test_serve_prints_a_key_that_works_over_http(served):
-    base, key = served
+    base, key, _ = served
     headers = {"Authorization": f"Bearer {key}"}
     company = requests.get(f"{base}/v1/company", headers=headers, timeout=5)
     assert company.status_code == 200 and company.json()["sandbox"] is True
@@ -67,3 +68,19 @@ def test_serve_prints_a_key_that_works_over_http(served):
     missing = requests.get(f"{base}/v1/employees/nope", headers=headers, timeout=5)
     assert missing.status_code == 404 and missing.headers["Content-Type"] == "application/problem+json"
     assert requests.get(f"{base}/v1/openapi.json", timeout=5).json()["info"]["title"]
+
+
+def test_without_redis_the_served_processes_run_the_jobs(served):
+    """The embedded default: the sweeper, on a thread of each web process, dispatches
+    the demo sandbox's events (ten employee.created, one payroll_run.finalized)."""
+    base, key, database = served
+    requests.get(f"{base}/v1/company", headers={"Authorization": f"Bearer {key}"}, timeout=5)
+    deadline = time.monotonic() + 30
+    while True:  # waiting on other processes, bounded; no test clock to move here
+        with sqlite3.connect(database) as connection:
+            pending, total = connection.execute(
+                "SELECT SUM(dispatched_at IS NULL), COUNT(*) FROM outbox_event").fetchone()
+        if total >= 11 and pending == 0 or time.monotonic() > deadline:
+            break
+        time.sleep(0.1)
+    assert total >= 11 and pending == 0
