@@ -90,6 +90,15 @@ def sandbox_create(country, email, as_json):
     emit(as_json, result, "\n".join(f"{k}: {v}" for k, v in result.items()))
 
 
+@sandbox_cli.command("trigger")
+@click.argument("event_type", type=click.Choice(sandbox.TRIGGERS))
+@click.option("--company", "company_id", required=True, help="A sandbox company.")
+@domain_errors
+def sandbox_trigger(event_type, company_id):
+    """Make an event happen in a sandbox by doing the real HR action behind it."""
+    click.echo(sandbox.trigger(access.get_company(company_id), event_type, clock()))
+
+
 def create_sandbox_with_key(email, country, key_name="CLI key"):
     with db.atomic():
         user = access.get_or_create_user(email, clock())

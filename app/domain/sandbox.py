@@ -15,12 +15,12 @@ from zoneinfo import ZoneInfo
 from app.domain.access import add_membership, create_company, ensure_no_sandbox
 from app.domain.clock import to_db
 from app.domain.countries import EXPATRIATE_POOLS, get_country
-from app.domain.employee_actions import announce
-from app.domain.errors import ValidationFailed
+from app.domain.employee_actions import announce, end_employment, hire, update_employee
+from app.domain.errors import Conflict, ValidationFailed
 from app.domain.ids import new_id
 from app.domain.money import minor_digits
-from app.domain.payroll_actions import build_draft_run, finalize_run
-from app.models import Branch, Company, Employee, db
+from app.domain.payroll_actions import build_draft_run, correct_run, delete_run, finalize_run, mark_paid
+from app.models import Branch, Company, Employee, Entity, PayrollLine, PayrollRun, db
 
 # (job title, department, employment type, national?, manager's position, basic in SAR)
 ROSTER = (
@@ -195,3 +195,84 @@ def _civil_id(rng, country_code, national):
     lengths = {"KW": 12, "QA": 11, "BH": 9, "OM": 8}
     n = lengths[country_code]
     return str(rng.randint(10 ** (n - 1), 10**n - 1))
+
+
+TRIGGERS = ("employee.created", "employee.updated", "employee.left", "payroll_run.finalized",
+            "payroll_run.paid", "payroll_run.corrected", "payroll_run.deleted")
+
+
+def trigger(company, event_type, clock):
+    """Make `event_type` happen in a sandbox by doing the real HR action behind it, so a
+    partner developer can get any webhook on demand. Returns what was done, in words."""
+    if not company.sandbox:
+        raise Conflict("events can be triggered in sandbox companies only")
+    if event_type not in TRIGGERS:
+        raise ValidationFailed("unknown event type", [("event_type", f"one of {', '.join(TRIGGERS)}")])
+    active = (Employee.select().where(Employee.company == company.id, Employee.status != "left",
+                                      Employee.archived == False)  # noqa: E712
+              .order_by(Employee.staff_number))
+    if event_type == "employee.created":
+        return _hire_someone(company, clock)
+    if event_type in ("employee.updated", "employee.left"):
+        employee = active.first() if event_type == "employee.updated" else active.order_by(
+            Employee.staff_number.desc()).first()
+        if employee is None:
+            raise Conflict("the sandbox has no active employee left; trigger employee.created first")
+        if event_type == "employee.updated":
+            title = (employee.job_title or "Associate")
+            title = title[len("Senior "):] if title.startswith("Senior ") else f"Senior {title}"[:200]
+            update_employee(company.id, employee.id, {"job_title": title}, clock)
+            return f"{employee.staff_number} is now {title}"
+        today = clock.now().astimezone(ZoneInfo(company.timezone)).date()
+        end_employment(company.id, employee.id, max(today, employee.hire_date), clock,
+                       reason="Sandbox trigger")
+        return f"{employee.staff_number} has left"
+    runs = PayrollRun.select().where(PayrollRun.company == company.id, PayrollRun.status != "deleted")
+    if event_type == "payroll_run.finalized":
+        run = _finalize_next_month(company, runs, clock)
+        return f"finalized the {run.payroll_month} run"
+    if event_type == "payroll_run.corrected":
+        run = runs.where(PayrollRun.status.in_(("finalized", "paid"))).order_by(PayrollRun.payroll_month.desc()).first()
+        employee = PayrollLine.select().where(PayrollLine.run == run).first() if run else None
+        if employee is None:
+            raise Conflict("no run to correct; trigger payroll_run.finalized first")
+        current = Employee.get_by_id(employee.employee_id)
+        raised = current.basic_salary_minor + 10 ** minor_digits(run.currency)
+        correct_run(run, {current.id: {"basic": raised}}, clock)
+        return f"corrected the {run.payroll_month} run ({current.staff_number}'s basic pay)"
+    finalized = runs.where(PayrollRun.status == "finalized").order_by(PayrollRun.payroll_month.desc()).first()
+    run = finalized or _finalize_next_month(company, runs, clock)
+    if event_type == "payroll_run.paid":
+        mark_paid(run, clock)
+        return f"paid the {run.payroll_month} run"
+    delete_run(run, clock)
+    return f"deleted the {run.payroll_month} run"
+
+
+def _finalize_next_month(company, runs, clock):
+    latest = runs.order_by(PayrollRun.payroll_month.desc()).first()
+    month = previous_month(clock.now(), company.timezone) if latest is None else _month_after(latest.payroll_month)
+    entity = Entity.get(Entity.company == company.id, Entity.primary == True)  # noqa: E712
+    return finalize_run(build_draft_run(entity, month, clock), clock)
+
+
+def _month_after(month):
+    year, number = int(month[:4]), int(month[5:])
+    return f"{year + number // 12}-{number % 12 + 1:02d}"
+
+
+def _hire_someone(company, clock):
+    country = get_country(company.country)
+    taken = {e.staff_number for e in Employee.select(Employee.staff_number).where(Employee.company == company.id)}
+    number = next(n for n in range(11, 1000) if f"SBX-{n:03d}" not in taken)
+    rng = random.Random(f"{company.id}-{number}")
+    nationality, first_names, family_names = rng.choice(EXPATRIATE_POOLS)
+    first, family = _pick_name(rng, first_names, family_names, set())
+    employee = hire(company, {
+        "staff_number": f"SBX-{number:03d}", "name_en": f"{first[0]} {family[0]}", "job_title": "Associate",
+        "department": "Operations", "employment_type": "full_time",
+        "hire_date": clock.now().astimezone(ZoneInfo(company.timezone)).date(),
+        "basic_salary_minor": _scaled_minor(7000 * rng.uniform(0.9, 1.1), country.currency),
+        "nationality": nationality, "contact_phone": _phone(rng, country.code),
+    }, clock)
+    return f"hired {employee.staff_number} {employee.name_en}"

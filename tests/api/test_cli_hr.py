@@ -2,6 +2,7 @@
 
 import json
 
+from app.domain import sandbox as sandbox_domain
 from app.models import Employee, OutboxEvent, PayrollRun
 from tests.api.test_cli import run  # noqa: F401  (fixture)
 
@@ -75,3 +76,18 @@ def test_bulk_import_from_a_file(run, sandbox, tmp_path):  # noqa: F811
         "created": 1, "updated": 0, "unchanged": 0}
     path.write_text("staff_number,name_en\nC-2,\n", encoding="utf-8")
     refused(run("employees", "import", str(path), "--company", sandbox.id), "row 2: name_en")
+
+
+def test_sandbox_trigger_makes_each_event_happen(run, sandbox, make_sandbox):  # noqa: F811
+    for event_type in sandbox_domain.TRIGGERS:
+        before = {row.id for row in OutboxEvent.select().where(OutboxEvent.company == sandbox.id)}
+        output = ok(run("sandbox", "trigger", event_type, "--company", sandbox.id))
+        written = [row.type for row in OutboxEvent.select().where(OutboxEvent.company == sandbox.id)
+                   if row.id not in before]
+        assert event_type in written, (event_type, written, output)
+    refused(run("sandbox", "trigger", "ping", "--company", sandbox.id), "Invalid value")
+
+
+def test_sandbox_trigger_refuses_live_companies(run):  # noqa: F811
+    company_id = json.loads(ok(run("companies", "create", "--name", "Live", "--country", "AE", "--json")))["company_id"]
+    refused(run("sandbox", "trigger", "employee.created", "--company", company_id), "sandbox companies only")
