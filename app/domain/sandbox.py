@@ -12,6 +12,8 @@ import random
 from datetime import date, timedelta
 from zoneinfo import ZoneInfo
 
+import phonenumbers
+
 from app.domain.access import add_membership, create_company, ensure_no_sandbox
 from app.domain.clock import to_db
 from app.domain.countries import EXPATRIATE_POOLS, get_country
@@ -169,8 +171,13 @@ def _round_minor(amount_minor, currency):
 
 
 def _phone(rng, country_code):
+    """A mobile number in E.164 that libphonenumber (which HR input is checked with)
+    accepts for the country."""
     code, leading, digits = PHONE_FORMATS[country_code]
-    return f"+{code}{rng.choice(leading)}{rng.randint(0, 10**digits - 1):0{digits}d}"
+    while True:
+        number = f"+{code}{rng.choice(leading)}{rng.randint(0, 10**digits - 1):0{digits}d}"
+        if phonenumbers.is_valid_number(phonenumbers.parse(number)):
+            return number
 
 
 def _iban(rng, country_code):

@@ -1,6 +1,8 @@
+import phonenumbers
 import pytest
 
 from app.domain.countries import COUNTRIES
+from app.domain.employee_actions import valid_iban
 from app.domain.errors import Conflict
 from app.domain.sandbox import create_sandbox
 from app.models import Employee, JournalLine, Membership, PayrollRun
@@ -26,6 +28,9 @@ def test_sandbox_composition_for_each_country(client, make_sandbox, make_key, co
     assert all(e.nationality == rules.nationality for e in stored if e.is_national)
     assert all(e.iban and e.civil_id and e.passport_number and e.date_of_birth for e in stored)
     assert all(e.contact_email.endswith(".example.com") for e in stored)  # never a real address
+    assert all(valid_iban(e.iban) for e in stored)
+    assert all(phonenumbers.is_valid_number(phonenumbers.parse(e.contact_phone)) for e in stored)
+    assert all(phonenumbers.region_code_for_number(phonenumbers.parse(e.contact_phone)) == country for e in stored)
 
     [run] = client.get("/v1/payroll-runs", headers=headers).get_json()["data"]
     assert run["status"] == "finalized" and run["payroll_month"] == "2026-10"
