@@ -1,4 +1,4 @@
-"""Background work: `flask --app wsgi jobs worker|scheduler|run-due|sweep|reconcile`."""
+"""Background work: `flask --app wsgi jobs worker|scheduler|run-due|reconcile`."""
 
 import json
 
