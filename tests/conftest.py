@@ -42,6 +42,14 @@ def _frozen_time(clock):
 
 
 @pytest.fixture
+def shared_redis(app):
+    """The Redis the app uses; tests of shared state run in .ci/run's PostgreSQL + Redis pass."""
+    if app.extensions["redis"] is None:
+        pytest.skip("needs TEST_REDIS_URL (the PostgreSQL + Redis pass of .ci/run sets it)")
+    return app.extensions["redis"]
+
+
+@pytest.fixture
 def transaction(app):
     """The test's database work, rolled back at the end."""
     with app.app_context():

@@ -92,14 +92,7 @@ def finalize_run(run, clock):
     """Close a draft run and post its accrual journal."""
     if run.status != "draft":
         raise Conflict(f"payroll run {run.id} is {run.status}; only a draft can be finalized")
-    now = clock.now()
-    with db.atomic():
-        _post(run, "accrual", accrual_journal(_components_of(run)), now)
-        run.status = "finalized"
-        run.finalized_at = run.updated_at = to_db(now)
-        run.save()
-        _announce(run, "payroll_run.finalized", clock)
-    return run
+    return _move(run, "finalized", "accrual", accrual_journal(_components_of(run)), clock, stamp="finalized_at")
 
 
 def mark_paid(run, clock):
@@ -110,14 +103,7 @@ def mark_paid(run, clock):
         raise Conflict(f"payroll run {run.id} is already paid")
     if run.status != "finalized":
         raise Conflict(f"payroll run {run.id} is {run.status}")
-    now = clock.now()
-    with db.atomic():
-        _post(run, "payment", payment_journal(run.net_minor), now)
-        run.status = "paid"
-        run.paid_at = run.updated_at = to_db(now)
-        run.save()
-        _announce(run, "payroll_run.paid", clock)
-    return run
+    return _move(run, "paid", "payment", payment_journal(run.net_minor), clock, stamp="paid_at")
 
 
 def correct_run(run, earnings_by_employee, clock):
@@ -183,15 +169,7 @@ def delete_run(run, clock):
         raise Conflict(f"payroll run {run.id} is a draft; discard it instead")
     if run.status != "finalized":
         raise Conflict(f"payroll run {run.id} is {run.status}")
-    now = clock.now()
-    with db.atomic():
-        _post(run, "reversal", difference_journal(_posted_lines(run), []), now)
-        run.status = "deleted"
-        run.updated_at = to_db(now)
-        run.save()
-        company = Company.get_by_id(run.company_id)
-        events.emit(company, "payroll_run.deleted", {"payroll_run_id": run.id}, clock)
-    return run
+    return _move(run, "deleted", "reversal", difference_journal(_posted_lines(run), []), clock)
 
 
 def discard_draft(run):
@@ -207,9 +185,25 @@ def _check_month(payroll_month):
         raise ValidationFailed("invalid month", [("payroll_month", "use YYYY-MM")])
 
 
+def _move(run, status, journal_kind, lines, clock, *, stamp=None):
+    """Post one journal entry and move the run to `status`, with its event, atomically."""
+    now = clock.now()
+    with db.atomic():
+        _post(run, journal_kind, lines, now)
+        run.status = status
+        run.updated_at = to_db(now)
+        if stamp:
+            setattr(run, stamp, run.updated_at)
+        run.save()
+        _announce(run, f"payroll_run.{status}", clock)
+    return run
+
+
 def _announce(run, event_type, clock):
-    company = Company.get_by_id(run.company_id)
-    events.emit(company, event_type, {"payroll_run": payroll_run_summary(run)}, clock)
+    # Contract, Events: a deleted run is announced by its id only.
+    data = ({"payroll_run_id": run.id} if event_type == "payroll_run.deleted"
+            else {"payroll_run": payroll_run_summary(run)})
+    events.emit(Company.get_by_id(run.company_id), event_type, data, clock)
 
 
 def _components_of(run):

@@ -16,13 +16,6 @@ from app.models import Company, db
 from tests.conftest import bearer
 
 
-@pytest.fixture
-def shared_redis(app):
-    if app.extensions["redis"] is None:
-        pytest.skip("needs TEST_REDIS_URL (the PostgreSQL + Redis pass of .ci/run sets it)")
-    return app.extensions["redis"]
-
-
 def worker(redis_client):
     return Authenticator(make_limiter(600, redis_client), last_used_resolution=60)
 

@@ -1,9 +1,8 @@
 import logging
 
-import pytest
-
 from app.api import company as company_api
 from app.api.ratelimit import make_limiter
+from app.domain.ids import new_id
 from tests.api.test_auth import assert_problem
 from tests.conftest import bearer
 
@@ -77,24 +76,20 @@ def test_rate_limit_answers_429_with_retry_after(app, client, sandbox, make_key,
     assert client.get("/v1/company", headers=other_key).status_code == 200
 
 
-def test_rate_limit_is_shared_across_workers_through_redis(app, clock):
+def test_rate_limit_is_shared_across_workers_through_redis(shared_redis, clock):
     """Two limiters on one Redis (as two gunicorn workers) spend one allowance."""
-    if app.extensions["redis"] is None:
-        pytest.skip("needs TEST_REDIS_URL (the PostgreSQL + Redis pass of .ci/run sets it)")
-    first, second = (make_limiter(2, app.extensions["redis"]) for _ in range(2))
+    first, second = (make_limiter(2, shared_redis) for _ in range(2))
     now = int(clock.now().timestamp() * 1_000_000)
-    key = f"shared-{now}-{id(first)}"
+    key = f"shared-{new_id('t')}"  # unique: the state outlives the test run in Redis
     assert first.hit(key, now).allowed and second.hit(key, now).allowed
     assert not first.hit(key, now).allowed and not second.hit(key, now).allowed
 
 
-def test_rate_limit_reloads_its_script_after_a_redis_restart(app, clock):
-    if app.extensions["redis"] is None:
-        pytest.skip("needs TEST_REDIS_URL (the PostgreSQL + Redis pass of .ci/run sets it)")
-    limiter = make_limiter(5, app.extensions["redis"])
+def test_rate_limit_reloads_its_script_after_a_redis_restart(shared_redis, clock):
+    limiter = make_limiter(5, shared_redis)
     now = int(clock.now().timestamp() * 1_000_000)
-    key = f"flushed-{now}-{id(limiter)}"
-    app.extensions["redis"].script_flush()  # as a restarted Redis has no scripts
+    key = f"flushed-{new_id('t')}"
+    shared_redis.script_flush()  # as a restarted Redis has no scripts
     first = limiter.hit(key, now)
     assert first.allowed and first.remaining == 4 and first.credentials_version
     assert limiter.hit(key, now).remaining == 3
