@@ -6,8 +6,9 @@ minus now), and its state is one number per key, updated atomically by a short L
 script in Redis so every gunicorn worker shares it. Without Redis (the embedded
 default) the same arithmetic runs in process memory, so the limit is per process.
 
-A key may spend its whole minute's allowance at once (burst = limit); after that one
-request is allowed every 60/limit seconds. All times are integer microseconds.
+A key may spend its whole window's allowance at once (burst = limit); after that one
+request is allowed every window/limit (60/limit seconds for the API). All times are integer
+microseconds. The console's sign-in throttle uses the same limiter with a longer window.
 
 The Redis step also reads the credentials version (app/domain/credentials.py), so that a
 request checks its cached principal in the round trip it makes anyway.
@@ -47,18 +48,18 @@ class Decision:
         return headers
 
 
-def gcra(stored_tat, now, interval):
+def gcra(stored_tat, now, interval, window=WINDOW_US):
     """One GCRA step. Returns (allowed, tat to store or None, backlog_us, wait_us)."""
     tat = max(stored_tat if stored_tat is not None else now, now)
     new_tat = tat + interval
-    allow_at = new_tat - WINDOW_US
+    allow_at = new_tat - window
     if now < allow_at:
         return False, None, tat - now, allow_at - now
     return True, new_tat, new_tat - now, 0
 
 
-def decision(limit, interval, allowed, backlog_us, wait_us, credentials_version=None):
-    remaining = max(0, (WINDOW_US - backlog_us) // interval) if allowed else 0
+def decision(limit, interval, window, allowed, backlog_us, wait_us, credentials_version=None):
+    remaining = max(0, (window - backlog_us) // interval) if allowed else 0
     return Decision(
         allowed=allowed, limit=limit, remaining=int(remaining),
         reset_seconds=math.ceil(backlog_us / 1_000_000),
@@ -68,18 +69,18 @@ def decision(limit, interval, allowed, backlog_us, wait_us, credentials_version=
 
 
 class MemoryLimiter:
-    def __init__(self, limit):
-        self.limit, self.interval = limit, WINDOW_US // limit
+    def __init__(self, limit, window_us=WINDOW_US):
+        self.limit, self.window, self.interval = limit, window_us, window_us // limit
         self._tats, self._lock = {}, threading.Lock()
 
     def hit(self, key, now_us):
         with self._lock:
-            allowed, new_tat, backlog, wait = gcra(self._tats.get(key), now_us, self.interval)
+            allowed, new_tat, backlog, wait = gcra(self._tats.get(key), now_us, self.interval, self.window)
             if allowed:
                 self._tats[key] = new_tat
                 if len(self._tats) > 100_000:  # forget keys whose allowance is restored
                     self._tats = {k: t for k, t in self._tats.items() if t > now_us}
-        return decision(self.limit, self.interval, allowed, backlog, wait)
+        return decision(self.limit, self.interval, self.window, allowed, backlog, wait)
 
     def credentials_version(self):
         return None
@@ -110,16 +111,16 @@ return {1, new_tat - now, 0, version}
 
 
 class RedisLimiter:
-    def __init__(self, limit, client, prefix="ratelimit:"):
-        self.limit, self.interval = limit, WINDOW_US // limit
+    def __init__(self, limit, client, prefix="ratelimit:", window_us=WINDOW_US):
+        self.limit, self.window, self.interval = limit, window_us, window_us // limit
         self.prefix = prefix
         self._client = client
         self._sha = hashlib.sha1(GCRA_LUA.encode()).hexdigest()
-        self._fallback = MemoryLimiter(limit)
+        self._fallback = MemoryLimiter(limit, window_us)
 
     def hit(self, key, now_us):
         args = (2, self.prefix + key, credentials.VERSION_KEY,
-                now_us, self.interval, WINDOW_US, credentials.new_version())
+                now_us, self.interval, self.window, credentials.new_version())
         try:
             try:
                 # EVALSHA straight away: redis-py's Script wrapper costs more than the step.
@@ -130,7 +131,8 @@ class RedisLimiter:
             # Redis down: keep limiting, per process, rather than fail every request.
             log.warning("rate limiter falling back to process memory: %s", exc)
             return self._fallback.hit(key, now_us)
-        return decision(self.limit, self.interval, bool(allowed), int(backlog), int(wait), version.decode())
+        return decision(self.limit, self.interval, self.window, bool(allowed), int(backlog), int(wait),
+                        version.decode())
 
     def credentials_version(self):
         """The current credentials version (made if missing), or None if Redis is down."""
@@ -143,7 +145,11 @@ class RedisLimiter:
         return stored.decode() if stored is not None else fresh
 
 
-def make_limiter(limit, redis_client=None):
-    if not 1 <= limit <= WINDOW_US:
-        raise ValueError(f"RATE_LIMIT_PER_MINUTE must be between 1 and {WINDOW_US}, not {limit}")
-    return RedisLimiter(limit, redis_client) if redis_client is not None else MemoryLimiter(limit)
+def make_limiter(limit, redis_client=None, *, window_seconds=60, prefix="ratelimit:"):
+    """`limit` requests per `window_seconds` per key, shared through Redis if given."""
+    window_us = window_seconds * 1_000_000
+    if not 1 <= limit <= window_us:
+        raise ValueError(f"RATE_LIMIT_PER_MINUTE must be between 1 and {window_us}, not {limit}")
+    if redis_client is None:
+        return MemoryLimiter(limit, window_us)
+    return RedisLimiter(limit, redis_client, prefix, window_us)

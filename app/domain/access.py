@@ -4,6 +4,8 @@ Permissions follow from a membership's role. `integrations.manage` (create and r
 API keys, create a sandbox, manage webhooks) is held by the CEO and the HR admin.
 """
 
+import hashlib
+
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
@@ -22,6 +24,7 @@ ROLE_PERMISSIONS = {
 }
 
 _hasher = PasswordHasher()
+_unknown_user_hash = []  # a hash to verify against when no user matches (made once)
 
 
 def hash_password(password):
@@ -37,6 +40,51 @@ def check_password(user, password):
         return False
 
 
+def authenticate(email, password):
+    """The user with this email and password, or None.
+
+    An unknown email costs the same Argon2 verification as a wrong password, so the
+    time taken does not tell which emails have accounts. A hash made with older
+    parameters is upgraded on a successful sign-in.
+    """
+    try:
+        email = normalize_email(email)
+    except ValidationFailed:
+        email = None
+    user = User.get_or_none(User.email == email) if email else None
+    if user is None or not user.password_hash:
+        if not _unknown_user_hash:
+            _unknown_user_hash.append(hash_password("no such user"))
+        try:
+            _hasher.verify(_unknown_user_hash[0], password or "")
+        except VerificationError:
+            pass
+        return None
+    if not check_password(user, password or ""):
+        return None
+    if _hasher.check_needs_rehash(user.password_hash):
+        user.password_hash = hash_password(password)
+        user.save(only=[User.password_hash])
+    return user
+
+
+def session_fingerprint(user):
+    """Changes when the user's password does, so that sessions signed in with the old
+    password end (console sessions are signed cookies and carry this value)."""
+    return hashlib.sha256((user.password_hash or "").encode()).hexdigest()[:16]
+
+
+def memberships_of(user):
+    """[(membership, company)] of a user: live companies by name, then sandboxes."""
+    rows = (Membership.select(Membership, Company).join(Company)
+            .where(Membership.user == user).order_by(Company.sandbox, Company.name_en, Company.id))
+    return [(membership, membership.company) for membership in rows]
+
+
+def sandbox_of(user):
+    return Company.get_or_none(Company.sandbox_owner == user)
+
+
 def permissions_of(membership):
     return ROLE_PERMISSIONS.get(membership.role, frozenset()) if membership else frozenset()
 
@@ -47,6 +95,21 @@ def normalize_email(email):
     if not (local and at and "." in domain) or " " in email or len(email) > 254:
         raise ValidationFailed("invalid email", [("email", f"{email!r} is not an email address")])
     return email
+
+
+MIN_PASSWORD_LENGTH = 10
+
+
+def set_password(email, password):
+    """Give the user with this email a new password; their console sessions end."""
+    if len(password or "") < MIN_PASSWORD_LENGTH:
+        raise ValidationFailed("password too short", [("password", f"at least {MIN_PASSWORD_LENGTH} characters")])
+    user = User.get_or_none(User.email == normalize_email(email))
+    if user is None:
+        raise NotFound(f"no user {email}")
+    user.password_hash = hash_password(password)
+    user.save(only=[User.password_hash])
+    return user
 
 
 def get_or_create_user(email, clock, name=None, password=None):

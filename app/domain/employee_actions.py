@@ -23,6 +23,7 @@ from app.domain.countries import COUNTRIES
 from app.domain.employees import employee_row
 from app.domain.errors import Conflict, NotFound, ValidationFailed
 from app.domain.ids import new_id
+from app.domain.money import MAX_AMOUNT_MINOR
 from app.domain.partner_safe import employee_form
 from app.models import Branch, Company, Employee, EmployeeAnnouncement, Entity, db
 
@@ -171,8 +172,8 @@ def clean_fields(company, fields, *, creating=False, employee=None):
     for name in MONEY_FIELDS:
         if name in fields:
             value = fields[name]
-            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                errors.append((name, "an amount of zero or more"))
+            if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_AMOUNT_MINOR:
+                errors.append((name, "an amount of zero or more (at most 10^15 minor units)"))
             else:
                 values[name] = value
     _clean_nationality(company, fields, values, errors, creating)

@@ -1,4 +1,5 @@
-"""Employees as partners read them: keyset-ordered, archived records never."""
+"""Employees as partners read them (keyset-ordered, archived records never), and the
+list HR searches in the console."""
 
 from peewee import JOIN, Tuple
 
@@ -57,3 +58,12 @@ def employee_row(employee_id):
     if row is None:
         raise NotFound(f"no employee {employee_id}")
     return row
+
+
+def find_employees(company_id, *, text=None, offset=0, limit=100):
+    """HR's list: every record of the company, left and archived too, by staff number,
+    optionally those whose staff number or name contains `text`. Up to `limit + 1` rows."""
+    query = E.select().where(E.company == company_id)
+    if text:
+        query = query.where(E.staff_number.contains(text) | E.name_en.contains(text) | E.name_ar.contains(text))
+    return list(query.order_by(E.staff_number).offset(offset).limit(limit + 1))

@@ -72,6 +72,11 @@ def create_key(company, scopes, clock, *, name="API key", created_by=None):
     return key, secret
 
 
+def list_keys(company_id):
+    """A company's keys, newest first, revoked ones included (the console lists them)."""
+    return list(ApiKey.select().where(ApiKey.company == company_id).order_by(ApiKey.created_at.desc(), ApiKey.id))
+
+
 def revoke_key(key_id, clock, *, company=None):
     query = ApiKey.id == key_id
     if company is not None:

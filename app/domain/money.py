@@ -4,9 +4,12 @@ Contract, Conventions 4: KWD, BHD and OMR use 3 decimals; SAR, AED and QAR use 2
 Money is never a float: amounts are `int` minor units here and `Decimal` in arithmetic.
 """
 
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
 MINOR_DIGITS = {"KWD": 3, "BHD": 3, "OMR": 3, "SAR": 2, "AED": 2, "QAR": 2}
+# The largest amount HR may enter for one pay term: far above any salary, and far enough
+# inside a 64-bit column that run totals summed over many employees cannot overflow it.
+MAX_AMOUNT_MINOR = 10**15
 
 
 def minor_digits(currency):
@@ -25,8 +28,14 @@ def format_minor(amount, currency):
 
 
 def parse_major(text, currency):
-    """"1250.5" KWD -> 1250500. Refuses more digits than the currency has."""
-    value = Decimal(str(text))
+    """"1250.5" KWD -> 1250500. Raises ValueError for text that is not a finite amount,
+    or has more decimals than the currency has."""
+    try:
+        value = Decimal(str(text).strip())
+    except InvalidOperation:
+        raise ValueError(f"{text!r} is not an amount") from None
+    if not value.is_finite():
+        raise ValueError(f"{text} is not an amount")
     digits = minor_digits(currency)
     scaled = value.scaleb(digits)
     if scaled != scaled.to_integral_value():

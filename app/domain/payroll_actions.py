@@ -17,6 +17,7 @@ from app.domain.clock import to_db
 from app.domain.countries import get_country
 from app.domain.errors import Conflict, NotFound, ValidationFailed
 from app.domain.ids import new_id
+from app.domain.money import MAX_AMOUNT_MINOR
 from app.domain.partner_safe import payroll_run_summary
 from app.domain.payroll import (
     COMPONENTS,
@@ -119,7 +120,7 @@ def correct_run(run, earnings_by_employee, clock):
     if not earnings_by_employee:
         raise ValidationFailed("nothing to correct", [("lines", "name at least one employee")])
     country = get_country(run.country)
-    lines = _lines_of(run)
+    lines = lines_by_employee(run)
     employees = {e.id: e for e in Employee.select().where(Employee.id.in_(list(earnings_by_employee)),
                                                           Employee.entity == run.entity_id)}
     errors = []
@@ -129,10 +130,11 @@ def correct_run(run, earnings_by_employee, clock):
             errors.append((f"lines.{employee_id}", "no such employee in this run's legal entity"))
             continue
         unknown = set(earnings) - {"basic", "housing", "transport", "other_allowance"}
-        negative = [k for k, v in earnings.items() if not isinstance(v, int) or v < 0]
+        negative = [k for k, v in earnings.items()
+                    if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= MAX_AMOUNT_MINOR]
         if unknown or negative:
             errors.append((f"lines.{employee_id}", "earnings are basic, housing, transport and "
-                           "other_allowance, each zero or more"))
+                           "other_allowance, each zero or more (at most 10^15 minor units)"))
             continue
         current = lines.get(employee_id, {})
         pay = Pay(**{k: earnings.get(k, current.get(k, 0)) for k in ("basic", "housing", "transport",
@@ -211,7 +213,14 @@ def _components_of(run):
             for c in run.components.order_by(PayrollComponent.position)]
 
 
-def _lines_of(run):
+def hr_runs(company_id, limit=120):
+    """The company's runs as HR sees them, drafts included, newest month first."""
+    return list(PayrollRun.select().where(PayrollRun.company == company_id, PayrollRun.status != "deleted")
+                .order_by(PayrollRun.payroll_month.desc(), PayrollRun.entity, PayrollRun.id).limit(limit))
+
+
+def lines_by_employee(run):
+    """{employee id: {component code: amount}} of a run."""
     lines = {}
     for line in PayrollLine.select().where(PayrollLine.run == run):
         lines.setdefault(line.employee_id, {})[line.component_code] = line.amount_minor

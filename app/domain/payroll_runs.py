@@ -31,8 +31,13 @@ def get_run(company_id, run_id):
     if run is None:
         raise NotFound(f"no payroll run {run_id}")
     components = list(run.components.order_by(PayrollComponent.position))
+    return run, components, journal_of(run)
+
+
+def journal_of(run):
+    """[(entry, lines)] of a run's posted journal, in posting order."""
     entries = prefetch(
         JournalEntry.select().where(JournalEntry.run == run).order_by(JournalEntry.sequence),
         JournalLine.select().order_by(JournalLine.position),
     )
-    return run, components, [(entry, list(entry.lines)) for entry in entries]
+    return [(entry, list(entry.lines)) for entry in entries]

@@ -309,3 +309,9 @@ def test_a_bad_file_imports_nothing_and_names_every_problem(sandbox, clock):
     assert not Employee.select().where(Employee.staff_number.startswith("B-")).exists()
     with pytest.raises(ValidationFailed):
         bulk.import_employees(sandbox, "name,salary\nx,1\n", clock)
+
+
+def test_amounts_beyond_any_salary_are_refused_before_they_reach_a_column(sandbox, clock):
+    with pytest.raises(ValidationFailed) as refused:
+        hr.hire(sandbox, {**HIRE, "staff_number": "N-999", "basic_salary_minor": 10**19}, clock)
+    assert refused.value.errors == [("basic_salary_minor", "an amount of zero or more (at most 10^15 minor units)")]

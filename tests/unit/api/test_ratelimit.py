@@ -41,3 +41,13 @@ def test_reset_counts_seconds_until_the_allowance_is_full_again():
     for _ in range(299):
         last = limiter.hit("k", 0)
     assert last.reset_seconds == 30 and last.remaining == 300
+
+
+def test_a_longer_window_refills_one_attempt_per_window_over_limit():
+    # The console's sign-in throttle: 10 attempts per 15 minutes.
+    limiter = MemoryLimiter(10, window_us=900 * SECOND)
+    assert all(limiter.hit("k", 0).allowed for _ in range(10))
+    refused = limiter.hit("k", 0)
+    assert not refused.allowed and refused.retry_after_seconds == 90
+    assert limiter.hit("k", 90 * SECOND).allowed
+    assert not limiter.hit("k", 90 * SECOND).allowed

@@ -39,3 +39,13 @@ def test_percent_rounds_half_up_to_the_minor_unit():
     assert percent_of(1, "50") == 1  # 0.5 rounds up
     assert percent_of(3, "9.75") == 0
 
+
+
+@pytest.mark.parametrize("text", ["lots", "", "NaN", "Infinity", "-inf", "1,000"])
+def test_parse_major_refuses_what_is_not_a_finite_amount_with_value_error(text):
+    with pytest.raises(ValueError):
+        parse_major(text, "KWD")
+
+
+def test_parse_major_tolerates_surrounding_spaces():
+    assert parse_major(" 12.5 ", "KWD") == 12_500
