@@ -30,6 +30,23 @@ class Config:
     # Without Redis, background jobs run on a thread of each process (app/jobs/queues.py).
     JOBS_AUTOSTART = True
 
+    # Console sessions: a signed cookie, unreadable by scripts, not sent on cross-site
+    # requests. Production also marks it Secure (HTTPS only).
+    SESSION_COOKIE_NAME = "console_session"
+    SESSION_COOKIE_HTTPONLY = True
+    SESSION_COOKIE_SAMESITE = "Lax"
+    SESSION_COOKIE_SECURE = False
+    PERMANENT_SESSION_LIFETIME = 12 * 3600
+    # Every console form carries a CSRF token, checked by the console's blueprints
+    # (not app-wide: the Partner API takes no cookies, so it needs none).
+    WTF_CSRF_CHECK_DEFAULT = False
+    WTF_CSRF_TIME_LIMIT = None  # tokens live as long as the session they belong to
+    # Sign-in attempts per email and per client address, per 15 minutes (shared via Redis).
+    LOGIN_ATTEMPTS_PER_EMAIL = 10
+    LOGIN_ATTEMPTS_PER_ADDRESS = 100
+    # Reverse proxies in front of the service whose X-Forwarded-For/-Proto to trust.
+    PROXY_HOPS = int(os.environ.get("PROXY_HOPS", "0"))
+
     API_TITLE = "Partner HR and Payroll API"
     API_VERSION = "1.0.0-draft.1"
     OPENAPI_VERSION = "3.0.3"
@@ -50,6 +67,9 @@ class TestConfig(Config):
 
 class ProductionConfig(Config):
     ENV_NAME = "production"
+    SESSION_COOKIE_SECURE = True
+    # The VM guide puts one TLS-terminating proxy (nginx or Caddy) in front of gunicorn.
+    PROXY_HOPS = int(os.environ.get("PROXY_HOPS", "1"))
 
     @classmethod
     def check(cls):

@@ -6,7 +6,7 @@ from types import FunctionType
 
 from flask import Flask
 
-from app import cli
+from app import cli, console
 from app.api import auth, company, docs, employees, payroll, problems, request_id
 from app.api.principals import Authenticator
 from app.api.ratelimit import make_limiter
@@ -61,6 +61,11 @@ def create_app(config=None, **overrides):
         make_limiter(app.config["RATE_LIMIT_PER_MINUTE"], redis_client),
         last_used_resolution=app.config["KEY_LAST_USED_RESOLUTION"],
     )
+    # Sign-in attempts per email and per client address, over 15 minutes.
+    app.extensions["login_limiters"] = tuple(
+        make_limiter(app.config[setting], redis_client, window_seconds=900, prefix=f"login:{kind}:")
+        for kind, setting in (("email", "LOGIN_ATTEMPTS_PER_EMAIL"), ("address", "LOGIN_ATTEMPTS_PER_ADDRESS"))
+    )
     credentials.use_redis(redis_client)
     _init_jobs(app, redis_client)
 
@@ -72,6 +77,7 @@ def create_app(config=None, **overrides):
     for blueprint in (company.blp, employees.blp, payroll.blp):
         api.register_blueprint(blueprint)
     app.register_blueprint(docs.blp)
+    console.register(app)
     problems.register(app)
     auth.register(app)
     cli.register(app)

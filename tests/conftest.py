@@ -51,13 +51,15 @@ def shared_redis(app):
 
 @pytest.fixture
 def transaction(app):
-    """The test's database work, rolled back at the end."""
-    with app.app_context():
-        db.connect(reuse_if_open=True)
-        with db.atomic() as txn:
-            yield
-            txn.rollback()
-        db.close()
+    """The test's database work, rolled back at the end.
+
+    No app context is held open around the test: each client request gets its own, as
+    in production (a shared one would carry `g` from one request to the next)."""
+    db.connect(reuse_if_open=True)
+    with db.atomic() as txn:
+        yield
+        txn.rollback()
+    db.close()
 
 
 @pytest.fixture

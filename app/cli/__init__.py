@@ -4,6 +4,8 @@ Thin callers of domain functions. Bad arguments print one clear line and exit
 non-zero, never a traceback.
 """
 
+import secrets
+
 import click
 from flask import current_app
 from flask.cli import AppGroup
@@ -74,6 +76,17 @@ def users_create(email, name, password, company_id, role, as_json):
         if company_id:
             access.add_membership(user, access.get_company(company_id), role, clock())
     emit(as_json, {"user_id": user.id, "email": user.email}, f"user {user.email} ({user.id})")
+
+
+@users_cli.command("password")
+@click.option("--email", required=True)
+@click.option("--password", default=None, help="The new password; omit it to have one generated and printed.")
+@domain_errors
+def users_password(email, password):
+    """Set a user's console password (their signed-in sessions end)."""
+    new = password or secrets.token_urlsafe(12)
+    user = access.set_password(email, new)
+    click.echo(f"console password of {user.email} set" + ("" if password else f": {new}"))
 
 
 sandbox_cli = AppGroup("sandbox", help="Sandbox companies.")
@@ -157,13 +170,21 @@ def serve(host, port, workers, email, country):
         if company is None:
             company = sandbox.create_sandbox(user, country, clock())
         _, secret = keys.create_key(company, keys.SCOPES, clock(), name="serve command key", created_by=user)
+        # The demo user gets a console password on the first run, printed that once.
+        password = None
+        if user.password_hash is None:
+            password = secrets.token_urlsafe(12)
+            access.set_password(user.email, password)
     base = f"http://{host}:{port}"
+    sign_in = (f"password {password}" if password else
+               f"password as first printed; reset: flask --app wsgi users password --email {user.email}")
     click.echo(
         f"\nPartner API running at {base}\n"
         f"  sandbox company: {company.id} ({company.country}), owner {user.email}\n"
         f"  sandbox API key: {secret}\n"
         f"  try:  curl -H 'Authorization: Bearer {secret}' {base}/v1/company\n"
         f"  docs: {base}/v1/docs\n"
+        f"  console: {base}/console/ (sign in as {user.email}, {sign_in})\n"
     )
     db.close_all()  # no connection may cross the fork into gunicorn's workers
     runner.autostart = autostart

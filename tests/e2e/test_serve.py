@@ -33,15 +33,15 @@ def served(tmp_path):
     output = []
     try:
         deadline = time.monotonic() + 60
-        key = None
-        while key is None and time.monotonic() < deadline:
+        while time.monotonic() < deadline and not any("console:" in line for line in output):
             line = process.stdout.readline()
             if not line:
                 break
             output.append(line)
-            match = re.search(r"sandbox API key: (svc_test_\w+)", line)
-            key = match.group(1) if match else None
-        assert key, "".join(output)
+        printed = "".join(output)
+        key = re.search(r"sandbox API key: (svc_test_\w+)", printed)
+        assert key, printed
+        key = key.group(1)
         base = f"http://127.0.0.1:{port}"
         for _ in range(200):  # wait for gunicorn to bind, bounded
             try:
@@ -49,14 +49,14 @@ def served(tmp_path):
                 break
             except requests.ConnectionError:
                 time.sleep(0.05)
-        yield base, key, tmp_path / "serve.db"
+        yield base, key, tmp_path / "serve.db", printed
     finally:
         process.terminate()
         process.wait(timeout=20)
 
 
 def test_serve_prints_a_key_that_works_over_http(served):
-    base, key, _ = served
+    base, key, _, _ = served
     headers = {"Authorization": f"Bearer {key}"}
     company = requests.get(f"{base}/v1/company", headers=headers, timeout=5)
     assert company.status_code == 200 and company.json()["sandbox"] is True
@@ -73,7 +73,7 @@ def test_serve_prints_a_key_that_works_over_http(served):
 def test_without_redis_the_served_processes_run_the_jobs(served):
     """The embedded default: the sweeper, on a thread of each web process, dispatches
     the demo sandbox's events (ten employee.created, one payroll_run.finalized)."""
-    base, key, database = served
+    base, key, database, _ = served
     requests.get(f"{base}/v1/company", headers={"Authorization": f"Bearer {key}"}, timeout=5)
     deadline = time.monotonic() + 30
     while True:  # waiting on other processes, bounded; no test clock to move here
@@ -84,3 +84,14 @@ def test_without_redis_the_served_processes_run_the_jobs(served):
             break
         time.sleep(0.1)
     assert total >= 11 and pending == 0
+
+
+def test_serve_prints_a_console_sign_in_that_works(served):
+    base, _, _, printed = served
+    email, password = re.search(r"console: \S+ \(sign in as (\S+), password (\S+)\)", printed).groups()
+    browser = requests.Session()
+    form = browser.get(f"{base}/console/sign-in", timeout=5).text
+    token = re.search(r'name="csrf_token" value="([^"]+)"', form).group(1)
+    signed_in = browser.post(f"{base}/console/sign-in", timeout=5,
+                             data={"email": email, "password": password, "csrf_token": token})
+    assert signed_in.url == f"{base}/console/integrations" and "Kuwait Sandbox Trading Co." in signed_in.text

@@ -1,0 +1,179 @@
+"""What every console page shares: who is signed in, in which company, may they, and
+the headers and error pages that keep a page with secrets and personal data safe.
+
+The signed-in user and their current company are loaded once per request into `g`:
+`g.user`, `g.memberships` [(membership, company)], `g.company`, `g.permissions`.
+"""
+
+import functools
+from urllib.parse import urlsplit
+
+from flask import Blueprint, abort, current_app, g, redirect, render_template, request, session, url_for
+from flask_wtf.csrf import CSRFError, CSRFProtect
+from werkzeug.exceptions import HTTPException
+
+from app.domain import access
+from app.domain.clock import format_utc, from_db
+from app.domain.errors import DomainError
+from app.domain.money import format_minor
+from app.models import User
+
+csrf = CSRFProtect()
+
+# No inline script or style anywhere: the console's own files only.
+SECURITY_HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; form-action 'self'; "
+                               "frame-ancestors 'none'; base-uri 'none'; object-src 'none'",
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "same-origin",
+    # Pages show API keys once, salaries and IBANs: never from a cache.
+    "Cache-Control": "no-store",
+}
+ERROR_MESSAGES = {
+    400: "The request was not valid.",
+    403: "Your role in this company does not allow this page.",
+    404: "There is no such page or record in this company.",
+    405: "That action is not available here.",
+    413: "The upload is too large.",
+    429: "Too many attempts. Wait a few minutes and try again.",
+}
+
+assets = Blueprint("console_assets", __name__, static_folder="static", static_url_path="/console/static")
+
+
+def console_blueprint(name, url_prefix=None):
+    """A console blueprint: sign-in state loaded, every POST CSRF-checked, safe headers,
+    and HTML error pages."""
+    blueprint = Blueprint(name, __name__, url_prefix=url_prefix, template_folder="templates")
+    blueprint.before_request(_before_request)
+    blueprint.after_request(_security_headers)
+    blueprint.register_error_handler(CSRFError, _csrf_error)
+    blueprint.register_error_handler(HTTPException, _error_page)
+    blueprint.register_error_handler(DomainError, _domain_error)
+    return blueprint
+
+
+def _before_request():
+    if request.method == "POST":
+        csrf.protect()
+    load_signed_in_user()
+
+
+def load_signed_in_user():
+    g.user, g.memberships, g.company, g.permissions = None, [], None, frozenset()
+    user_id = session.get("user_id")
+    if not user_id:
+        return
+    user = User.get_or_none(User.id == user_id)
+    if user is None or session.get("fingerprint") != access.session_fingerprint(user):
+        session.clear()  # the user is gone, or changed their password since signing in
+        return
+    g.user = user
+    g.memberships = access.memberships_of(user)
+    chosen = session.get("company_id")
+    current = next((pair for pair in g.memberships if pair[1].id == chosen), None)
+    current = current or (g.memberships[0] if g.memberships else None)
+    if current is not None:
+        membership, g.company = current
+        g.permissions = access.permissions_of(membership)
+
+
+def sign_in(user):
+    # A fresh session: nothing from before signing in carries over.
+    session.clear()
+    session.permanent = True
+    session["user_id"] = user.id
+    session["fingerprint"] = access.session_fingerprint(user)
+
+
+def signed_in(view):
+    @functools.wraps(view)
+    def wrapper(*args, **kwargs):
+        if g.user is None:
+            return redirect(url_for("signin.sign_in", next=request.full_path.rstrip("?")))
+        return view(*args, **kwargs)
+
+    return wrapper
+
+
+def requires(permission):
+    """Signed in, with a current company in which the user's role grants `permission`;
+    others get 403."""
+
+    def decorator(view):
+        @functools.wraps(view)
+        @signed_in
+        def wrapper(*args, **kwargs):
+            if g.company is None or permission not in g.permissions:
+                abort(403)
+            return view(*args, **kwargs)
+
+        return wrapper
+
+    return decorator
+
+
+def clock():
+    return current_app.extensions["clock"]
+
+
+def safe_next(target):
+    """A redirect target from a query string, only if it stays on this site's console."""
+    if not target:
+        return None
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc or not parts.path.startswith("/console") or "\\" in target:
+        return None
+    return target
+
+
+def _security_headers(response):  # error pages of these blueprints pass through here too
+    for name, value in SECURITY_HEADERS.items():
+        response.headers.setdefault(name, value)
+    return response
+
+
+def _csrf_error(exc):
+    current_app.logger.warning("console form refused: %s (%s %s)", exc.description, request.method, request.path)
+    message = "The form was not sent from this console, or your session ended. Reload the page and try again."
+    return _render_error(400, message)
+
+
+def _error_page(exc):
+    if exc.code is None or exc.code >= 500:
+        return exc
+    return _render_error(exc.code, ERROR_MESSAGES.get(exc.code, exc.description))
+
+
+def _domain_error(exc):
+    """A refusal no view turned into a message of its own (another company's record, say)."""
+    status = {"not_found": 404, "conflict": 409, "validation_failed": 422}.get(exc.code, 400)
+    return _render_error(status, exc.message or ERROR_MESSAGES.get(status))
+
+
+def _render_error(status, message):
+    if not hasattr(g, "user"):
+        load_signed_in_user()
+    return render_template("console/error.html", status=status, message=message), status
+
+
+def register_filters(app):
+    @app.template_filter("utc")
+    def utc(moment):
+        """Stored (naive UTC) or aware time -> "2026-11-21 09:00 UTC"."""
+        if moment is None:
+            return "—"
+        return format_utc(from_db(moment) if moment.tzinfo is None else moment)[:16].replace("T", " ") + " UTC"
+
+    @app.template_filter("money")
+    def money(amount_minor, currency):
+        return f"{format_minor(amount_minor, currency)} {currency}"
+
+    @app.template_filter("amount")
+    def amount(amount_minor, currency):
+        return format_minor(amount_minor, currency)
+
+    @app.context_processor
+    def console_globals():
+        return {"can": lambda permission: permission in g.get("permissions", ())}

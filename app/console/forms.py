@@ -1,0 +1,112 @@
+"""The console's forms (Flask-WTF: every form carries its CSRF token).
+
+Money fields are text in the company currency's major units ("1250.500"); the views turn
+them into minor units, because how many decimals are allowed depends on the company.
+"""
+
+from flask_wtf import FlaskForm
+from wtforms import (
+    DateField,
+    EmailField,
+    MonthField,
+    PasswordField,
+    SelectChoice,
+    SelectField,
+    SelectMultipleField,
+    StringField,
+    TextAreaField,
+    widgets,
+)
+from wtforms.validators import DataRequired, InputRequired, Length, Optional
+
+from app.domain.countries import COUNTRIES
+from app.domain.employee_actions import EDITABLE_STATUSES, EMPLOYMENT_TYPES
+from app.domain.keys import SCOPES
+from app.domain.sandbox import TRIGGERS
+
+
+def options(pairs):
+    """[(value, label)] -> select options."""
+    return [SelectChoice(value, label) for value, label in pairs]
+
+
+COUNTRY_CHOICES = options((code, country.name_en) for code, country in COUNTRIES.items())
+
+
+class SignInForm(FlaskForm):
+    email = EmailField("Email", validators=[DataRequired(), Length(max=254)])
+    password = PasswordField("Password", validators=[DataRequired(), Length(max=1024)])
+
+
+class SwitchCompanyForm(FlaskForm):
+    company_id = SelectField("Company", choices=[])
+
+
+class CheckboxesField(SelectMultipleField):
+    widget = widgets.ListWidget(prefix_label=False)
+    option_widget = widgets.CheckboxInput()
+
+
+class CreateKeyForm(FlaskForm):
+    name = StringField("Name", validators=[DataRequired(), Length(max=100)],
+                       description="Who uses it, e.g. \"Ledger sync (production)\".")
+    scopes = CheckboxesField("Scopes", choices=options((scope, scope) for scope in SCOPES))
+
+
+class SandboxForm(FlaskForm):
+    country = SelectField("Country", choices=COUNTRY_CHOICES, validators=[InputRequired()])
+
+
+class TriggerForm(FlaskForm):
+    event_type = SelectField("Event", choices=options((t, t) for t in TRIGGERS), validators=[InputRequired()])
+
+
+class EmployeeForm(FlaskForm):
+    """Hire or edit. Field names are the domain's (app/domain/employee_actions.py), so its
+    refusals land beside the right field."""
+
+    staff_number = StringField("Staff number", validators=[DataRequired(), Length(max=40)])
+    name_en = StringField("Name (English)", validators=[DataRequired(), Length(max=200)])
+    name_ar = StringField("Name (Arabic)", validators=[Optional(), Length(max=200)])
+    job_title = StringField("Job title", validators=[Optional(), Length(max=200)])
+    department = StringField("Department", validators=[Optional(), Length(max=200)])
+    employment_type = SelectField("Employment type",
+                                  choices=options((t, t.replace("_", " ")) for t in EMPLOYMENT_TYPES))
+    status = SelectField("Status", choices=options((s, s.replace("_", " ")) for s in EDITABLE_STATUSES))
+    entity = SelectField("Legal entity", choices=[])
+    branch = SelectField("Branch", choices=[])
+    manager = StringField("Manager", validators=[Optional(), Length(max=40)], description="Their staff number.")
+    hire_date = DateField("Hire date", validators=[InputRequired()])
+    contact_email = StringField("Work email", validators=[Optional(), Length(max=254)])  # checked by the domain
+    contact_phone = StringField("Work phone", validators=[Optional(), Length(max=32)],
+                                description="International format, e.g. +96550001234.")
+    # ---- internal: never shown to partners
+    nationality = StringField("Nationality", validators=[DataRequired(), Length(min=2, max=2)],
+                              description="Two-letter country code, e.g. KW, IN, EG.")
+    basic_salary_minor = StringField("Basic salary", validators=[DataRequired()])
+    housing_allowance_minor = StringField("Housing allowance", default="0")
+    transport_allowance_minor = StringField("Transport allowance", default="0")
+    other_allowance_minor = StringField("Other allowances", default="0")
+    bank_name = StringField("Bank", validators=[Optional(), Length(max=100)])
+    iban = StringField("IBAN", validators=[Optional(), Length(max=42)])
+    civil_id = StringField("Civil ID", validators=[Optional(), Length(max=20)])
+    passport_number = StringField("Passport number", validators=[Optional(), Length(max=20)])
+    date_of_birth = DateField("Date of birth", validators=[Optional()])
+
+    PARTNER_FIELDS = ("staff_number", "name_en", "name_ar", "job_title", "department", "employment_type",
+                      "status", "entity", "branch", "manager", "hire_date", "contact_email", "contact_phone")
+    INTERNAL_FIELDS = ("nationality", "basic_salary_minor", "housing_allowance_minor", "transport_allowance_minor",
+                       "other_allowance_minor", "bank_name", "iban", "civil_id", "passport_number", "date_of_birth")
+    MONEY_FIELDS = ("basic_salary_minor", "housing_allowance_minor", "transport_allowance_minor",
+                    "other_allowance_minor")
+
+
+class EndEmploymentForm(FlaskForm):
+    termination_date = DateField("Last day", validators=[InputRequired()])
+    reason = TextAreaField("Reason (internal)", validators=[Optional(), Length(max=2000)],
+                           description="Kept inside the company; partners only see the status `left`.")
+
+
+class DraftRunForm(FlaskForm):
+    entity = SelectField("Legal entity", choices=[])
+    month = MonthField("Month", validators=[InputRequired()])

@@ -1,0 +1,302 @@
+"""HR pages: every employee and payroll transition, driven from the browser.
+
+Each action is one domain function (the same the CLI calls), which writes its outbox
+event; a refusal (a paid run cannot be deleted, say) comes back as a message.
+"""
+
+from flask import abort, flash, g, redirect, render_template, request, url_for
+
+from app.console.common import clock, console_blueprint, requires
+from app.console.forms import DraftRunForm, EmployeeForm, EndEmploymentForm, options
+from app.domain import employee_actions as actions
+from app.domain import payroll_actions
+from app.domain.countries import COUNTRIES
+from app.domain.employees import find_employees
+from app.domain.errors import DomainError, ValidationFailed
+from app.domain.money import format_minor, parse_major
+from app.domain.payroll import COMPONENTS, DEDUCTION, EARNING
+from app.domain.payroll_runs import journal_of
+from app.models import Branch, Employee, Entity
+
+bp = console_blueprint("hr", url_prefix="/console")
+PAGE_SIZE = 100
+EARNINGS = [code for code, component in COMPONENTS.items() if component.kind == EARNING]
+
+
+# ---- employees -------------------------------------------------------------------
+
+
+@bp.get("/employees")
+@requires("hr.manage")
+def employees():
+    text = request.args.get("q", "").strip()[:100]
+    page = max(1, request.args.get("page", 1, type=int))
+    rows = find_employees(g.company.id, text=text or None, offset=(page - 1) * PAGE_SIZE, limit=PAGE_SIZE)
+    return render_template("console/employees.html", employees=rows[:PAGE_SIZE], text=text, page=page,
+                           more=len(rows) > PAGE_SIZE, end_form=EndEmploymentForm(formdata=None))
+
+
+@bp.route("/employees/new", methods=["GET", "POST"])
+@requires("hr.manage")
+def hire():
+    form = _employee_form(EmployeeForm(nationality=COUNTRIES[g.company.country].nationality))
+    del form.status  # everyone starts active
+    if form.validate_on_submit():
+        fields = _fields_of(form)
+        if fields is not None:
+            try:
+                hired = actions.hire(g.company, fields, clock())
+            except ValidationFailed as exc:
+                _show_errors(form, exc)
+            else:
+                flash(f"Hired {hired.staff_number} {hired.name_en}. employee.created is on its way.", "success")
+                return redirect(url_for("hr.employee", employee_id=hired.id))
+    return render_template("console/employee_form.html", form=form, employee=None), _status(form)
+
+
+@bp.route("/employees/<employee_id>", methods=["GET", "POST"])
+@requires("hr.manage")
+def employee(employee_id):
+    found = actions.get_employee_for_update(g.company.id, employee_id)
+    form = _employee_form(EmployeeForm(data=_current_values(found)))
+    if found.status == "left":
+        del form.status  # a leaver's status does not change
+    if form.validate_on_submit():
+        fields = _fields_of(form)
+        if fields is not None:
+            changes = {name: value for name, value in fields.items() if value != _stored(found, name)}
+            if not changes:
+                flash("Nothing changed.", "info")
+                return redirect(url_for("hr.employee", employee_id=found.id))
+            try:
+                actions.update_employee(g.company.id, found.id, changes, clock())
+            except DomainError as exc:
+                _show_errors(form, exc)
+            else:
+                flash(f"Saved {found.staff_number}.", "success")
+                return redirect(url_for("hr.employee", employee_id=found.id))
+    return render_template("console/employee_form.html", form=form, employee=found,
+                           end_form=EndEmploymentForm(formdata=None)), _status(form)
+
+
+@bp.post("/employees/<employee_id>/end")
+@requires("hr.manage")
+def end_employment(employee_id):
+    found = actions.get_employee_for_update(g.company.id, employee_id)
+    form = EndEmploymentForm()
+    if not form.validate():
+        flash("Give the last day of employment (YYYY-MM-DD).", "error")
+    else:
+        try:
+            actions.end_employment(g.company.id, found.id, form.termination_date.data, clock(),
+                                   reason=(form.reason.data or "").strip() or None)
+        except DomainError as exc:
+            flash(_message(exc), "error")
+        else:
+            flash(f"{found.staff_number} has left as of {form.termination_date.data}. employee.left is on its way.",
+                  "success")
+    return redirect(url_for("hr.employee", employee_id=found.id))
+
+
+@bp.post("/employees/<employee_id>/archive")
+@requires("hr.manage")
+def archive(employee_id):
+    found = actions.archive_employee(g.company.id, employee_id)
+    flash(f"Archived {found.staff_number}: partners no longer see this record.", "success")
+    return redirect(url_for("hr.employees"))
+
+
+def _employee_form(form):
+    company = g.company.id
+    form.entity.choices = options((e.id, e.name_en) for e in _entities().values())
+    form.branch.choices = options([("", "(none)")] + [
+        (b.id, b.name) for b in Branch.select().where(Branch.company == company).order_by(Branch.name)])
+    for name in EmployeeForm.MONEY_FIELDS:
+        form[name].description = f"{g.company.currency}, e.g. {format_minor(125050, g.company.currency)}"
+    return form
+
+
+def _current_values(employee):
+    """The form's view of a stored employee: money in major units, references by ID,
+    the manager by staff number."""
+    values = {name: getattr(employee, name) for name in EmployeeForm.PARTNER_FIELDS + EmployeeForm.INTERNAL_FIELDS
+              if name not in ("entity", "branch", "manager")}
+    values.update(entity=employee.entity_id, branch=employee.branch_id or "", manager=None)
+    if employee.manager_id:
+        manager = Employee.get_or_none(Employee.id == employee.manager_id)
+        values["manager"] = manager.staff_number if manager else None
+    for name in EmployeeForm.MONEY_FIELDS:
+        values[name] = format_minor(values[name], g.company.currency)
+    return values
+
+
+def _stored(employee, name):
+    """What `_fields_of` would produce for an unchanged field, to find what changed."""
+    if name in ("entity", "branch", "manager"):
+        return getattr(employee, f"{name}_id")
+    value = getattr(employee, name)
+    return value if value != "" else None
+
+
+def _fields_of(form):
+    """The form's values as domain fields (minor units, IDs), or None with errors shown."""
+    fields, problems = {}, []
+    for name in (*EmployeeForm.PARTNER_FIELDS, *EmployeeForm.INTERNAL_FIELDS):
+        if name not in form:
+            continue
+        value = form[name].data
+        if isinstance(value, str):
+            value = value.strip() or None
+        if name in EmployeeForm.MONEY_FIELDS:
+            try:
+                value = parse_major(value or "0", g.company.currency)
+            except ValueError:
+                example = format_minor(125050, g.company.currency)
+                problems.append((name, f"an amount in {g.company.currency}, like {example}"))
+        elif name == "manager" and value:
+            manager = Employee.get_or_none(Employee.company == g.company.id, Employee.staff_number == value)
+            if manager is None:
+                problems.append((name, f"no employee with staff number {value}"))
+            value = manager.id if manager else None
+        elif name == "nationality" and value:
+            value = value.upper()
+        fields[name] = value
+    if problems:
+        _show_errors(form, ValidationFailed("invalid employee", problems))
+        return None
+    return fields
+
+
+def _show_errors(form, exc):
+    for path, message in getattr(exc, "errors", None) or [("", exc.message)]:
+        if path in form:
+            form[path].errors = [*form[path].errors, message]
+        else:
+            form.form_errors.append(f"{path}: {message}" if path else message)
+
+
+def _status(form):
+    return 422 if request.method == "POST" else 200
+
+
+def _message(exc):
+    errors = getattr(exc, "errors", None)
+    return "; ".join(message for _, message in errors) if errors else exc.message
+
+
+# ---- payroll ---------------------------------------------------------------------
+
+
+@bp.get("/payroll")
+@requires("payroll.manage")
+def payroll_runs():
+    return render_template("console/payroll.html", runs=payroll_actions.hr_runs(g.company.id),
+                           form=_draft_form(DraftRunForm(formdata=None)), entities=_entities())
+
+
+@bp.post("/payroll")
+@requires("payroll.manage")
+def draft_run():
+    form = _draft_form(DraftRunForm())
+    if form.validate():
+        try:
+            run = payroll_actions.build_draft_run(_entities()[form.entity.data], form.month.data.strftime("%Y-%m"),
+                                                  clock())
+        except DomainError as exc:
+            flash(_message(exc), "error")
+        else:
+            flash(f"Draft for {run.payroll_month} built. Partners see it once it is finalized.", "success")
+            return redirect(url_for("hr.payroll_run", run_id=run.id))
+    else:
+        flash("Choose a legal entity and a month.", "error")
+    return redirect(url_for("hr.payroll_runs"))
+
+
+@bp.get("/payroll/<run_id>")
+@requires("payroll.manage")
+def payroll_run(run_id):
+    run = payroll_actions.get_run_for_update(g.company.id, run_id)
+    lines = payroll_actions.lines_by_employee(run)
+    people = {e.id: e for e in Employee.select().where(Employee.id.in_(list(lines)))}
+    rows = []
+    for employee_id, amounts in lines.items():
+        earned = {code: amounts.get(code, 0) for code in EARNINGS}
+        deductions = sum(amount for code, amount in amounts.items() if COMPONENTS[code].kind == DEDUCTION)
+        rows.append((people[employee_id], earned, deductions, sum(earned.values()) - deductions))
+    rows.sort(key=lambda row: row[0].staff_number)
+    return render_template(
+        "console/payroll_run.html", run=run, rows=rows, earnings=EARNINGS, components=COMPONENTS,
+        journal=journal_of(run), entity=Entity.get_by_id(run.entity_id),
+    )
+
+
+# action -> (domain function, what it did)
+RUN_ACTIONS = {
+    "finalize": (payroll_actions.finalize_run,
+                 "Finalized: the accrual is posted and payroll_run.finalized is on its way."),
+    "pay": (payroll_actions.mark_paid, "Marked paid: the payment is posted and payroll_run.paid is on its way."),
+    "delete": (payroll_actions.delete_run, "Deleted: the journal is reversed and payroll_run.deleted is on its way."),
+    "discard": (lambda run, clock: payroll_actions.discard_draft(run), "Draft discarded."),
+}
+
+
+@bp.post("/payroll/<run_id>/<action>")
+@requires("payroll.manage")
+def run_action(run_id, action):
+    if action not in RUN_ACTIONS:
+        abort(404)
+    run = payroll_actions.get_run_for_update(g.company.id, run_id)
+    act, done = RUN_ACTIONS[action]
+    try:
+        act(run, clock())
+    except DomainError as exc:
+        flash(_message(exc), "error")
+        return redirect(url_for("hr.payroll_run", run_id=run.id))
+    flash(done, "success")
+    if action in ("delete", "discard"):
+        return redirect(url_for("hr.payroll_runs"))
+    return redirect(url_for("hr.payroll_run", run_id=run.id))
+
+
+@bp.post("/payroll/<run_id>/correct")
+@requires("payroll.manage")
+def correct(run_id):
+    """The run page sends every line's earnings; those that differ become the correction."""
+    run = payroll_actions.get_run_for_update(g.company.id, run_id)
+    lines = payroll_actions.lines_by_employee(run)
+    changes, problems = {}, []
+    for employee_id, amounts in lines.items():
+        for code in EARNINGS:
+            text = request.form.get(f"{employee_id}.{code}")
+            if text is None:
+                continue
+            try:
+                value = parse_major(text or "0", run.currency)
+            except ValueError:
+                problems.append(f"{text!r} is not an amount in {run.currency}")
+                continue
+            if value != amounts.get(code, 0):
+                changes.setdefault(employee_id, {})[code] = value
+    if problems:
+        flash("; ".join(problems), "error")
+    elif not changes:
+        flash("No amount was changed, so there is nothing to correct.", "info")
+    else:
+        try:
+            payroll_actions.correct_run(run, changes, clock())
+        except DomainError as exc:
+            flash(_message(exc), "error")
+        else:
+            flash(f"Corrected {len(changes)} employee(s): a correcting entry is posted and "
+                  "payroll_run.corrected is on its way.", "success")
+    return redirect(url_for("hr.payroll_run", run_id=run.id))
+
+
+def _entities():
+    return {e.id: e for e in Entity.select().where(Entity.company == g.company.id)
+            .order_by(Entity.primary.desc(), Entity.name_en)}
+
+
+def _draft_form(form):
+    form.entity.choices = options((e.id, f"{e.name_en} ({e.currency})") for e in _entities().values())
+    return form

@@ -1,0 +1,88 @@
+"""The integrations page: Partner API status, API keys, and a sandbox's trigger panel.
+
+Everything here needs `integrations.manage` in the current company.
+
+A new key's secret is shown once, on the page the create form redirects to (so that
+reloading it neither posts the form again nor shows the secret again). It crosses that
+redirect in the session cookie encrypted (Fernet, with a key derived from SECRET_KEY),
+and the page takes it out of the session as it shows it.
+"""
+
+import base64
+
+from cryptography.fernet import Fernet, InvalidToken
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+from flask import current_app, flash, g, redirect, render_template, session, url_for
+
+from app.console.common import clock, console_blueprint, requires
+from app.console.forms import CreateKeyForm, TriggerForm
+from app.domain import keys, sandbox
+from app.domain.errors import DomainError
+
+bp = console_blueprint("integrations", url_prefix="/console/integrations")
+
+
+@bp.get("")
+@requires("integrations.manage")
+def page():
+    new_key, secret = None, None
+    shown_once = session.pop("new_key", None)
+    if shown_once and shown_once.get("company") == g.company.id:
+        try:
+            secret = _fernet().decrypt(shown_once["sealed"].encode()).decode()
+            new_key = next((key for key in keys.list_keys(g.company.id) if key.id == shown_once["id"]), None)
+        except (InvalidToken, KeyError):
+            secret = None  # sealed under another SECRET_KEY: the key exists, its secret is gone
+    return _render(CreateKeyForm(), new_key=new_key, new_secret=secret if new_key else None)
+
+
+@bp.post("/keys")
+@requires("integrations.manage")
+def create_key():
+    form = CreateKeyForm()
+    if not form.validate():
+        return _render(form), 422
+    key, secret = keys.create_key(g.company, form.scopes.data or [], clock(), name=form.name.data.strip(),
+                                  created_by=g.user)
+    current_app.logger.info("console key created key=%s company=%s user=%s", key.id, g.company.id, g.user.id)
+    session["new_key"] = {"id": key.id, "company": g.company.id, "sealed": _fernet().encrypt(secret.encode()).decode()}
+    return redirect(url_for("integrations.page"))
+
+
+@bp.post("/keys/<key_id>/revoke")
+@requires("integrations.manage")
+def revoke_key(key_id):
+    key = keys.revoke_key(key_id, clock(), company=g.company.id)
+    current_app.logger.info("console key revoked key=%s company=%s user=%s", key.id, g.company.id, g.user.id)
+    flash(f"Revoked “{key.name}” ({key.display_prefix}…). Requests with it now get 401.", "success")
+    return redirect(url_for("integrations.page"))
+
+
+@bp.post("/trigger")
+@requires("integrations.manage")
+def trigger():
+    form = TriggerForm()
+    if form.validate():
+        try:
+            done = sandbox.trigger(g.company, form.event_type.data, clock())
+        except DomainError as exc:
+            flash(exc.message, "error")
+        else:
+            flash(f"{form.event_type.data}: {done}. The event is in the outbox for delivery.", "success")
+    else:
+        flash("Choose an event type.", "error")
+    return redirect(url_for("integrations.page") + "#trigger")
+
+
+def _fernet():
+    key = HKDF(algorithm=hashes.SHA256(), length=32, salt=None,
+               info=b"console: a new API key, shown once").derive(current_app.config["SECRET_KEY"].encode())
+    return Fernet(base64.urlsafe_b64encode(key))
+
+
+def _render(form, **extra):
+    return render_template(
+        "console/integrations.html", form=form, keys=keys.list_keys(g.company.id),
+        scopes=keys.SCOPES, trigger_form=TriggerForm(formdata=None), **extra,
+    )

@@ -1,0 +1,97 @@
+"""Signing in and out, choosing the current company, and the user's own sandbox."""
+
+from flask import abort, current_app, flash, g, redirect, render_template, request, session, url_for
+
+from app.console.common import clock, console_blueprint, safe_next, sign_in, signed_in
+from app.console.forms import SandboxForm, SignInForm, SwitchCompanyForm, options
+from app.domain import access, sandbox
+from app.domain.errors import DomainError
+
+bp = console_blueprint("signin")
+
+# The first page a role may see, in this order.
+HOME_PAGES = (("integrations.manage", "integrations.page"), ("hr.manage", "hr.employees"),
+              ("payroll.manage", "hr.payroll_runs"))
+
+
+@bp.get("/")
+@bp.get("/console/")
+def home():
+    if g.user is None:
+        return redirect(url_for("signin.sign_in"))
+    for permission, endpoint in HOME_PAGES:
+        if permission in g.permissions:
+            return redirect(url_for(endpoint))
+    return render_template("console/home.html")
+
+
+@bp.route("/console/sign-in", methods=["GET", "POST"], endpoint="sign_in")
+def sign_in_page():
+    form = SignInForm()
+    status = 200
+    if form.validate_on_submit():
+        refusal = _throttled(form.email.data)
+        if refusal:
+            form.form_errors.append(refusal)
+            status = 429
+        else:
+            user = access.authenticate(form.email.data, form.password.data)
+            if user is not None:
+                sign_in(user)
+                current_app.logger.info("console sign-in user=%s", user.id)
+                return redirect(safe_next(request.args.get("next")) or url_for("signin.home"))
+            form.form_errors.append("Email or password is wrong.")
+            status = 401
+    elif request.method == "POST":
+        status = 400
+    return render_template("console/sign_in.html", form=form), status
+
+
+def _throttled(email):
+    """A refusal if this email or this address has tried too often lately, else None."""
+    now_us = int(clock().now().timestamp() * 1_000_000)
+    by_email, by_address = current_app.extensions["login_limiters"]
+    for limiter, key in ((by_email, (email or "").strip().lower()), (by_address, request.remote_addr or "")):
+        verdict = limiter.hit(key, now_us)
+        if not verdict.allowed:
+            current_app.logger.warning("console sign-in throttled address=%s", request.remote_addr)
+            minutes = max(1, round(verdict.retry_after_seconds / 60))
+            return f"Too many sign-in attempts. Try again in {minutes} minute{'s' if minutes > 1 else ''}."
+    return None
+
+
+@bp.post("/console/sign-out")
+def sign_out():
+    session.clear()
+    flash("You are signed out.", "info")
+    return redirect(url_for("signin.sign_in"))
+
+
+@bp.post("/console/company")
+@signed_in
+def switch_company():
+    form = SwitchCompanyForm()
+    form.company_id.choices = options((company.id, company.name_en) for _, company in g.memberships)
+    if not form.validate_on_submit():
+        abort(404)  # not one of the user's companies
+    session["company_id"] = form.company_id.data
+    return redirect(url_for("signin.home"))
+
+
+@bp.route("/console/sandbox", methods=["GET", "POST"])
+@signed_in
+def sandbox_page():
+    """Any signed-in user may make their one sandbox; it does not change their current
+    company (Contract, Sandbox)."""
+    form = SandboxForm()
+    existing = access.sandbox_of(g.user)
+    if existing is None and form.validate_on_submit():
+        try:
+            created = sandbox.create_sandbox(g.user, form.country.data, clock())
+        except DomainError as exc:
+            flash(exc.message, "error")
+        else:
+            flash(f"Created {created.name_en}. Switch to it to create sandbox keys.", "success")
+            return redirect(url_for("signin.sandbox_page"))
+    return render_template("console/sandbox.html", form=form, sandbox=existing,
+                           switch=SwitchCompanyForm(company_id=existing.id if existing else None))

@@ -1,0 +1,248 @@
+"""The console in headless Chromium (Debian's `chromium`, driven by Playwright) against
+the service started as a process, as an HR admin would use it. A screenshot of each page
+is saved under tests/output/console/.
+
+Without /usr/bin/chromium these tests skip, unless CONSOLE_BROWSER_REQUIRED=1 (set by
+.ci/run, which installs Chromium), where they fail instead.
+"""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+import pytest
+import requests
+
+from tests.e2e.test_serve import ROOT, free_port
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+SCREENSHOTS = ROOT / "tests" / "output" / "console"
+PASSWORD = "a long sign-in password for tests"
+ADMIN, STAFF = "admin@gulf-trading.example.com", "staff@gulf-trading.example.com"
+
+if not os.path.exists(CHROMIUM):
+    if os.environ.get("CONSOLE_BROWSER_REQUIRED") == "1":
+        raise RuntimeError(f"Chromium is required for the console browser tests and is not at {CHROMIUM}")
+    pytest.skip("no Chromium here (apt-get install chromium); .ci/run installs it", allow_module_level=True)
+
+from playwright.sync_api import expect, sync_playwright  # noqa: E402 (only with Chromium)
+
+
+def flask(env, *args):
+    done = subprocess.run([sys.executable, "-m", "flask", "--app", "wsgi", *args], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+@pytest.fixture(scope="module")
+def service(tmp_path_factory):
+    """gunicorn (the Procfile's web process) on a fresh SQLite file, with a live company,
+    its HR admin and a user whose role has no console pages."""
+    folder = tmp_path_factory.mktemp("console")
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{folder}/console.db", "REDIS_URL": ""}
+    flask(env, "db", "upgrade")
+    company = json.loads(flask(env, "companies", "create", "--name", "Gulf Trading", "--country", "KW", "--json"))
+    flask(env, "partner-api", "enable", company["company_id"])
+    for email, role in ((ADMIN, "hr_admin"), (STAFF, "employee")):
+        flask(env, "users", "create", "--email", email, "--password", PASSWORD, "--company", company["company_id"],
+              "--role", role)
+    port = free_port()
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    log = open(SCREENSHOTS / "gunicorn.log", "w")  # the service's own log, for when a page breaks
+    process = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}", "--workers", "2", "wsgi:app"],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, text=True,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(200):  # wait for gunicorn to bind, bounded
+            try:
+                requests.get(f"{base}/errors", timeout=1)
+                break
+            except requests.ConnectionError:
+                time.sleep(0.05)
+        yield base
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
+        log.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM,
+            args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking"],
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser, service):
+    context = browser.new_context(base_url=service, viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    page.on("dialog", lambda dialog: dialog.accept())  # the console's "are you sure?" prompts
+    yield page
+    context.close()
+
+
+def shot(page, name):
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+
+
+def sign_in(page, email):
+    page.goto("/console/")
+    expect(page).to_have_url(re.compile(r"/console/sign-in"))
+    page.get_by_label("Email").fill(email)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+
+
+def nav(page, tab):
+    page.locator("nav.tabs").get_by_role("link", name=tab).click()
+
+
+def flash(page):
+    return page.locator("p.flash").first
+
+
+def test_sign_in_make_a_sandbox_and_a_key_use_it_and_revoke_it(page, service):
+    page.goto("/console/sign-in")
+    shot(page, "01-sign-in")
+    sign_in(page, ADMIN)
+    expect(page).to_have_url(f"{service}/console/integrations")
+    expect(page.get_by_role("heading", name="Integrations · Gulf Trading")).to_be_visible()
+    cookie = next(c for c in page.context.cookies() if c["name"] == "console_session")
+    assert cookie["httpOnly"] and cookie["sameSite"] == "Lax"
+    shot(page, "02-integrations-live")
+
+    nav(page, "Sandbox")
+    page.get_by_label("Country").select_option(label="Bahrain")
+    shot(page, "03-sandbox-create")
+    page.get_by_role("button", name="Create sandbox company").click()
+    expect(flash(page)).to_contain_text("Created Bahrain Sandbox Trading Co.")
+    page.get_by_role("button", name="Switch to the sandbox").click()
+    expect(page.locator(".banner")).to_contain_text("Sandbox")
+    expect(page.get_by_role("heading", name="Integrations · Bahrain Sandbox Trading Co.")).to_be_visible()
+
+    page.get_by_label("Name").fill("Browser test key")
+    page.get_by_label("employees:read").check()
+    page.get_by_role("button", name="Create sandbox key").click()
+    secret = page.locator("#new-secret").input_value()
+    assert re.fullmatch(r"svc_test_[A-Za-z0-9]{32}", secret)
+    page.get_by_role("button", name="Copy").click()
+    expect(page.get_by_role("button", name="Copied")).to_be_visible()
+    shot(page, "04-key-created")
+
+    bearer = {"Authorization": f"Bearer {secret}"}
+    company = requests.get(f"{service}/v1/company", headers=bearer, timeout=5)
+    assert company.status_code == 200 and company.json()["sandbox"] is True
+    assert company.json()["country"] == "BH"
+    assert requests.get(f"{service}/v1/payroll-runs", headers=bearer, timeout=5).status_code == 403  # not its scope
+
+    page.reload()  # shown once: a reload does not show it again
+    expect(page.locator("#new-secret")).to_have_count(0)
+    row = page.locator("tr", has_text="Browser test key")
+    expect(row).to_contain_text("employees:read")
+    row.get_by_role("button", name="Revoke").click()
+    expect(flash(page)).to_contain_text("Revoked")
+    after = requests.get(f"{service}/v1/company", headers=bearer, timeout=5)
+    assert after.status_code == 401 and after.json()["code"] == "unauthenticated"
+    shot(page, "05-key-revoked")
+
+    page.get_by_label("Event").select_option("employee.created")
+    page.get_by_role("button", name="Trigger").click()
+    expect(flash(page)).to_contain_text("employee.created: hired SBX-011")
+
+    page.set_viewport_size({"width": 390, "height": 844})  # a phone
+    shot(page, "06-integrations-phone")
+
+
+def to_sandbox(page):
+    nav(page, "Sandbox")
+    if page.get_by_role("button", name="Create sandbox company").count():
+        page.get_by_label("Country").select_option(label="Bahrain")
+        page.get_by_role("button", name="Create sandbox company").click()
+    page.get_by_role("button", name="Switch to the sandbox").click()
+
+
+def test_hr_pages_drive_the_transitions(page, service):
+    sign_in(page, ADMIN)
+    to_sandbox(page)
+
+    nav(page, "Employees")
+    expect(page.locator("tbody tr").nth(9)).to_be_visible()  # ten generated (and any triggered)
+    shot(page, "07-employees")
+    page.get_by_role("link", name="SBX-004").click()
+    shot(page, "08-employee")
+    page.get_by_label("Job title").fill("Head of Sales")
+    page.get_by_role("button", name="Save").click()
+    expect(flash(page)).to_contain_text("Saved SBX-004")
+    page.get_by_label("Last day").fill("2031-01-31")
+    page.get_by_label("Reason (internal)").fill("Moved abroad")
+    page.get_by_role("button", name="End employment").click()
+    expect(flash(page)).to_contain_text("SBX-004 has left as of 2031-01-31")
+
+    nav(page, "Employees")
+    page.get_by_role("link", name="Hire an employee").click()
+    page.get_by_label("Staff number").fill("N-300")
+    page.get_by_label("Name (English)").fill("Huda Karim")
+    page.get_by_label("Hire date").fill("2026-11-15")
+    page.get_by_label("Basic salary").fill("not money")
+    page.get_by_role("button", name="Hire").click()
+    expect(page.locator(".field.invalid")).to_contain_text("an amount in BHD")
+    shot(page, "09-hire-refused")
+    page.get_by_label("Basic salary").fill("780.250")
+    page.get_by_role("button", name="Hire").click()
+    expect(flash(page)).to_contain_text("Hired N-300 Huda Karim")
+
+    nav(page, "Payroll")
+    page.get_by_label("Month").fill("2031-01")  # clear of the sandbox's own run, whatever today is
+    shot(page, "10-payroll")
+    page.get_by_role("button", name="Build draft").click()
+    expect(flash(page)).to_contain_text("Draft for 2031-01 built")
+    page.get_by_role("button", name="Finalize").click()
+    expect(flash(page)).to_contain_text("Finalized")
+    first_basic = page.locator("input.amount").first
+    first_basic.fill("9999.999")
+    page.get_by_role("button", name="Post correction").click()
+    expect(flash(page)).to_contain_text("Corrected 1 employee(s)")
+    expect(page.get_by_role("heading", name=re.compile("Correction"))).to_be_visible()
+    page.get_by_role("button", name="Mark paid").click()
+    expect(flash(page)).to_contain_text("Marked paid")
+    expect(page.get_by_role("button", name="Delete run")).to_have_count(0)
+    expect(page.locator(".actions")).to_contain_text("Paid runs cannot be deleted")
+    shot(page, "11-payroll-run")
+
+
+def test_a_user_without_integrations_manage_is_refused(page):
+    sign_in(page, STAFF)
+    expect(page.get_by_role("heading", name=re.compile("Welcome"))).to_be_visible()
+    expect(page.get_by_role("link", name="Integrations")).to_have_count(0)
+    response = page.goto("/console/integrations")
+    assert response.status == 403
+    expect(page.get_by_role("heading", name="Not allowed")).to_be_visible()
+    shot(page, "12-refused")
+
+
+def test_a_form_posted_without_its_csrf_token_is_refused(page, service):
+    sign_in(page, ADMIN)
+    page.locator("form[action$='/keys'] input[name=csrf_token]").evaluate("input => input.remove()")
+    page.get_by_label("Name").fill("Forged")
+    page.get_by_role("button", name="Create live key").click()
+    expect(page.get_by_role("heading", name="Not accepted")).to_be_visible()
+    expect(page.locator("main")).to_contain_text("not sent from this console")
+    shot(page, "13-csrf-refused")
+    page.goto("/console/integrations")
+    expect(page.locator("tr", has_text="Forged")).to_have_count(0)
+    # A cross-site style post with the session cookie but no token fares no better.
+    forged = page.request.post(f"{service}/console/integrations/keys", form={"name": "Forged again"})
+    assert forged.status == 400
