@@ -27,6 +27,8 @@ def home():
 
 @bp.route("/console/sign-in", methods=["GET", "POST"], endpoint="sign_in")
 def sign_in_page():
+    if g.user is not None and request.method == "GET":
+        return redirect(url_for("signin.home"))
     form = SignInForm()
     status = 200
     if form.validate_on_submit():

@@ -132,6 +132,10 @@ def test_next_only_leads_back_into_the_console(client, live_company, clock):
         assert response.headers["Location"] == landing
 
 
+def test_the_sign_in_page_sends_a_signed_in_user_on(client, admin):
+    assert client.get("/console/sign-in").headers["Location"] == "/console/"
+
+
 def test_sign_out_ends_the_session(client, admin):
     response = post(client, "/console/sign-out")
     assert "You are signed out." in text(response)

@@ -227,10 +227,11 @@ def test_a_user_without_integrations_manage_is_refused(page):
     sign_in(page, STAFF)
     expect(page.get_by_role("heading", name=re.compile("Welcome"))).to_be_visible()
     expect(page.get_by_role("link", name="Integrations")).to_have_count(0)
+    shot(page, "12-home-without-console-pages")
     response = page.goto("/console/integrations")
     assert response.status == 403
     expect(page.get_by_role("heading", name="Not allowed")).to_be_visible()
-    shot(page, "12-refused")
+    shot(page, "13-refused")
 
 
 def test_a_form_posted_without_its_csrf_token_is_refused(page, service):
@@ -240,7 +241,7 @@ def test_a_form_posted_without_its_csrf_token_is_refused(page, service):
     page.get_by_role("button", name="Create live key").click()
     expect(page.get_by_role("heading", name="Not accepted")).to_be_visible()
     expect(page.locator("main")).to_contain_text("not sent from this console")
-    shot(page, "13-csrf-refused")
+    shot(page, "14-csrf-refused")
     page.goto("/console/integrations")
     expect(page.locator("tr", has_text="Forged")).to_have_count(0)
     # A cross-site style post with the session cookie but no token fares no better.
