@@ -33,7 +33,7 @@ def employees():
     page = max(1, request.args.get("page", 1, type=int))
     rows = find_employees(g.company.id, text=text or None, offset=(page - 1) * PAGE_SIZE, limit=PAGE_SIZE)
     return render_template("console/employees.html", employees=rows[:PAGE_SIZE], text=text, page=page,
-                           more=len(rows) > PAGE_SIZE, end_form=EndEmploymentForm(formdata=None))
+                           more=len(rows) > PAGE_SIZE)
 
 
 @bp.route("/employees/new", methods=["GET", "POST"])
@@ -51,7 +51,7 @@ def hire():
             else:
                 flash(f"Hired {hired.staff_number} {hired.name_en}. employee.created is on its way.", "success")
                 return redirect(url_for("hr.employee", employee_id=hired.id))
-    return render_template("console/employee_form.html", form=form, employee=None), _status(form)
+    return render_template("console/employee_form.html", form=form, employee=None), _form_status()
 
 
 @bp.route("/employees/<employee_id>", methods=["GET", "POST"])
@@ -76,7 +76,7 @@ def employee(employee_id):
                 flash(f"Saved {found.staff_number}.", "success")
                 return redirect(url_for("hr.employee", employee_id=found.id))
     return render_template("console/employee_form.html", form=form, employee=found,
-                           end_form=EndEmploymentForm(formdata=None)), _status(form)
+                           end_form=EndEmploymentForm(formdata=None)), _form_status()
 
 
 @bp.post("/employees/<employee_id>/end")
@@ -175,7 +175,8 @@ def _show_errors(form, exc):
             form.form_errors.append(f"{path}: {message}" if path else message)
 
 
-def _status(form):
+def _form_status():
+    """A form page shown again after a POST is showing what was wrong with it."""
     return 422 if request.method == "POST" else 200
 
 
