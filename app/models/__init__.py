@@ -1,5 +1,6 @@
 """Peewee models, one module per domain. No Flask imports here."""
 
+from app.models.attendance import AttendanceDay, AttendanceEvent, IdentityLink
 from app.models.base import BaseModel, db, make_database
 from app.models.company import Branch, Company, Entity, Membership, User
 from app.models.employees import Employee
@@ -11,10 +12,11 @@ from app.models.payroll import JournalEntry, JournalLine, PayrollComponent, Payr
 ALL_MODELS = (
     User, Company, Membership, Entity, Branch, Employee, PayrollRun, PayrollLine,
     PayrollComponent, JournalEntry, JournalLine, ApiKey, OutboxEvent, EmployeeAnnouncement,
+    AttendanceEvent, IdentityLink, AttendanceDay,
 )
 
 __all__ = [
-    "ALL_MODELS", "ApiKey", "BaseModel", "Branch", "Company", "Employee", "EmployeeAnnouncement", "Entity",
-    "JournalEntry", "JournalLine", "Membership", "OutboxEvent", "PayrollComponent",
-    "PayrollLine", "PayrollRun", "User", "db", "make_database",
+    "ALL_MODELS", "ApiKey", "AttendanceDay", "AttendanceEvent", "BaseModel", "Branch", "Company", "Employee",
+    "EmployeeAnnouncement", "Entity", "IdentityLink", "JournalEntry", "JournalLine", "Membership", "OutboxEvent",
+    "PayrollComponent", "PayrollLine", "PayrollRun", "User", "db", "make_database",
 ]

@@ -1,0 +1,76 @@
+import peewee as pw
+
+from app.models.base import BaseModel
+from app.models.company import Company
+from app.models.employees import Employee
+
+
+class AttendanceEvent(BaseModel):
+    """A stored clock event, from a partner (`partner_api`), the employee app or HR
+    (`manual`). Idempotent per company, channel, sending system and external id: the
+    unique index decides a resend, never a read-then-write.
+
+    `state`: `pending` (stored, its fate not final yet), `paired` (final, part of a
+    shift), `unmatched` (no employee yet), `rejected` (final, with `reason`; announced
+    once as `attendance.rejected`). `paired_at` is null until pairing has seen the event,
+    so the database, not the queue, holds the pairing work still to do.
+    """
+
+    id = pw.CharField(primary_key=True, max_length=40)
+    company = pw.ForeignKeyField(Company, backref="attendance_events", on_delete="CASCADE")
+    channel = pw.CharField(max_length=16)
+    source = pw.CharField(max_length=100)
+    external_id = pw.CharField(max_length=200)
+    employee = pw.ForeignKeyField(Employee, null=True, backref="attendance_events", on_delete="CASCADE")
+    ref_type = pw.CharField(max_length=16)  # how the sender named the person: external_id, employee_code, ...
+    ref_value = pw.CharField(max_length=254)
+    type = pw.CharField(max_length=16)  # clock_in, clock_out, break_start, break_end
+    at = pw.DateTimeField()
+    branch_ref = pw.CharField(max_length=100, null=True)
+    received_at = pw.DateTimeField()
+    state = pw.CharField(max_length=16)
+    reason = pw.CharField(max_length=40, null=True)
+    detail = pw.TextField(null=True)
+    decided_at = pw.DateTimeField(null=True)
+    paired_at = pw.DateTimeField(null=True)
+
+    class Meta:
+        table_name = "attendance_event"
+        indexes = (
+            (("company", "channel", "source", "external_id"), True),
+            (("employee", "at"), False),
+            (("state", "at"), False),  # settling pending events, expiring unmatched ones
+            (("company", "ref_type", "ref_value"), False),  # relinking a person
+        )
+
+
+class IdentityLink(BaseModel):
+    """HR's link from a partner's own id for a person (`employee_ref` of type
+    `external_id`, per sending system) to an employee."""
+
+    company = pw.ForeignKeyField(Company, backref="identity_links", on_delete="CASCADE")
+    source = pw.CharField(max_length=100)
+    value = pw.CharField(max_length=254)
+    employee = pw.ForeignKeyField(Employee, backref="identity_links", on_delete="CASCADE")
+    created_at = pw.DateTimeField()
+
+    class Meta:
+        table_name = "identity_link"
+        indexes = ((("company", "source", "value"), True),)
+
+
+class AttendanceDay(BaseModel):
+    """One employee's day as last paired: the record listAttendanceDays serves, as JSON."""
+
+    company = pw.ForeignKeyField(Company, backref="attendance_days", on_delete="CASCADE")
+    employee = pw.ForeignKeyField(Employee, backref="attendance_days", on_delete="CASCADE")
+    date = pw.DateField()
+    record = pw.TextField()
+    updated_at = pw.DateTimeField()
+
+    class Meta:
+        table_name = "attendance_day"
+        indexes = (
+            (("employee", "date"), True),
+            (("company", "date", "employee"), False),  # keyset order of listAttendanceDays
+        )
