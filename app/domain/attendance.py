@@ -1,0 +1,194 @@
+"""Attendance ingest: one result per clock event, in request order (Contract,
+ingestAttendanceEvents; DESIGN.md, Decisions).
+
+Each event is checked on its own; one bad event never fails its neighbours. The whole
+batch then costs a handful of queries: one per kind of `employee_ref` to match people,
+one insert that skips what is already stored (the unique index on company, channel,
+source and external id decides a resend, even one racing in another request), and one
+read of the original ids of duplicates.
+
+Result `reason`s start with a short code a client can branch on, then say what to fix:
+`invalid_at: ...`.
+"""
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+import phonenumbers
+from peewee import fn
+
+from app.domain.clock import to_db
+from app.domain.ids import new_id
+from app.domain.pairing import EVENT_TYPES
+from app.models import AttendanceEvent, Employee, IdentityLink
+
+REF_TYPES = ("external_id", "employee_code", "email", "phone")
+MAX_FUTURE = timedelta(minutes=5)
+MAX_PAST = timedelta(days=35)
+TEXT_LIMITS = {"external_id": 200, "source": 100, "branch_ref": 100}
+REF_VALUE_LIMIT = 254
+
+
+@dataclass(frozen=True)
+class Result:
+    external_id: object
+    status: str  # accepted, duplicate, unmatched_employee, rejected
+    event_id: str | None = None
+    reason: str | None = None
+
+    def as_dict(self):
+        shown = {"external_id": self.external_id, "status": self.status}
+        if self.event_id:
+            shown["event_id"] = self.event_id
+        if self.reason:
+            shown["reason"] = self.reason
+        return shown
+
+
+def ingest(company, events, clock, *, channel="partner_api"):
+    """Store what is valid and new; return one Result per input event, in order."""
+    now = clock.now()
+    results, rows = [None] * len(events), []
+    for index, raw in enumerate(events):
+        parsed = _check(raw, now)
+        if isinstance(parsed, str):
+            external_id = raw.get("external_id") if isinstance(raw, dict) else None
+            results[index] = Result(external_id, "rejected", reason=parsed)
+        else:
+            rows.append((index, parsed))
+    if not rows:
+        return results
+    matches = _match(company, [row for _, row in rows])
+    received = to_db(now)
+    for _, row in rows:
+        employee_id = matches.get((row["ref_type"], row["ref_key"], row["source"]))
+        row.update(id=new_id("aev"), company=company.id, channel=channel, employee=employee_id,
+                   received_at=received, state="pending" if employee_id else "unmatched")
+    stored = _insert_new([row for _, row in rows])
+    originals = _originals(company, channel, [row for _, row in rows if row["id"] not in stored])
+    for index, row in rows:
+        if row["id"] in stored:
+            status = "accepted" if row["employee"] else "unmatched_employee"
+            results[index] = Result(row["external_id"], status, row["id"])
+        else:
+            results[index] = Result(row["external_id"], "duplicate",
+                                    originals.get((row["source"], row["external_id"])))
+    return results
+
+
+def _check(raw, now):
+    """The event's row (without ids), or the reason it is rejected."""
+    if not isinstance(raw, dict):
+        return "invalid_event: each event is a JSON object"
+    for name in ("external_id", "employee_ref", "type", "at", "source"):
+        if raw.get(name) in (None, ""):
+            return f"missing_field: `{name}` is required"
+    for name, limit in TEXT_LIMITS.items():
+        value = raw.get(name)
+        if value is not None and (not isinstance(value, str) or not value.strip() or len(value) > limit):
+            return f"invalid_{name}: `{name}` is a non-empty string of at most {limit} characters"
+    if raw["type"] not in EVENT_TYPES:
+        return f"unknown_type: `type` {str(raw['type'])[:40]!r} is not one of {', '.join(EVENT_TYPES)}"
+    ref = raw["employee_ref"]
+    if not isinstance(ref, dict) or not isinstance(ref.get("type"), str) or not isinstance(ref.get("value"), str):
+        return "invalid_employee_ref: `employee_ref` is an object with string `type` and `value`"
+    if ref["type"] not in REF_TYPES:
+        return f"unknown_employee_ref_type: {ref['type'][:40]!r} is not one of {', '.join(REF_TYPES)}"
+    if not ref["value"].strip() or len(ref["value"]) > REF_VALUE_LIMIT:
+        return ("invalid_employee_ref: `employee_ref.value` is a non-empty string of at most "
+                f"{REF_VALUE_LIMIT} characters")
+    at = _parse_time(raw["at"])
+    if at is None:
+        return "invalid_at: `at` is an RFC 3339 time with a UTC offset, like 2026-11-21T08:00:00+03:00"
+    if at > now + MAX_FUTURE:
+        return "at_in_future: `at` is more than 5 minutes in the future (check the device clock)"
+    if at < now - MAX_PAST:
+        return "at_too_old: `at` is more than 35 days in the past"
+    return {
+        "external_id": raw["external_id"], "source": raw["source"], "type": raw["type"], "at": to_db(at),
+        "branch_ref": raw.get("branch_ref"), "ref_type": ref["type"], "ref_value": ref["value"],
+        "ref_key": _ref_key(ref["type"], ref["value"]),
+    }
+
+
+def _parse_time(text):
+    if not isinstance(text, str) or len(text) < 20 or text[10] not in "Tt ":
+        return None
+    try:
+        moment = datetime.fromisoformat(text.replace("z", "Z"))
+    except ValueError:
+        return None
+    return moment if moment.tzinfo is not None else None
+
+
+def _ref_key(ref_type, value):
+    """The form a reference is matched in: emails without case, phones in E.164."""
+    value = value.strip()
+    if ref_type == "email":
+        return value.lower()
+    if ref_type == "phone":
+        try:
+            return phonenumbers.format_number(phonenumbers.parse(value, None), phonenumbers.PhoneNumberFormat.E164)
+        except phonenumbers.NumberParseException:
+            return value
+    return value
+
+
+def _match(company, rows):
+    """{(ref type, key, source): employee id} for the references that name someone,
+    with one query per kind of reference."""
+    wanted = {}
+    for row in rows:
+        wanted.setdefault(row["ref_type"], set()).add((row["ref_key"], row["source"]))
+    found = {}
+    people = Employee.select(Employee.id, Employee.staff_number, Employee.contact_email, Employee.contact_phone) \
+        .where(Employee.company == company.id, Employee.archived == False)  # noqa: E712
+    if "employee_code" in wanted:
+        codes = {key for key, _ in wanted["employee_code"]}
+        by_code = {e.staff_number: e.id for e in people.where(Employee.staff_number.in_(codes))}
+        found.update({("employee_code", key, source): by_code[key]
+                      for key, source in wanted["employee_code"] if key in by_code})
+    if "email" in wanted:
+        emails = {key for key, _ in wanted["email"]}
+        by_email = {}
+        for e in people.where(fn.LOWER(Employee.contact_email).in_(emails)).order_by(Employee.created_at):
+            by_email.setdefault(e.contact_email.lower(), e.id)
+        found.update({("email", key, source): by_email[key] for key, source in wanted["email"] if key in by_email})
+    if "phone" in wanted:
+        phones = {key for key, _ in wanted["phone"]}
+        by_phone = {}
+        for e in people.where(Employee.contact_phone.in_(phones)).order_by(Employee.created_at):
+            by_phone.setdefault(e.contact_phone, e.id)
+        found.update({("phone", key, source): by_phone[key] for key, source in wanted["phone"] if key in by_phone})
+    if "external_id" in wanted:
+        values = {key for key, _ in wanted["external_id"]}
+        links = IdentityLink.select(IdentityLink.source, IdentityLink.value, IdentityLink.employee) \
+            .where(IdentityLink.company == company.id, IdentityLink.value.in_(values))
+        by_link = {(link.value, link.source): link.employee_id for link in links}
+        found.update({("external_id", key, source): by_link[(key, source)]
+                      for key, source in wanted["external_id"] if (key, source) in by_link})
+    return found
+
+
+_COLUMNS = ("id", "company", "channel", "source", "external_id", "employee", "ref_type", "ref_value", "type", "at",
+            "branch_ref", "received_at", "state")
+
+
+def _insert_new(rows):
+    """Insert every row whose (company, channel, source, external id) is not stored yet,
+    in one statement; the ids of the rows that went in."""
+    query = (AttendanceEvent.insert_many([tuple(row[c] for c in _COLUMNS) for row in rows],
+                                         fields=[getattr(AttendanceEvent, c) for c in _COLUMNS])
+             .on_conflict_ignore().returning(AttendanceEvent.id))
+    return {row.id for row in query.execute()}
+
+
+def _originals(company, channel, duplicates):
+    """{(source, external id): stored event id} for the duplicates of this batch."""
+    if not duplicates:
+        return {}
+    external_ids = {row["external_id"] for row in duplicates}
+    stored = AttendanceEvent.select(AttendanceEvent.id, AttendanceEvent.source, AttendanceEvent.external_id).where(
+        AttendanceEvent.company == company.id, AttendanceEvent.channel == channel,
+        AttendanceEvent.external_id.in_(external_ids))
+    return {(event.source, event.external_id): event.id for event in stored}
