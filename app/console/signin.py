@@ -95,5 +95,4 @@ def sandbox_page():
         else:
             flash(f"Created {created.name_en}. Switch to it to create sandbox keys.", "success")
             return redirect(url_for("signin.sandbox_page"))
-    return render_template("console/sandbox.html", form=form, sandbox=existing,
-                           switch=SwitchCompanyForm(company_id=existing.id if existing else None))
+    return render_template("console/sandbox.html", form=form, sandbox=existing)

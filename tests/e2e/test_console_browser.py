@@ -12,12 +12,11 @@ import re
 import shutil
 import subprocess
 import sys
-import time
 
 import pytest
 import requests
 
-from tests.e2e.test_serve import ROOT, free_port
+from tests.e2e.test_serve import ROOT, free_port, wait_until_serving
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 SCREENSHOTS = ROOT / "tests" / "output" / "console"
@@ -60,12 +59,7 @@ def service(tmp_path_factory):
     )
     base = f"http://127.0.0.1:{port}"
     try:
-        for _ in range(200):  # wait for gunicorn to bind, bounded
-            try:
-                requests.get(f"{base}/errors", timeout=1)
-                break
-            except requests.ConnectionError:
-                time.sleep(0.05)
+        wait_until_serving(base)
         yield base
     finally:
         process.terminate()

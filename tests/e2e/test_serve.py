@@ -16,6 +16,16 @@ import requests
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def wait_until_serving(base):
+    """Wait, bounded, for gunicorn to bind (a later request fails clearly if it never did)."""
+    for _ in range(200):
+        try:
+            requests.get(f"{base}/errors", timeout=1)
+            return
+        except requests.ConnectionError:
+            time.sleep(0.05)
+
+
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -43,12 +53,7 @@ def served(tmp_path):
         assert key, printed
         key = key.group(1)
         base = f"http://127.0.0.1:{port}"
-        for _ in range(200):  # wait for gunicorn to bind, bounded
-            try:
-                requests.get(f"{base}/errors", timeout=1)
-                break
-            except requests.ConnectionError:
-                time.sleep(0.05)
+        wait_until_serving(base)
         yield base, key, tmp_path / "serve.db", printed
     finally:
         process.terminate()
