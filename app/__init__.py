@@ -10,10 +10,10 @@ from app import cli, console
 from app.api import auth, company, docs, employees, payroll, problems, request_id
 from app.api.principals import Authenticator
 from app.api.ratelimit import make_limiter
-from app.domain import credentials, events
+from app.domain import attendance, credentials, events
 from app.domain.clock import SystemClock
 from app.extensions import api, connect_redis
-from app.jobs import PERIODIC, dispatch_event
+from app.jobs import PERIODIC, dispatch_event, pair_attendance
 from app.jobs.queues import InProcessRunner, RQJobs
 from app.models import db, make_database
 from config import config_from_env
@@ -113,3 +113,6 @@ def _init_jobs(app, redis_client):
     # After an HR action commits, its events are queued for dispatch at once; if that
     # fails (Redis down), they wait in the outbox for the sweeper.
     events.after_emit = lambda event_id: jobs.enqueue(dispatch_event, event_id)
+    # Likewise newly stored clock events: their employees' days are re-paired at once,
+    # or by the sweeper (their `paired_at` is null).
+    attendance.after_ingest = lambda company_id, employee_ids: jobs.enqueue(pair_attendance, company_id, employee_ids)

@@ -11,6 +11,7 @@ Result `reason`s start with a short code a client can branch on, then say what t
 `invalid_at: ...`.
 """
 
+import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -20,13 +21,23 @@ from peewee import fn
 from app.domain.clock import to_db
 from app.domain.ids import new_id
 from app.domain.pairing import EVENT_TYPES
-from app.models import AttendanceEvent, Employee, IdentityLink
+from app.models import AttendanceEvent, Employee, IdentityLink, db
+
+log = logging.getLogger(__name__)
 
 REF_TYPES = ("external_id", "employee_code", "email", "phone")
+# HR and the employee app know exactly whom they mean; partners never send our ids.
+INTERNAL_REF_TYPES = (*REF_TYPES, "employee_id")
 MAX_FUTURE = timedelta(minutes=5)
 MAX_PAST = timedelta(days=35)
 TEXT_LIMITS = {"external_id": 200, "source": 100, "branch_ref": 100}
 REF_VALUE_LIMIT = 254
+
+
+# Called with (company id, employee ids) once newly stored events of those employees
+# are committed; the job layer sets it to "queue their pairing" (app/jobs). None: the
+# sweeper finds them (their `paired_at` is null).
+after_ingest = None
 
 
 @dataclass(frozen=True)
@@ -50,7 +61,7 @@ def ingest(company, events, clock, *, channel="partner_api"):
     now = clock.now()
     results, rows = [None] * len(events), []
     for index, raw in enumerate(events):
-        parsed = _check(raw, now)
+        parsed = _check(raw, now, REF_TYPES if channel == "partner_api" else INTERNAL_REF_TYPES)
         if isinstance(parsed, str):
             external_id = raw.get("external_id") if isinstance(raw, dict) else None
             results[index] = Result(external_id, "rejected", reason=parsed)
@@ -58,13 +69,16 @@ def ingest(company, events, clock, *, channel="partner_api"):
             rows.append((index, parsed))
     if not rows:
         return results
-    matches = _match(company, [row for _, row in rows])
+    who = _match(company, [row for _, row in rows])
     received = to_db(now)
     for _, row in rows:
-        employee_id = matches.get((row["ref_type"], row["ref_key"], row["source"]))
+        employee_id = who(row["ref_type"], row["ref_value"], row["source"])
         row.update(id=new_id("aev"), company=company.id, channel=channel, employee=employee_id,
                    received_at=received, state="pending" if employee_id else "unmatched")
     stored = _insert_new([row for _, row in rows])
+    matched = {row["employee"] for _, row in rows if row["id"] in stored and row["employee"]}
+    if matched and after_ingest is not None:
+        db.after_commit(lambda: _notify(company.id, sorted(matched)))
     originals = _originals(company, channel, [row for _, row in rows if row["id"] not in stored])
     for index, row in rows:
         if row["id"] in stored:
@@ -76,7 +90,15 @@ def ingest(company, events, clock, *, channel="partner_api"):
     return results
 
 
-def _check(raw, now):
+def _notify(company_id, employee_ids):
+    try:
+        after_ingest(company_id, employee_ids)
+    except Exception:  # the events are stored; the sweeper will pair them
+        log.warning("could not queue pairing for %d employee(s) of %s; the sweeper will", len(employee_ids),
+                    company_id, exc_info=True)
+
+
+def _check(raw, now, ref_types):
     """The event's row (without ids), or the reason it is rejected."""
     if not isinstance(raw, dict):
         return "invalid_event: each event is a JSON object"
@@ -92,8 +114,8 @@ def _check(raw, now):
     ref = raw["employee_ref"]
     if not isinstance(ref, dict) or not isinstance(ref.get("type"), str) or not isinstance(ref.get("value"), str):
         return "invalid_employee_ref: `employee_ref` is an object with string `type` and `value`"
-    if ref["type"] not in REF_TYPES:
-        return f"unknown_employee_ref_type: {ref['type'][:40]!r} is not one of {', '.join(REF_TYPES)}"
+    if ref["type"] not in ref_types:
+        return f"unknown_employee_ref_type: {ref['type'][:40]!r} is not one of {', '.join(ref_types)}"
     if not ref["value"].strip() or len(ref["value"]) > REF_VALUE_LIMIT:
         return ("invalid_employee_ref: `employee_ref.value` is a non-empty string of at most "
                 f"{REF_VALUE_LIMIT} characters")
@@ -106,8 +128,7 @@ def _check(raw, now):
         return "at_too_old: `at` is more than 35 days in the past"
     return {
         "external_id": raw["external_id"], "source": raw["source"], "type": raw["type"], "at": to_db(at),
-        "branch_ref": raw.get("branch_ref"), "ref_type": ref["type"], "ref_value": ref["value"],
-        "ref_key": _ref_key(ref["type"], ref["value"]),
+        "branch_ref": raw.get("branch_ref"), "ref_type": ref["type"], "ref_value": ref_key(ref["type"], ref["value"]),
     }
 
 
@@ -121,7 +142,7 @@ def _parse_time(text):
     return moment if moment.tzinfo is not None else None
 
 
-def _ref_key(ref_type, value):
+def ref_key(ref_type, value):
     """The form a reference is matched in: emails without case, phones in E.164."""
     value = value.strip()
     if ref_type == "email":
@@ -135,39 +156,43 @@ def _ref_key(ref_type, value):
 
 
 def _match(company, rows):
-    """{(ref type, key, source): employee id} for the references that name someone,
-    with one query per kind of reference."""
+    """who(ref type, value, source) -> employee id or None, after one query per kind of
+    reference named in `rows` and one for HR's links. A reference that names someone
+    directly wins over a link; links are per sending system."""
     wanted = {}
     for row in rows:
-        wanted.setdefault(row["ref_type"], set()).add((row["ref_key"], row["source"]))
-    found = {}
+        wanted.setdefault(row["ref_type"], set()).add(row["ref_value"])
     people = Employee.select(Employee.id, Employee.staff_number, Employee.contact_email, Employee.contact_phone) \
         .where(Employee.company == company.id, Employee.archived == False)  # noqa: E712
-    if "employee_code" in wanted:
-        codes = {key for key, _ in wanted["employee_code"]}
-        by_code = {e.staff_number: e.id for e in people.where(Employee.staff_number.in_(codes))}
-        found.update({("employee_code", key, source): by_code[key]
-                      for key, source in wanted["employee_code"] if key in by_code})
-    if "email" in wanted:
-        emails = {key for key, _ in wanted["email"]}
-        by_email = {}
-        for e in people.where(fn.LOWER(Employee.contact_email).in_(emails)).order_by(Employee.created_at):
-            by_email.setdefault(e.contact_email.lower(), e.id)
-        found.update({("email", key, source): by_email[key] for key, source in wanted["email"] if key in by_email})
-    if "phone" in wanted:
-        phones = {key for key, _ in wanted["phone"]}
-        by_phone = {}
-        for e in people.where(Employee.contact_phone.in_(phones)).order_by(Employee.created_at):
-            by_phone.setdefault(e.contact_phone, e.id)
-        found.update({("phone", key, source): by_phone[key] for key, source in wanted["phone"] if key in by_phone})
-    if "external_id" in wanted:
-        values = {key for key, _ in wanted["external_id"]}
-        links = IdentityLink.select(IdentityLink.source, IdentityLink.value, IdentityLink.employee) \
-            .where(IdentityLink.company == company.id, IdentityLink.value.in_(values))
-        by_link = {(link.value, link.source): link.employee_id for link in links}
-        found.update({("external_id", key, source): by_link[(key, source)]
-                      for key, source in wanted["external_id"] if (key, source) in by_link})
-    return found
+    direct = {}
+    for ref_type, column, key in _DIRECT:
+        if ref_type in wanted:
+            # Oldest first, so when two people share an email or phone the same one always wins.
+            for person in people.where(column.in_(wanted[ref_type])).order_by(Employee.created_at, Employee.id):
+                direct.setdefault((ref_type, key(person)), person.id)
+    unresolved = {value for ref_type, values in wanted.items() for value in values if (ref_type, value) not in direct}
+    linked = {}
+    if unresolved:
+        links = (IdentityLink.select(IdentityLink.source, IdentityLink.ref_type, IdentityLink.value,
+                                     IdentityLink.employee)
+                 .join(Employee)
+                 .where(IdentityLink.company == company.id, IdentityLink.value.in_(unresolved),
+                        Employee.archived == False))  # noqa: E712
+        linked = {(link.ref_type, link.value, link.source): link.employee_id for link in links}
+
+    def who(ref_type, value, source):
+        return direct.get((ref_type, value)) or linked.get((ref_type, value, source))
+
+    return who
+
+
+# ref type -> the column it is matched against, and that column's value in matching form
+_DIRECT = (
+    ("employee_id", Employee.id, lambda person: person.id),
+    ("employee_code", Employee.staff_number, lambda person: person.staff_number),
+    ("email", fn.LOWER(Employee.contact_email), lambda person: person.contact_email.lower()),
+    ("phone", Employee.contact_phone, lambda person: person.contact_phone),
+)
 
 
 _COLUMNS = ("id", "company", "channel", "source", "external_id", "employee", "ref_type", "ref_value", "type", "at",

@@ -12,7 +12,7 @@ import logging
 
 from flask import current_app
 
-from app.domain import bulk
+from app.domain import attendance_days, bulk
 from app.domain.clock import to_db
 from app.domain.events import pending
 from app.models import OutboxEvent
@@ -23,6 +23,7 @@ log = logging.getLogger(__name__)
 # name -> (interval in seconds or None, cron expression in UTC or None)
 PERIODIC = {
     "sweep": (60, None),
+    "expire_attendance": (300, None),
     # 23:00 UTC is 02:00-03:00 in the Gulf: after the working day everywhere.
     "reconcile": (None, "0 23 * * *"),
 }
@@ -44,17 +45,41 @@ def dispatch_event(event_id):
     return bool(updated)
 
 
+def pair_attendance(company_id, employee_ids):
+    """Re-pair the days these employees' new or 16-hour-old clock events touch
+    (app/domain/attendance_days.py). Idempotent."""
+    with connection():
+        counts = attendance_days.settle(company_id, employee_ids, _clock())
+    if counts["rejected"]:
+        log.info("attendance of %s: %s", company_id, counts)
+    return counts
+
+
+def expire_attendance():
+    """Every 5 minutes: reject clock events unmatched for 72 hours."""
+    with connection():
+        expired = attendance_days.expire_unmatched(_clock())
+    if expired:
+        log.info("expired %d unmatched clock event(s)", expired)
+    return expired
+
+
 def sweep():
-    """Every minute: queue what the database says is due and no queue holds, for example
-    events written while Redis was down. Returns how many were queued."""
+    """Every minute: queue what the database says is due and no queue holds: events
+    written while Redis was down, clock events not paired yet, and clock events whose
+    fate falls due. Returns how many jobs were queued."""
     with connection():
         due = pending()
+        attendance = attendance_days.due_for_pairing(_clock().now())
     jobs = current_app.extensions["jobs"]
     for event_id in due:
         jobs.enqueue(dispatch_event, event_id)
-    if due:
-        log.info("sweeper queued %d pending event(s)", len(due))
-    return len(due)
+    for company_id, employee_ids in attendance.items():
+        jobs.enqueue(pair_attendance, company_id, employee_ids)
+    if due or attendance:
+        log.info("sweeper queued %d pending event(s) and the attendance of %d company(ies)", len(due),
+                 len(attendance))
+    return len(due) + len(attendance)
 
 
 def reconcile():
@@ -67,10 +92,15 @@ def reconcile():
 
 def run_due():
     """Do all due work now, in this process (`flask --app wsgi jobs run-due`)."""
+    clock = _clock()
     with connection():
+        expired = attendance_days.expire_unmatched(clock)
+        paired = [attendance_days.settle(company_id, employee_ids, clock)
+                  for company_id, employee_ids in attendance_days.due_for_pairing(clock.now()).items()]
         due = pending()
     dispatched = sum(dispatch_event(event_id) for event_id in due)
-    return {"events_dispatched": dispatched}
+    return {"events_dispatched": dispatched, "attendance_employees": sum(c["employees"] for c in paired),
+            "attendance_rejected": sum(c["rejected"] for c in paired) + expired}
 
 
 def noop():
@@ -78,4 +108,4 @@ def noop():
     return None
 
 
-JOBS = {"sweep": sweep, "reconcile": reconcile}
+JOBS = {"sweep": sweep, "reconcile": reconcile, "expire_attendance": expire_attendance}

@@ -39,24 +39,28 @@ class AttendanceEvent(BaseModel):
         indexes = (
             (("company", "channel", "source", "external_id"), True),
             (("employee", "at"), False),
-            (("state", "at"), False),  # settling pending events, expiring unmatched ones
+            (("state", "at"), False),  # settling events 16 hours old
+            (("state", "paired_at"), False),  # events pairing has not seen yet
+            (("state", "received_at"), False),  # expiring unmatched events after 72 hours
             (("company", "ref_type", "ref_value"), False),  # relinking a person
         )
 
 
 class IdentityLink(BaseModel):
-    """HR's link from a partner's own id for a person (`employee_ref` of type
-    `external_id`, per sending system) to an employee."""
+    """HR's link from how a sending system names a person (an `employee_ref`: a
+    partner's own id, or an email or staff number that matched no one) to an employee.
+    `value` is in the form references are matched in (app/domain/attendance.py)."""
 
     company = pw.ForeignKeyField(Company, backref="identity_links", on_delete="CASCADE")
     source = pw.CharField(max_length=100)
+    ref_type = pw.CharField(max_length=16, default="external_id")
     value = pw.CharField(max_length=254)
     employee = pw.ForeignKeyField(Employee, backref="identity_links", on_delete="CASCADE")
     created_at = pw.DateTimeField()
 
     class Meta:
         table_name = "identity_link"
-        indexes = ((("company", "source", "value"), True),)
+        indexes = ((("company", "source", "ref_type", "value"), True),)
 
 
 class AttendanceDay(BaseModel):

@@ -91,3 +91,19 @@ class BaseModel(pw.Model):
     class Meta:
         database = db
         legacy_table_names = False
+
+
+def write_transaction():
+    """A transaction that holds the write lock from its start. On SQLite (WAL) a
+    transaction that reads and then writes fails at once if another wrote in between;
+    `BEGIN IMMEDIATE` waits its turn instead. PostgreSQL locks rows (`lock_for_update`)."""
+    if isinstance(db.obj, pw.SqliteDatabase):
+        return db.atomic(lock_type="IMMEDIATE")
+    return db.atomic()
+
+
+def lock_for_update(query):
+    """Lock the rows `query` selects until the transaction ends (PostgreSQL); on SQLite
+    the write transaction already excludes every other writer."""
+    if not isinstance(db.obj, pw.SqliteDatabase):
+        list(query.for_update())

@@ -1,0 +1,261 @@
+"""Attendance days: re-pairing the days that stored clock events touch, deciding each
+event's fate, and the records listAttendanceDays serves (DESIGN.md, Pairing).
+
+After an ingest, `settle` re-pairs only the affected employee-days: for each employee,
+the local days within reach of the events pairing has not seen yet, read with enough
+events around them that a shift or an overlap crossing the edge is seen whole. The
+pure function (app/domain/pairing.py) decides; this module stores what it decided.
+
+When fates become final: once 16 hours have passed since an event's time (`SETTLE_AFTER`), when no
+clock-out can still close its shift. Until then a rejection is provisional (the event
+stays `pending`, out of the day) and a straggler may still rescue it, so arrival order
+and batching do not change a day. Then a rejection is final: the event becomes
+`rejected`, is announced once as `attendance.rejected` (a conditional update decides
+"once", even with two workers), and is never paired again. An event that arrives more
+than 16 hours late meets the decisions already made.
+"""
+
+import json
+from datetime import UTC, date, datetime, time, timedelta
+from zoneinfo import ZoneInfo
+
+from app.domain import events
+from app.domain.clock import format_utc, from_db, to_db
+from app.domain.pairing import CHANNELS, MAX_SHIFT, ClockEvent, pair
+from app.models import AttendanceDay, AttendanceEvent, Company, Employee
+from app.models.base import lock_for_update, write_transaction
+
+SETTLE_AFTER = MAX_SHIFT
+UNMATCHED_LIFETIME = timedelta(hours=72)
+# Around a changed event at t, shifts that may change start between t - 48 h (a shift
+# of up to 16 h before a neighbour that changed, 16 h before t) and t + 32 h.
+DAYS_BEFORE, DAYS_AFTER = timedelta(hours=48), timedelta(hours=32)
+# Events read beyond the rewritten days: a whole shift (16 h) plus the shift before it.
+CONTEXT = timedelta(hours=40)
+LIVE_STATES = ("pending", "paired")  # events pairing reads; `rejected` is final, `unmatched` has no one
+
+
+def settle(company_id, employee_ids, clock):
+    """Re-pair the days of these employees that their unseen or 16-hour-old events touch,
+    and store the outcome. Idempotent: a second run finds nothing to do. Returns counts."""
+    counts = {"employees": 0, "days": 0, "paired": 0, "rejected": 0}
+    company = Company.get_or_none(Company.id == company_id)
+    if company is None or not employee_ids:
+        return counts
+    now, zone = clock.now(), ZoneInfo(company.timezone)
+    with write_transaction():
+        lock_for_update(Employee.select(Employee.id).where(Employee.id.in_(employee_ids)).order_by(Employee.id))
+        spans = _spans(_due(employee_ids, now), zone)
+        if not spans:
+            return counts
+        outcome = _Outcome()
+        for employee_id, employee_events in _events_around(spans, zone).items():
+            for first, last in spans[employee_id]:
+                start, end = _local_start(first, zone), _local_start(last + timedelta(days=1), zone)
+                window = [e for e in employee_events if start - CONTEXT <= e.at < end + CONTEXT]
+                outcome.add(employee_id, first, last, pair(window, zone, now), zone, start, end + SETTLE_AFTER, now)
+        counts.update(employees=len(spans), **outcome.store(company, clock, now))
+    return counts
+
+
+def due_for_pairing(now, limit=5000):
+    """{company id: employee ids} with events pairing has not seen yet, or whose fate is
+    due (16 hours old and not final): what the sweeper queues."""
+    pending = AttendanceEvent.state == "pending"
+    found = {}
+    for condition in (AttendanceEvent.paired_at.is_null(), AttendanceEvent.at < to_db(now - SETTLE_AFTER)):
+        rows = (AttendanceEvent.select(AttendanceEvent.company, AttendanceEvent.employee).distinct()
+                .where(pending, condition).limit(limit).tuples())
+        for company_id, employee_id in rows:
+            found.setdefault(company_id, set()).add(employee_id)
+    return {company_id: sorted(ids) for company_id, ids in found.items()}
+
+
+def expire_unmatched(clock, batch=500):
+    """Reject events that have waited 72 hours for HR to link their person (Contract,
+    Attendance event states), each announced once. Returns how many."""
+    now = clock.now()
+    expired = 0
+    while True:
+        rows = list(AttendanceEvent.select(AttendanceEvent.id, AttendanceEvent.company, AttendanceEvent.external_id,
+                                           AttendanceEvent.source, AttendanceEvent.ref_type, AttendanceEvent.ref_value)
+                    .where(AttendanceEvent.state == "unmatched",
+                           AttendanceEvent.received_at <= to_db(now - UNMATCHED_LIFETIME))
+                    .order_by(AttendanceEvent.received_at, AttendanceEvent.id).limit(batch))
+        companies = {c.id: c for c in Company.select().where(Company.id.in_({r.company_id for r in rows}))}
+        with write_transaction():
+            for row in rows:
+                detail = (f"no employee matched {row.ref_type} {row.ref_value!r} from {row.source} within 72 hours; "
+                          "link the person and send the event again")
+                expired += _reject(companies[row.company_id], row.id, row.external_id,
+                                   "unmatched_employee_expired", detail, ("unmatched",), clock, now)
+        if len(rows) < batch:
+            return expired
+
+
+def list_days(company_id, start, end, *, employee_id=None, after=None, limit=50):
+    """Up to `limit + 1` stored days between `start` and `end` (inclusive), by date and
+    employee id, after the keyset position `after` (date, employee id)."""
+    query = (AttendanceDay.select(AttendanceDay.date, AttendanceDay.employee, AttendanceDay.record)
+             .join(Employee)
+             .where(AttendanceDay.company == company_id, AttendanceDay.date.between(start, end),
+                    Employee.archived == False))  # noqa: E712
+    if employee_id is not None:
+        query = query.where(AttendanceDay.employee == employee_id)
+    if after is not None:
+        day, last_employee = after
+        query = query.where((AttendanceDay.date > day)
+                            | ((AttendanceDay.date == day) & (AttendanceDay.employee > last_employee)))
+    return list(query.order_by(AttendanceDay.date, AttendanceDay.employee).limit(limit + 1).dicts())
+
+
+def _due(employee_ids, now):
+    """(employee id, event time) of the events that make a day worth re-pairing."""
+    return list(AttendanceEvent.select(AttendanceEvent.employee, AttendanceEvent.at)
+                .where(AttendanceEvent.employee.in_(employee_ids), AttendanceEvent.state == "pending",
+                       AttendanceEvent.paired_at.is_null() | (AttendanceEvent.at < to_db(now - SETTLE_AFTER)))
+                .tuples())
+
+
+def _spans(due, zone):
+    """{employee id: [(first day, last day)]}: the local days to rewrite, merged."""
+    days = {}
+    for employee_id, at in due:
+        at = from_db(at)
+        days.setdefault(employee_id, []).append(
+            ((at - DAYS_BEFORE).astimezone(zone).date(), (at + DAYS_AFTER).astimezone(zone).date()))
+    spans = {}
+    for employee_id, ranges in days.items():
+        merged = []
+        for first, last in sorted(ranges):
+            if merged and first <= merged[-1][1] + timedelta(days=1):
+                merged[-1] = (merged[-1][0], max(merged[-1][1], last))
+            else:
+                merged.append((first, last))
+        spans[employee_id] = merged
+    return spans
+
+
+def _events_around(spans, zone):
+    """{employee id: [ClockEvent]} of every live event within CONTEXT of the spans,
+    in one query."""
+    starts = [_local_start(first, zone) for ranges in spans.values() for first, _ in ranges]
+    ends = [_local_start(last + timedelta(days=1), zone) for ranges in spans.values() for _, last in ranges]
+    rows = (AttendanceEvent.select(AttendanceEvent.id, AttendanceEvent.employee, AttendanceEvent.external_id,
+                                   AttendanceEvent.channel, AttendanceEvent.source, AttendanceEvent.type,
+                                   AttendanceEvent.at, AttendanceEvent.branch_ref)
+            .where(AttendanceEvent.employee.in_(list(spans)), AttendanceEvent.state.in_(LIVE_STATES),
+                   AttendanceEvent.at.between(to_db(min(starts) - CONTEXT), to_db(max(ends) + CONTEXT)))
+            .tuples())
+    found = {employee_id: [] for employee_id in spans}
+    for event_id, employee_id, external_id, channel, source, kind, at, branch_ref in rows:
+        found[employee_id].append(ClockEvent(event_id, external_id, channel, source, kind, from_db(at), branch_ref))
+    return found
+
+
+def _local_start(day, zone):
+    return datetime.combine(day, time(), zone).astimezone(UTC)
+
+
+class _Outcome:
+    """What re-pairing decided, gathered across employees, then stored in a few statements."""
+
+    def __init__(self):
+        self.days = {}  # (employee id, first, last) -> {date: record}
+        self.seen, self.final_paired, self.rejections = set(), set(), []
+
+    def add(self, employee_id, first, last, pairing, zone, start, fates_until, now):
+        records = {}
+        for shift in pairing.shifts:
+            if first <= shift.day <= last:
+                records.setdefault(shift.day, _empty_day(employee_id, shift.day))["shifts"].append(_shift_form(shift))
+                self.seen.update(shift.event_ids)
+                if shift.clock_in + SETTLE_AFTER < now:  # no clock-out can orphan it any more
+                    self.final_paired.update(shift.event_ids)
+        for shift in pairing.open_shifts:
+            if first <= shift.day <= last:
+                record = records.setdefault(shift.day, _empty_day(employee_id, shift.day))
+                record["open_shift"] = {
+                    "clock_in": format_utc(shift.clock_in), "break_minutes": shift.break_minutes,
+                    "branch_ref": shift.branch_ref, "source": shift.channel, "source_system": shift.source,
+                }
+                self.seen.update(shift.event_ids)
+        for rejection in pairing.rejections:
+            if start <= rejection.at < fates_until:
+                self.seen.add(rejection.event_id)
+                if rejection.at + SETTLE_AFTER < now:
+                    self.rejections.append(rejection)
+        for record in records.values():
+            _total(record)
+        self.days[(employee_id, first, last)] = records
+
+    def store(self, company, clock, now):
+        stamp = to_db(now)
+        rejected = sum(_reject(company, r.event_id, r.external_id, r.reason, r.detail, LIVE_STATES, clock, now)
+                       for r in self.rejections)
+        final = self.final_paired - {r.event_id for r in self.rejections}
+        paired = 0
+        for chunk in _chunks(sorted(final)):
+            paired += (AttendanceEvent.update(state="paired", decided_at=stamp)
+                       .where(AttendanceEvent.id.in_(chunk), AttendanceEvent.state == "pending").execute())
+        for chunk in _chunks(sorted(self.seen)):
+            AttendanceEvent.update(paired_at=stamp).where(AttendanceEvent.id.in_(chunk),
+                                                          AttendanceEvent.state.in_(LIVE_STATES)).execute()
+        by_span = {}
+        for employee_id, first, last in self.days:
+            by_span.setdefault((first, last), []).append(employee_id)
+        for (first, last), employee_ids in by_span.items():
+            for chunk in _chunks(employee_ids):
+                AttendanceDay.delete().where(AttendanceDay.employee.in_(chunk),
+                                             AttendanceDay.date.between(first, last)).execute()
+        rows = [(company.id, employee_id, date.fromisoformat(day), _dump(record), stamp)
+                for (employee_id, _, _), records in self.days.items()
+                for day, record in ((r["date"], r) for r in records.values())]
+        fields = [AttendanceDay.company, AttendanceDay.employee, AttendanceDay.date, AttendanceDay.record,
+                  AttendanceDay.updated_at]
+        for chunk in _chunks(rows, 200):
+            AttendanceDay.insert_many(chunk, fields=fields).execute()
+        return {"days": len(rows), "paired": paired, "rejected": rejected}
+
+
+def _reject(company, event_id, external_id, reason, detail, from_states, clock, now):
+    """Make one event's rejection final and announce it, once: 1 if this call did."""
+    changed = (AttendanceEvent.update(state="rejected", reason=reason, detail=detail, decided_at=to_db(now),
+                                      paired_at=to_db(now))
+               .where(AttendanceEvent.id == event_id, AttendanceEvent.state.in_(from_states)).execute())
+    if changed:
+        events.emit(company, "attendance.rejected",
+                    {"external_id": external_id, "event_id": event_id, "reason": reason, "detail": detail}, clock)
+    return changed
+
+
+def _empty_day(employee_id, day):
+    return {"employee_id": employee_id, "date": day.isoformat(), "shifts": [], "worked_minutes": 0,
+            "break_minutes": 0, "open_shift": None, "sources": []}
+
+
+def _shift_form(shift):
+    return {
+        "clock_in": format_utc(shift.clock_in), "clock_out": format_utc(shift.clock_out),
+        "break_minutes": shift.break_minutes, "worked_minutes": shift.worked_minutes,
+        "branch_ref": shift.branch_ref, "source": shift.channel, "source_system": shift.source,
+    }
+
+
+def _total(record):
+    record["shifts"].sort(key=lambda s: (s["clock_in"], s["source"], s["source_system"]))
+    record["worked_minutes"] = sum(s["worked_minutes"] for s in record["shifts"])
+    record["break_minutes"] = sum(s["break_minutes"] for s in record["shifts"])
+    channels = {s["source"] for s in record["shifts"]}
+    if record["open_shift"]:
+        channels.add(record["open_shift"]["source"])
+    record["sources"] = [channel for channel in CHANNELS if channel in channels]
+
+
+def _dump(record):
+    return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+
+
+def _chunks(items, size=500):
+    items = list(items)
+    return [items[i:i + size] for i in range(0, len(items), size)]

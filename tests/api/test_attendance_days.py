@@ -1,0 +1,238 @@
+"""Re-pairing stored clock events into days (real database): shifts in the company's
+timezone, breaks, the 16-hour edge, orphans, overlaps between sources, fates decided
+once, the 72-hour expiry, and days that do not depend on arrival order or batching."""
+
+import json
+from datetime import UTC, datetime, timedelta
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from app.domain.attendance import ingest
+from app.domain.attendance_days import due_for_pairing, expire_unmatched, settle
+from app.models import AttendanceDay, AttendanceEvent, OutboxEvent, db
+from tests.api.test_hr_actions import staff
+from tests.conftest import START
+
+
+def punch(n, kind, at, source="acme-pos", person="SBX-001", **extra):
+    return {"external_id": f"p-{n}", "employee_ref": {"type": "employee_code", "value": person}, "type": kind,
+            "at": at, "source": source, **extra}
+
+
+def settle_due(clock):
+    """What the sweeper and the jobs it queues do."""
+    for company_id, employee_ids in due_for_pairing(clock.now()).items():
+        settle(company_id, employee_ids, clock)
+
+
+def days_of(company, person="SBX-001"):
+    employee = staff(company, person)
+    rows = AttendanceDay.select().where(AttendanceDay.employee == employee.id).order_by(AttendanceDay.date)
+    return {row.date.isoformat(): json.loads(row.record) for row in rows}
+
+
+def rejections(company):
+    rows = OutboxEvent.select().where(OutboxEvent.company == company.id, OutboxEvent.type == "attendance.rejected")
+    return sorted((json.loads(row.payload)["data"] for row in rows), key=lambda d: d["external_id"])
+
+
+def states(results):
+    return {AttendanceEvent.get_by_id(r.event_id).external_id: AttendanceEvent.get_by_id(r.event_id).state
+            for r in results}
+
+
+def test_a_shift_with_a_break_becomes_a_day_and_its_events_settle(sandbox, clock):
+    results = ingest(sandbox, [
+        punch(1, "clock_in", "2026-11-20T08:00:00+03:00", branch_ref="HQ"),
+        punch(2, "break_start", "2026-11-20T12:00:00+03:00"),
+        punch(3, "break_end", "2026-11-20T12:45:00+03:00"),
+        punch(4, "clock_out", "2026-11-20T17:30:00+03:00"),
+    ], clock)
+    settle_due(clock)
+    day = days_of(sandbox)["2026-11-20"]
+    assert day == {
+        "employee_id": staff(sandbox, "SBX-001").id, "date": "2026-11-20",
+        "shifts": [{"clock_in": "2026-11-20T05:00:00Z", "clock_out": "2026-11-20T14:30:00Z", "break_minutes": 45,
+                    "worked_minutes": 525, "branch_ref": "HQ", "source": "partner_api",
+                    "source_system": "acme-pos"}],
+        "worked_minutes": 525, "break_minutes": 45, "open_shift": None, "sources": ["partner_api"],
+    }
+    # The clock-in is more than 16 hours old: no clock-out can change this shift now.
+    assert set(states(results).values()) == {"paired"}
+    assert due_for_pairing(clock.now()) == {}
+
+
+def test_a_shift_crossing_midnight_belongs_to_the_day_it_started_in_riyadh(make_sandbox, clock):
+    riyadh = make_sandbox("SA")
+    ingest(riyadh, [
+        punch(1, "clock_in", "2026-11-19T22:00:00+03:00"), punch(2, "clock_out", "2026-11-20T06:00:00+03:00"),
+        # 21:30 UTC on the 19th is already 00:30 on the 20th in Riyadh.
+        punch(3, "clock_in", "2026-11-20T21:30:00Z"), punch(4, "clock_out", "2026-11-21T05:30:00Z"),
+    ], clock)
+    settle_due(clock)
+    days = days_of(riyadh)
+    assert list(days) == ["2026-11-19", "2026-11-21"]
+    assert days["2026-11-19"]["worked_minutes"] == 480
+    assert days["2026-11-21"]["shifts"][0]["clock_in"] == "2026-11-20T21:30:00Z"
+
+
+def test_a_shift_crossing_midnight_in_dubai_time(make_sandbox, clock):
+    dubai = make_sandbox("AE")
+    ingest(dubai, [punch(1, "clock_in", "2026-11-20T20:00:00Z"), punch(2, "clock_out", "2026-11-21T04:00:00Z")],
+           clock)
+    settle_due(clock)
+    # 20:00 UTC is midnight in Dubai (+04:00): the shift starts, and belongs to, the 21st.
+    assert list(days_of(dubai)) == ["2026-11-21"]
+
+
+def test_sixteen_hours_is_a_shift_and_a_minute_more_is_too_long(sandbox, clock):
+    ingest(sandbox, [
+        punch(1, "clock_in", "2026-11-18T06:00:00+03:00"), punch(2, "clock_out", "2026-11-18T22:00:00+03:00"),
+        punch(3, "clock_in", "2026-11-19T06:00:00+03:00"), punch(4, "clock_out", "2026-11-19T22:01:00+03:00"),
+    ], clock)
+    settle_due(clock)
+    assert days_of(sandbox)["2026-11-18"]["worked_minutes"] == 16 * 60
+    assert "2026-11-19" not in days_of(sandbox)
+    assert [(r["external_id"], r["reason"]) for r in rejections(sandbox)] == [
+        ("p-3", "shift_too_long"), ("p-4", "shift_too_long")]
+    assert "16 h 01 min" in rejections(sandbox)[0]["detail"]
+
+
+def test_an_open_shift_waits_16_hours_then_is_an_orphan_announced_once(sandbox, clock):
+    [result] = ingest(sandbox, [punch(1, "clock_in", (START - timedelta(hours=1)).isoformat())], clock)
+    settle_due(clock)
+    day = days_of(sandbox)["2026-11-21"]
+    assert day["open_shift"]["clock_in"] == "2026-11-21T08:00:00Z" and day["sources"] == ["partner_api"]
+    assert AttendanceEvent.get_by_id(result.event_id).state == "pending" and rejections(sandbox) == []
+
+    clock.advance(hours=15)  # 16 hours since the clock-in: still open
+    settle_due(clock)
+    assert rejections(sandbox) == [] and days_of(sandbox)["2026-11-21"]["open_shift"]
+    clock.advance(seconds=1)
+    settle_due(clock)
+    settle_due(clock)
+    assert [(r["event_id"], r["reason"]) for r in rejections(sandbox)] == [(result.event_id, "orphan_clock_in")]
+    assert AttendanceEvent.get_by_id(result.event_id).state == "rejected"
+    assert days_of(sandbox) == {}
+
+
+def test_a_late_clock_out_within_16_hours_closes_the_open_shift(sandbox, clock):
+    ingest(sandbox, [punch(1, "clock_in", (START - timedelta(hours=9)).isoformat())], clock)
+    settle_due(clock)
+    clock.advance(hours=6)
+    ingest(sandbox, [punch(2, "clock_out", (START - timedelta(hours=1)).isoformat())], clock)
+    settle_due(clock)
+    clock.advance(hours=20)
+    settle_due(clock)
+    [day] = days_of(sandbox).values()
+    assert day["open_shift"] is None and day["worked_minutes"] == 8 * 60
+    assert rejections(sandbox) == []
+
+
+def test_an_orphan_clock_out_is_rejected_once_whatever_runs_twice(sandbox, clock):
+    [result] = ingest(sandbox, [punch(1, "clock_out", "2026-11-20T17:00:00+03:00")], clock)
+    settle_due(clock)
+    settle(sandbox.id, [staff(sandbox, "SBX-001").id], clock)
+    clock.advance(days=1)
+    settle_due(clock)
+    [rejection] = rejections(sandbox)
+    assert rejection == {"external_id": "p-1", "event_id": result.event_id, "reason": "orphan_clock_out",
+                         "detail": "no clock-in before this clock-out in the same source"}
+    stored = AttendanceEvent.get_by_id(result.event_id)
+    assert (stored.state, stored.reason) == ("rejected", "orphan_clock_out")
+
+
+def test_a_shift_from_another_source_may_not_overlap(sandbox, clock):
+    ingest(sandbox, [
+        punch(1, "clock_in", "2026-11-19T08:00:00+03:00"), punch(2, "clock_out", "2026-11-19T17:00:00+03:00"),
+        punch(3, "clock_in", "2026-11-19T16:00:00+03:00", source="acme-badge"),
+        punch(4, "clock_out", "2026-11-19T20:00:00+03:00", source="acme-badge"),
+        punch(5, "clock_in", "2026-11-19T18:00:00+03:00", source="acme-app"),
+        punch(6, "clock_out", "2026-11-19T19:00:00+03:00", source="acme-app"),
+    ], clock)
+    settle_due(clock)
+    day = days_of(sandbox)["2026-11-19"]
+    assert [s["source_system"] for s in day["shifts"]] == ["acme-pos", "acme-app"]
+    assert day["worked_minutes"] == 9 * 60 + 60
+    assert [(r["external_id"], r["reason"]) for r in rejections(sandbox)] == [
+        ("p-3", "overlapping_shift"), ("p-4", "overlapping_shift")]
+
+
+def test_only_the_affected_employee_days_are_rewritten(sandbox, clock):
+    ingest(sandbox, [punch(1, "clock_in", "2026-11-01T08:00:00+03:00"),
+                     punch(2, "clock_out", "2026-11-01T16:00:00+03:00"),
+                     punch(3, "clock_in", "2026-11-01T09:00:00+03:00", person="SBX-002"),
+                     punch(4, "clock_out", "2026-11-01T17:00:00+03:00", person="SBX-002")], clock)
+    settle_due(clock)
+    before = {row.id: row.updated_at for row in AttendanceDay.select()}
+    clock.advance(minutes=10)
+    ingest(sandbox, [punch(5, "clock_in", "2026-11-20T08:00:00+03:00"),
+                     punch(6, "clock_out", "2026-11-20T16:00:00+03:00")], clock)
+    with db.atomic():
+        settle_due(clock)
+    after = {row.id: row.updated_at for row in AttendanceDay.select()}
+    assert all(after[row_id] == stamp for row_id, stamp in before.items())
+    assert sorted(days_of(sandbox)) == ["2026-11-01", "2026-11-20"]
+
+
+def test_unmatched_events_expire_after_72_hours_once(sandbox, clock):
+    [result] = ingest(sandbox, [punch(1, "clock_in", "2026-11-20T08:00:00+03:00", person="NOBODY")], clock)
+    clock.advance(hours=71, minutes=59)
+    assert expire_unmatched(clock) == 0
+    clock.advance(minutes=1)
+    assert expire_unmatched(clock) == 1
+    assert expire_unmatched(clock) == 0
+    [rejection] = rejections(sandbox)
+    assert rejection["event_id"] == result.event_id and rejection["reason"] == "unmatched_employee_expired"
+    assert "employee_code 'NOBODY' from acme-pos" in rejection["detail"]
+
+
+# Shifts of one employee from two sources within the 16 hours before now, so every fate
+# is still open while the batches arrive.
+def _punches():
+    start = st.integers(min_value=0, max_value=15 * 60)
+    kinds = st.sampled_from(["clock_in", "clock_out", "break_start", "break_end"])
+    return st.lists(st.tuples(st.sampled_from(["pos", "badge"]), kinds, start), min_size=1, max_size=14,
+                    unique_by=lambda p: (p[0], p[2]))
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(punches=_punches(), data=st.data())
+def test_days_do_not_depend_on_arrival_order_or_batching(sandbox, clock, punches, data):
+    base = START - timedelta(hours=15, minutes=30)
+    events = [punch(f"{source}-{minute}", kind, (base + timedelta(minutes=minute)).isoformat(), source=source)
+              for source, kind, minute in punches]
+
+    def outcome(batches):
+        with db.atomic() as savepoint:
+            clock.set(START)
+            for batch in batches:
+                ingest(sandbox, batch, clock)
+                settle_due(clock)
+            provisional = days_of(sandbox)
+            clock.advance(hours=17)
+            settle_due(clock)
+            announced = [{k: v for k, v in r.items() if k != "event_id"} for r in rejections(sandbox)]  # ids are random
+            final = (days_of(sandbox), announced,
+                     sorted((e.external_id, e.state) for e in AttendanceEvent.select()
+                            .where(AttendanceEvent.company == sandbox.id)))
+            savepoint.rollback()
+        return provisional, final
+
+    shuffled = data.draw(st.permutations(events))
+    cuts = sorted(data.draw(st.lists(st.integers(0, len(events)), max_size=4)))
+    batches = [shuffled[a:b] for a, b in zip([0, *cuts], [*cuts, len(events)], strict=True)]
+    together = outcome([events])
+    assert outcome(batches) == together
+    # Every stored event ended paired or rejected, and each rejection was announced.
+    _, (_, announced, fates) = together
+    assert {state for _, state in fates} <= {"paired", "rejected"}
+    assert len(announced) == sum(state == "rejected" for _, state in fates)
+
+
+def test_sweeper_finds_unpaired_events(sandbox, clock):
+    ingest(sandbox, [punch(1, "clock_in", datetime(2026, 11, 21, 7, 0, tzinfo=UTC).isoformat())], clock)
+    assert due_for_pairing(clock.now()) == {sandbox.id: [staff(sandbox, "SBX-001").id]}
+    settle_due(clock)
+    assert due_for_pairing(clock.now()) == {}
