@@ -7,6 +7,7 @@ from types import FunctionType
 from flask import Flask
 
 from app import cli, console
+from app.api import attendance as attendance_api
 from app.api import auth, company, docs, employees, payroll, problems, request_id
 from app.api.principals import Authenticator
 from app.api.ratelimit import make_limiter
@@ -74,7 +75,7 @@ def create_app(config=None, **overrides):
     api.spec.components.security_scheme(
         "bearerAuth", {"type": "http", "scheme": "bearer", "description": "API key (`svc_live_...` or `svc_test_...`)."}
     )
-    for blueprint in (company.blp, employees.blp, payroll.blp):
+    for blueprint in (company.blp, employees.blp, payroll.blp, attendance_api.blp):
         api.register_blueprint(blueprint)
     app.register_blueprint(docs.blp)
     console.register(app)
