@@ -10,7 +10,7 @@ import click
 from flask import current_app
 from flask.cli import AppGroup
 
-from app.cli import hr
+from app.cli import attendance, hr
 from app.cli.common import clock, country_option, domain_errors, emit, json_option
 from app.cli.jobs import jobs_cli
 from app.domain import access, keys, sandbox
@@ -146,7 +146,8 @@ def keys_revoke(key_id):
 
 
 def register(app):
-    for group in (db_cli, companies_cli, partner_api_cli, users_cli, sandbox_cli, keys_cli, jobs_cli, *hr.GROUPS):
+    for group in (db_cli, companies_cli, partner_api_cli, users_cli, sandbox_cli, keys_cli, jobs_cli, *hr.GROUPS,
+                  *attendance.GROUPS):
         app.cli.add_command(group)
     app.cli.add_command(serve)
 

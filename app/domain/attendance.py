@@ -18,7 +18,8 @@ from datetime import datetime, timedelta
 import phonenumbers
 from peewee import fn
 
-from app.domain.clock import to_db
+from app.domain.clock import from_db, to_db
+from app.domain.errors import NotFound, ValidationFailed
 from app.domain.ids import new_id
 from app.domain.pairing import EVENT_TYPES
 from app.models import AttendanceEvent, Employee, IdentityLink, db
@@ -33,6 +34,9 @@ MAX_PAST = timedelta(days=35)
 TEXT_LIMITS = {"external_id": 200, "source": 100, "branch_ref": 100}
 REF_VALUE_LIMIT = 254
 
+
+# The sending system's name for events that do not come from a partner.
+INTERNAL_SOURCES = {"manual": "hr", "employee_app": "employee_app"}
 
 # Called with (company id, employee ids) once newly stored events of those employees
 # are committed; the job layer sets it to "queue their pairing" (app/jobs). None: the
@@ -217,3 +221,78 @@ def _originals(company, channel, duplicates):
         AttendanceEvent.company == company.id, AttendanceEvent.channel == channel,
         AttendanceEvent.external_id.in_(external_ids))
     return {(event.source, event.external_id): event.id for event in stored}
+
+
+def record_punch(company, employee_id, kind, at, clock, *, channel, external_id=None, branch_ref=None):
+    """One punch entered by HR (`manual`) or sent by the employee app (`employee_app`),
+    stored and paired exactly like a partner's event. The app passes its own id for the
+    punch, so a resend is a `duplicate`. Refusals raise ValidationFailed."""
+    if channel not in INTERNAL_SOURCES:
+        raise ValueError(f"unknown channel {channel!r}")
+    _employee_of(company, employee_id)
+    event = {"external_id": external_id or new_id("pun"), "employee_ref": {"type": "employee_id", "value": employee_id},
+             "type": kind, "at": at.isoformat() if isinstance(at, datetime) else at,
+             "source": INTERNAL_SOURCES[channel], "branch_ref": branch_ref or None}
+    [result] = ingest(company, [event], clock, channel=channel)
+    if result.status == "rejected":
+        code, _, message = result.reason.partition(": ")
+        raise ValidationFailed(message, errors=[({"unknown_type": "type"}.get(code, "at"), message)])
+    return result
+
+
+def unmatched_references(company_id):
+    """Each way a sending system named a person no employee matched, with the number of
+    events waiting for HR to link it, most waiting first."""
+    count = fn.COUNT(AttendanceEvent.id)
+    rows = (AttendanceEvent.select(AttendanceEvent.source, AttendanceEvent.ref_type, AttendanceEvent.ref_value,
+                                   count.alias("events"), fn.MIN(AttendanceEvent.at).alias("first_at"),
+                                   fn.MAX(AttendanceEvent.at).alias("last_at"),
+                                   fn.MIN(AttendanceEvent.received_at).alias("first_received_at"))
+            .where(AttendanceEvent.company == company_id, AttendanceEvent.state == "unmatched")
+            .group_by(AttendanceEvent.source, AttendanceEvent.ref_type, AttendanceEvent.ref_value)
+            .order_by(count.desc(), AttendanceEvent.source, AttendanceEvent.ref_type, AttendanceEvent.ref_value)
+            .dicts())
+    return [{**row, **{k: from_db(_as_datetime(row[k])) for k in ("first_at", "last_at", "first_received_at")}}
+            for row in rows]
+
+
+def link_reference(company, source, ref_type, value, employee_id, clock):
+    """HR says whom a sending system's reference means (DESIGN.md: employee_ref
+    matching). The link is kept, so later events match at once, and the events waiting
+    for it are handed to pairing. Returns how many were waiting."""
+    if ref_type not in REF_TYPES:
+        raise ValidationFailed("Unknown kind of reference.", errors=[("ref_type", f"one of {', '.join(REF_TYPES)}")])
+    _employee_of(company, employee_id)
+    key = ref_key(ref_type, value)
+    with db.atomic():
+        link = IdentityLink.get_or_none(IdentityLink.company == company.id, IdentityLink.source == source,
+                                        IdentityLink.ref_type == ref_type, IdentityLink.value == key)
+        if link is None:
+            IdentityLink.create(company=company.id, source=source, ref_type=ref_type, value=key,
+                                employee=employee_id, created_at=to_db(clock.now()))
+        elif link.employee_id != employee_id:
+            link.employee = employee_id
+            link.save()
+        waiting = (AttendanceEvent.update(employee=employee_id, state="pending", paired_at=None)
+                   .where(AttendanceEvent.company == company.id, AttendanceEvent.source == source,
+                          AttendanceEvent.ref_type == ref_type, AttendanceEvent.ref_value == key,
+                          AttendanceEvent.state == "unmatched")
+                   .execute())
+        if waiting and after_ingest is not None:
+            db.after_commit(lambda: _notify(company.id, [employee_id]))
+    return waiting
+
+
+def _employee_of(company, employee_id):
+    employee = (Employee.select(Employee.id)
+                .where(Employee.id == employee_id, Employee.company == company.id,
+                       Employee.archived == False)  # noqa: E712
+                .first())
+    if employee is None:
+        raise NotFound("No such employee in this company.")
+    return employee
+
+
+def _as_datetime(value):
+    """Aggregates come back as text on SQLite."""
+    return datetime.fromisoformat(value) if isinstance(value, str) else value
