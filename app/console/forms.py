@@ -8,6 +8,7 @@ from flask_wtf import FlaskForm
 from wtforms import (
     DateField,
     EmailField,
+    HiddenField,
     MonthField,
     PasswordField,
     SelectChoice,
@@ -15,13 +16,16 @@ from wtforms import (
     SelectMultipleField,
     StringField,
     TextAreaField,
+    TimeField,
     widgets,
 )
-from wtforms.validators import DataRequired, InputRequired, Length, Optional
+from wtforms.validators import AnyOf, DataRequired, InputRequired, Length, Optional
 
+from app.domain.attendance import REF_TYPES
 from app.domain.countries import COUNTRIES
 from app.domain.employee_actions import EDITABLE_STATUSES, EMPLOYMENT_TYPES
 from app.domain.keys import SCOPES
+from app.domain.pairing import EVENT_TYPES
 from app.domain.sandbox import TRIGGERS
 
 
@@ -110,3 +114,22 @@ class EndEmploymentForm(FlaskForm):
 class DraftRunForm(FlaskForm):
     entity = SelectField("Legal entity", choices=[])
     month = MonthField("Month", validators=[InputRequired()])
+
+
+class PunchForm(FlaskForm):
+    """A punch HR enters, in the company's local time."""
+
+    employee = SelectField("Employee", choices=[], validators=[InputRequired()])
+    kind = SelectField("Punch", choices=options((t, t.replace("_", " ")) for t in EVENT_TYPES))
+    day = DateField("Date", validators=[InputRequired()])
+    time = TimeField("Time", validators=[InputRequired()])
+    branch_ref = StringField("Branch", validators=[Optional(), Length(max=100)])
+
+
+class LinkForm(FlaskForm):
+    """Which employee an unmatched reference means."""
+
+    source = HiddenField(validators=[DataRequired(), Length(max=100)])
+    ref_type = HiddenField(validators=[DataRequired(), AnyOf(REF_TYPES)])
+    value = HiddenField(validators=[DataRequired(), Length(max=254)])
+    employee = SelectField("Employee", choices=[], validators=[InputRequired()])

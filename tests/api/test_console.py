@@ -164,15 +164,15 @@ def test_api_requests_never_read_the_console_cookie(client, admin):
 
 
 @pytest.mark.parametrize("role, allowed", [
-    ("ceo", {"integrations", "employees", "payroll"}),
-    ("hr_admin", {"integrations", "employees", "payroll"}),
+    ("ceo", {"integrations", "employees", "payroll", "attendance"}),
+    ("hr_admin", {"integrations", "employees", "payroll", "attendance"}),
     ("payroll_officer", {"payroll"}),
     ("employee", set()),
 ])
 def test_pages_follow_the_role(client, live_company, clock, role, allowed):
     user = member(live_company, role, clock)
     sign_in(client, user.email)
-    for page in ("integrations", "employees", "payroll"):
+    for page in ("integrations", "employees", "payroll", "attendance"):
         status = client.get(f"/console/{page}").status_code
         assert status == (200 if page in allowed else 403), (role, page)
     # Forms are refused too, not only pages.

@@ -1,0 +1,120 @@
+"""The attendance page: the days as partners read them, punches HR enters (source
+`manual`), and the people partners named that no employee matched, to link.
+
+Each form calls the same domain function as the CLI (app/cli/attendance.py).
+"""
+
+import json
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from flask import flash, g, redirect, render_template, request, url_for
+
+from app.console.common import clock, console_blueprint, requires
+from app.console.forms import LinkForm, PunchForm, options
+from app.domain.attendance import link_reference, record_punch, unmatched_references
+from app.domain.attendance_days import list_days
+from app.domain.errors import DomainError
+from app.models import Employee
+
+bp = console_blueprint("hr_attendance", url_prefix="/console")
+MAX_DAYS = 62
+SHOWN_DAYS = 500
+
+
+@bp.get("/attendance")
+@requires("hr.manage")
+def page():
+    zone = ZoneInfo(g.company.timezone)
+    today = clock().now().astimezone(zone).date()
+    start, end = _date_arg("from", today - timedelta(days=6)), _date_arg("to", today)
+    if end < start or end > start + timedelta(days=MAX_DAYS):
+        flash(f"Show at most {MAX_DAYS} days, from the first date to the last.", "error")
+        start, end = today - timedelta(days=6), today
+    people = _people()
+    names = {person.id: person for person in people}
+    rows = list_days(g.company.id, start, end, limit=SHOWN_DAYS)
+    days = [_day_view(json.loads(row["record"]), names, zone) for row in rows[:SHOWN_DAYS]]
+    punch_form = _with_people(PunchForm(formdata=None, day=today), people)
+    unmatched = [(ref, _with_people(LinkForm(formdata=None, **{k: ref[k] for k in ("source", "ref_type")},
+                                             value=ref["ref_value"]), people))
+                 for ref in unmatched_references(g.company.id)]
+    return render_template("console/attendance.html", days=days, more=len(rows) > SHOWN_DAYS, start=start, end=end,
+                           punch_form=punch_form, unmatched=unmatched, timezone=g.company.timezone)
+
+
+@bp.post("/attendance/punch")
+@requires("hr.manage")
+def punch():
+    form = _with_people(PunchForm(), _people())
+    if not form.validate():
+        flash("Choose the employee and give the date and time of the punch.", "error")
+        return redirect(url_for("hr_attendance.page"))
+    at = datetime.combine(form.day.data, form.time.data, ZoneInfo(g.company.timezone))
+    try:
+        result = record_punch(g.company, form.employee.data, form.kind.data, at, clock(), channel="manual",
+                              branch_ref=(form.branch_ref.data or "").strip() or None)
+    except DomainError as exc:
+        flash(_message(exc), "error")
+    else:
+        flash(f"Recorded {form.kind.data.replace('_', ' ')} at {at:%Y-%m-%d %H:%M} ({result.event_id}); "
+              "the day is re-paired in a moment.", "success")
+    day = form.day.data.isoformat()
+    return redirect(url_for("hr_attendance.page", **{"from": day, "to": day}))
+
+
+@bp.post("/attendance/link")
+@requires("hr.manage")
+def link():
+    form = _with_people(LinkForm(), _people())
+    if not form.validate():
+        flash("Choose the employee this reference means.", "error")
+        return redirect(url_for("hr_attendance.page"))
+    try:
+        waiting = link_reference(g.company, form.source.data, form.ref_type.data, form.value.data,
+                                 form.employee.data, clock())
+    except DomainError as exc:
+        flash(_message(exc), "error")
+    else:
+        flash(f"Linked {form.ref_type.data} {form.value.data} from {form.source.data}: {waiting} waiting "
+              "event(s) are being paired, and later ones will match.", "success")
+    return redirect(url_for("hr_attendance.page"))
+
+
+def _people():
+    return list(Employee.select(Employee.id, Employee.staff_number, Employee.name_en)
+                .where(Employee.company == g.company.id, Employee.archived == False)  # noqa: E712
+                .order_by(Employee.staff_number))
+
+
+def _with_people(form, people):
+    form.employee.choices = options([("", "Choose…")] + [(p.id, f"{p.staff_number} · {p.name_en}") for p in people])
+    return form
+
+
+def _date_arg(name, default):
+    try:
+        return datetime.strptime(request.args.get(name, ""), "%Y-%m-%d").date()
+    except ValueError:
+        return default
+
+
+def _day_view(record, names, zone):
+    """A stored day with local times, for people to read."""
+
+    def local(text):
+        moment = datetime.fromisoformat(text.replace("Z", "+00:00")).astimezone(zone)
+        return moment.strftime("%H:%M") + ("" if moment.date().isoformat() == record["date"] else " (+1)")
+
+    person = names.get(record["employee_id"])
+    return {
+        **record,
+        "person": f"{person.staff_number} · {person.name_en}" if person else record["employee_id"],
+        "shift_views": [{**s, "span": f"{local(s['clock_in'])}–{local(s['clock_out'])}"} for s in record["shifts"]],
+        "open_since": local(record["open_shift"]["clock_in"]) if record["open_shift"] else None,
+    }
+
+
+def _message(exc):
+    errors = getattr(exc, "errors", None)
+    return "; ".join(message for _, message in errors) if errors else exc.message or "Refused."
