@@ -1,12 +1,12 @@
 import json
 from datetime import date, timedelta
 
-from flask import current_app, request
+from flask import current_app
 from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from app.api import json_response
+from app.api import json_response, read_body
 from app.api.auth import RATE_LIMIT_HEADERS, current_company, operation
 from app.api.pagination import decode_cursor, fingerprint, page
 from app.api.problems import ApiProblem
@@ -144,7 +144,7 @@ class AttendanceEvents(MethodView):
         "One result per event, in request order. Per-event failures are `rejected` results, not HTTP errors."))
     def post(self):
         """Push clock events (1 to 500); each is handled on its own"""
-        results = ingest(current_company(), _events_of(request), current_app.extensions["clock"])
+        results = ingest(current_company(), _events_of(), current_app.extensions["clock"])
         return json_response({"results": [result.as_dict() for result in results]}, status=207)
 
 
@@ -168,11 +168,11 @@ class AttendanceDays(MethodView):
                                   lambda row: (row["date"].isoformat(), row["employee"]), query))
 
 
-def _events_of(req):
+def _events_of():
     """The `events` list of the body: 400 for JSON that does not parse, 422 for a body
     without a list of events, 413 for more than 500 of them (Contract, Errors)."""
     try:
-        body = json.loads(req.get_data(cache=False))
+        body = json.loads(read_body())
     except (ValueError, UnicodeDecodeError) as exc:
         raise ApiProblem("invalid_request", f"The body is not valid JSON: {exc}") from None
     if not isinstance(body, dict):

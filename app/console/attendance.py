@@ -35,7 +35,10 @@ def page():
     names = {person.id: person for person in people}
     rows = list_days(g.company.id, start, end, limit=SHOWN_DAYS)
     days = [_day_view(json.loads(row["record"]), names, zone) for row in rows[:SHOWN_DAYS]]
-    punch_form = _with_people(PunchForm(formdata=None, day=today), people)
+    # After a punch the page comes back on its day, with its employee chosen for the next.
+    chosen = request.args.get("employee") if request.args.get("employee") in names else None
+    punch_form = _with_people(PunchForm(formdata=None, day=start if "from" in request.args else today,
+                                        employee=chosen), people)
     unmatched = [(ref, _with_people(LinkForm(formdata=None, **{k: ref[k] for k in ("source", "ref_type")},
                                              value=ref["ref_value"]), people))
                  for ref in unmatched_references(g.company.id)]
@@ -60,7 +63,7 @@ def punch():
         flash(f"Recorded {form.kind.data.replace('_', ' ')} at {at:%Y-%m-%d %H:%M} ({result.event_id}); "
               "the day is re-paired in a moment.", "success")
     day = form.day.data.isoformat()
-    return redirect(url_for("hr_attendance.page", **{"from": day, "to": day}))
+    return redirect(url_for("hr_attendance.page", **{"from": day, "to": day}, employee=form.employee.data))
 
 
 @bp.post("/attendance/link")

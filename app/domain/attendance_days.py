@@ -6,13 +6,14 @@ the local days within reach of the events pairing has not seen yet, read with en
 events around them that a shift or an overlap crossing the edge is seen whole. The
 pure function (app/domain/pairing.py) decides; this module stores what it decided.
 
-When fates become final: once 16 hours have passed since an event's time (`SETTLE_AFTER`), when no
-clock-out can still close its shift. Until then a rejection is provisional (the event
-stays `pending`, out of the day) and a straggler may still rescue it, so arrival order
-and batching do not change a day. Then a rejection is final: the event becomes
-`rejected`, is announced once as `attendance.rejected` (a conditional update decides
-"once", even with two workers), and is never paired again. An event that arrives more
-than 16 hours late meets the decisions already made.
+When fates become final: once 16 hours (`SETTLE_AFTER`) have passed since an event's
+time and since it arrived. Until then a rejection is provisional (the event stays
+`pending`, out of the day) and a clock-out may still close the shift, so arrival order
+and batching do not change a day; and a day sent late in two requests (HR entering a
+missed clock-in, then its clock-out) pairs as if sent at once. Then a rejection is
+final: the event becomes `rejected`, is announced once as `attendance.rejected` (a
+conditional update decides "once", even with two workers), and is never paired again.
+An event that arrives after its partner's fate was decided meets that decision.
 """
 
 import json
@@ -49,11 +50,12 @@ def settle(company_id, employee_ids, clock):
         if not spans:
             return counts
         outcome = _Outcome()
-        for employee_id, employee_events in _events_around(spans, zone).items():
+        around, due = _events_around(spans, zone)
+        for employee_id, employee_events in around.items():
             for first, last in spans[employee_id]:
                 start, end = _local_start(first, zone), _local_start(last + timedelta(days=1), zone)
                 window = [e for e in employee_events if start - CONTEXT <= e.at < end + CONTEXT]
-                outcome.add(employee_id, first, last, pair(window, zone, now), zone, start, end + SETTLE_AFTER, now)
+                outcome.add(employee_id, first, last, pair(window, zone, now), start, end + SETTLE_AFTER, due, now)
         counts.update(employees=len(spans), **outcome.store(company, clock, now))
     return counts
 
@@ -63,7 +65,7 @@ def due_for_pairing(now, limit=5000):
     due (16 hours old and not final): what the sweeper queues."""
     pending = AttendanceEvent.state == "pending"
     found = {}
-    for condition in (AttendanceEvent.paired_at.is_null(), AttendanceEvent.at < to_db(now - SETTLE_AFTER)):
+    for condition in (AttendanceEvent.paired_at.is_null(), _fate_due(now)):
         rows = (AttendanceEvent.select(AttendanceEvent.company, AttendanceEvent.employee).distinct()
                 .where(pending, condition).limit(limit).tuples())
         for company_id, employee_id in rows:
@@ -113,8 +115,14 @@ def _due(employee_ids, now):
     """(employee id, event time) of the events that make a day worth re-pairing."""
     return list(AttendanceEvent.select(AttendanceEvent.employee, AttendanceEvent.at)
                 .where(AttendanceEvent.employee.in_(employee_ids), AttendanceEvent.state == "pending",
-                       AttendanceEvent.paired_at.is_null() | (AttendanceEvent.at < to_db(now - SETTLE_AFTER)))
+                       AttendanceEvent.paired_at.is_null() | _fate_due(now))
                 .tuples())
+
+
+def _fate_due(now):
+    """Events whose fate is due: 16 hours past their time and their arrival."""
+    cutoff = to_db(now - SETTLE_AFTER)
+    return (AttendanceEvent.at < cutoff) & (AttendanceEvent.received_at < cutoff)
 
 
 def _spans(due, zone):
@@ -137,20 +145,21 @@ def _spans(due, zone):
 
 
 def _events_around(spans, zone):
-    """{employee id: [ClockEvent]} of every live event within CONTEXT of the spans,
-    in one query."""
+    """{employee id: [ClockEvent]} of every live event within CONTEXT of the spans, and
+    {event id: when its fate is due}, in one query."""
     starts = [_local_start(first, zone) for ranges in spans.values() for first, _ in ranges]
     ends = [_local_start(last + timedelta(days=1), zone) for ranges in spans.values() for _, last in ranges]
     rows = (AttendanceEvent.select(AttendanceEvent.id, AttendanceEvent.employee, AttendanceEvent.external_id,
                                    AttendanceEvent.channel, AttendanceEvent.source, AttendanceEvent.type,
-                                   AttendanceEvent.at, AttendanceEvent.branch_ref)
+                                   AttendanceEvent.at, AttendanceEvent.branch_ref, AttendanceEvent.received_at)
             .where(AttendanceEvent.employee.in_(list(spans)), AttendanceEvent.state.in_(LIVE_STATES),
                    AttendanceEvent.at.between(to_db(min(starts) - CONTEXT), to_db(max(ends) + CONTEXT)))
             .tuples())
-    found = {employee_id: [] for employee_id in spans}
-    for event_id, employee_id, external_id, channel, source, kind, at, branch_ref in rows:
+    found, due = {employee_id: [] for employee_id in spans}, {}
+    for event_id, employee_id, external_id, channel, source, kind, at, branch_ref, received_at in rows:
         found[employee_id].append(ClockEvent(event_id, external_id, channel, source, kind, from_db(at), branch_ref))
-    return found
+        due[event_id] = from_db(max(at, received_at)) + SETTLE_AFTER
+    return found, due
 
 
 def _local_start(day, zone):
@@ -164,13 +173,13 @@ class _Outcome:
         self.days = {}  # (employee id, first, last) -> {date: record}
         self.seen, self.final_paired, self.rejections = set(), set(), []
 
-    def add(self, employee_id, first, last, pairing, zone, start, fates_until, now):
+    def add(self, employee_id, first, last, pairing, start, fates_until, due, now):
         records = {}
         for shift in pairing.shifts:
             if first <= shift.day <= last:
                 records.setdefault(shift.day, _empty_day(employee_id, shift.day))["shifts"].append(_shift_form(shift))
                 self.seen.update(shift.event_ids)
-                if shift.clock_in + SETTLE_AFTER < now:  # no clock-out can orphan it any more
+                if due[shift.event_ids[0]] < now:  # waiting can no longer orphan its clock-in
                     self.final_paired.update(shift.event_ids)
         for shift in pairing.open_shifts:
             if first <= shift.day <= last:
@@ -183,7 +192,7 @@ class _Outcome:
         for rejection in pairing.rejections:
             if start <= rejection.at < fates_until:
                 self.seen.add(rejection.event_id)
-                if rejection.at + SETTLE_AFTER < now:
+                if due[rejection.event_id] < now:
                     self.rejections.append(rejection)
         for record in records.values():
             _total(record)

@@ -26,6 +26,12 @@ def settle_due(clock):
         settle(company_id, employee_ids, clock)
 
 
+def settle_later(clock):
+    """Settle once every fate is due: 16 hours after the events arrived."""
+    clock.advance(hours=16, minutes=1)
+    settle_due(clock)
+
+
 def days_of(company, person="SBX-001"):
     employee = staff(company, person)
     rows = AttendanceDay.select().where(AttendanceDay.employee == employee.id).order_by(AttendanceDay.date)
@@ -58,7 +64,9 @@ def test_a_shift_with_a_break_becomes_a_day_and_its_events_settle(sandbox, clock
                     "source_system": "acme-pos"}],
         "worked_minutes": 525, "break_minutes": 45, "open_shift": None, "sources": ["partner_api"],
     }
-    # The clock-in is more than 16 hours old: no clock-out can change this shift now.
+    assert set(states(results).values()) == {"pending"}  # they arrived just now
+    settle_later(clock)
+    # 16 hours after its time and its arrival, waiting can no longer orphan the clock-in.
     assert set(states(results).values()) == {"paired"}
     assert due_for_pairing(clock.now()) == {}
 
@@ -91,7 +99,7 @@ def test_sixteen_hours_is_a_shift_and_a_minute_more_is_too_long(sandbox, clock):
         punch(1, "clock_in", "2026-11-18T06:00:00+03:00"), punch(2, "clock_out", "2026-11-18T22:00:00+03:00"),
         punch(3, "clock_in", "2026-11-19T06:00:00+03:00"), punch(4, "clock_out", "2026-11-19T22:01:00+03:00"),
     ], clock)
-    settle_due(clock)
+    settle_later(clock)
     assert days_of(sandbox)["2026-11-18"]["worked_minutes"] == 16 * 60
     assert "2026-11-19" not in days_of(sandbox)
     assert [(r["external_id"], r["reason"]) for r in rejections(sandbox)] == [
@@ -100,13 +108,13 @@ def test_sixteen_hours_is_a_shift_and_a_minute_more_is_too_long(sandbox, clock):
 
 
 def test_an_open_shift_waits_16_hours_then_is_an_orphan_announced_once(sandbox, clock):
-    [result] = ingest(sandbox, [punch(1, "clock_in", (START - timedelta(hours=1)).isoformat())], clock)
+    [result] = ingest(sandbox, [punch(1, "clock_in", START.isoformat())], clock)
     settle_due(clock)
     day = days_of(sandbox)["2026-11-21"]
-    assert day["open_shift"]["clock_in"] == "2026-11-21T08:00:00Z" and day["sources"] == ["partner_api"]
+    assert day["open_shift"]["clock_in"] == "2026-11-21T09:00:00Z" and day["sources"] == ["partner_api"]
     assert AttendanceEvent.get_by_id(result.event_id).state == "pending" and rejections(sandbox) == []
 
-    clock.advance(hours=15)  # 16 hours since the clock-in: still open
+    clock.advance(hours=16)  # 16 hours since the clock-in: still open
     settle_due(clock)
     assert rejections(sandbox) == [] and days_of(sandbox)["2026-11-21"]["open_shift"]
     clock.advance(seconds=1)
@@ -151,7 +159,7 @@ def test_a_shift_from_another_source_may_not_overlap(sandbox, clock):
         punch(5, "clock_in", "2026-11-19T18:00:00+03:00", source="acme-app"),
         punch(6, "clock_out", "2026-11-19T19:00:00+03:00", source="acme-app"),
     ], clock)
-    settle_due(clock)
+    settle_later(clock)
     day = days_of(sandbox)["2026-11-19"]
     assert [s["source_system"] for s in day["shifts"]] == ["acme-pos", "acme-app"]
     assert day["worked_minutes"] == 9 * 60 + 60
@@ -174,6 +182,27 @@ def test_only_the_affected_employee_days_are_rewritten(sandbox, clock):
     after = {row.id: row.updated_at for row in AttendanceDay.select()}
     assert all(after[row_id] == stamp for row_id, stamp in before.items())
     assert sorted(days_of(sandbox)) == ["2026-11-01", "2026-11-20"]
+
+
+def test_a_day_sent_late_in_two_requests_pairs_as_if_sent_at_once(sandbox, clock):
+    ingest(sandbox, [punch(1, "clock_in", "2026-11-18T08:00:00+03:00")], clock)
+    settle_due(clock)  # already 16 hours past its time, but it has only just arrived
+    assert rejections(sandbox) == [] and days_of(sandbox) == {}
+    clock.advance(hours=2)
+    ingest(sandbox, [punch(2, "clock_out", "2026-11-18T17:00:00+03:00")], clock)
+    settle_due(clock)
+    settle_later(clock)
+    assert days_of(sandbox)["2026-11-18"]["worked_minutes"] == 9 * 60 and rejections(sandbox) == []
+
+
+def test_an_event_arriving_after_its_partner_was_decided_meets_that_decision(sandbox, clock):
+    ingest(sandbox, [punch(1, "clock_in", "2026-11-18T08:00:00+03:00")], clock)
+    settle_later(clock)
+    assert [r["reason"] for r in rejections(sandbox)] == ["orphan_clock_in"]
+    ingest(sandbox, [punch(2, "clock_out", "2026-11-18T17:00:00+03:00")], clock)
+    settle_later(clock)
+    assert [r["reason"] for r in rejections(sandbox)] == ["orphan_clock_in", "orphan_clock_out"]
+    assert days_of(sandbox) == {}
 
 
 def test_unmatched_events_expire_after_72_hours_once(sandbox, clock):

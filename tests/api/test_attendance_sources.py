@@ -10,7 +10,7 @@ from app.domain.attendance import ingest, link_reference, record_punch, unmatche
 from app.domain.attendance_days import due_for_pairing
 from app.domain.errors import NotFound, ValidationFailed
 from app.models import AttendanceEvent, IdentityLink
-from tests.api.test_attendance_days import days_of, punch, rejections, settle_due
+from tests.api.test_attendance_days import days_of, punch, rejections, settle_due, settle_later
 from tests.api.test_cli import run  # noqa: F401  (fixture)
 from tests.api.test_cli_hr import ok, refused
 from tests.api.test_hr_actions import staff
@@ -46,7 +46,7 @@ def test_a_partner_shift_overlapping_an_app_shift_is_rejected(sandbox, clock):
                  external_id="a-2")
     ingest(sandbox, [punch(1, "clock_in", "2026-11-19T08:00:00+03:00"),
                      punch(2, "clock_out", "2026-11-19T16:05:00+03:00")], clock)
-    settle_due(clock)
+    settle_later(clock)
     assert days_of(sandbox)["2026-11-19"]["sources"] == ["employee_app"]
     assert {r["reason"] for r in rejections(sandbox)} == {"overlapping_shift"}
     assert "employee_app" in rejections(sandbox)[0]["detail"]

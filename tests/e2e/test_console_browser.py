@@ -12,6 +12,9 @@ import re
 import shutil
 import subprocess
 import sys
+import time
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 import requests
@@ -215,6 +218,62 @@ def test_hr_pages_drive_the_transitions(page, service):
     expect(page.get_by_role("button", name="Delete run")).to_have_count(0)
     expect(page.locator(".actions")).to_contain_text("Paid runs cannot be deleted")
     shot(page, "11-payroll-run")
+
+
+def test_attendance_page_links_people_takes_punches_and_shows_the_days(page, service):
+    sign_in(page, ADMIN)
+    to_sandbox(page)
+    page.get_by_label("Name").fill("Clock key")
+    page.get_by_label("attendance:write").check()
+    page.get_by_label("attendance:read").check()
+    page.get_by_role("button", name="Create sandbox key").click()
+    bearer = {"Authorization": f"Bearer {page.locator('#new-secret').input_value()}"}
+    day = (datetime.now(ZoneInfo("Asia/Bahrain")) - timedelta(days=1)).date().isoformat()
+    badge = {"type": "external_id", "value": "BADGE-42"}
+    sent = requests.post(f"{service}/v1/attendance/events", headers=bearer, timeout=10, json={"events": [
+        {"external_id": f"door-{day}-1", "employee_ref": badge, "type": "clock_in", "at": f"{day}T07:00:00+03:00",
+         "source": "door-system"},
+        {"external_id": f"door-{day}-2", "employee_ref": badge, "type": "clock_out", "at": f"{day}T15:00:00+03:00",
+         "source": "door-system"},
+    ]})
+    assert sent.status_code == 207
+    assert [r["status"] for r in sent.json()["results"]] == ["unmatched_employee"] * 2
+
+    nav(page, "Attendance")
+    row = page.locator("tr", has_text="BADGE-42")
+    expect(row).to_contain_text("door-system")
+    shot(page, "12-attendance-unmatched")
+    choice = row.locator("option", has_text="SBX-002").get_attribute("value")
+    row.locator("select").select_option(choice)
+    row.get_by_role("button", name="Link").click()
+    expect(flash(page)).to_contain_text("2 waiting event(s)")
+
+    page.get_by_label("Employee", exact=True).select_option(
+        page.locator("#employee option", has_text="SBX-003").get_attribute("value"))
+    page.get_by_label("Punch", exact=True).select_option("clock_in")
+    page.get_by_label("Date", exact=True).fill(day)
+    page.get_by_label("Time", exact=True).fill("09:00")
+    page.get_by_role("button", name="Record punch").click()
+    expect(flash(page)).to_contain_text(f"Recorded clock in at {day} 09:00")
+    page.get_by_label("Punch", exact=True).select_option("clock_out")
+    page.get_by_label("Time", exact=True).fill("13:30")
+    page.get_by_role("button", name="Record punch").click()
+    expect(flash(page)).to_contain_text("Recorded clock out")
+
+    # Pairing runs on the web process's job thread: wait for it, bounded.
+    rows = page.locator("section", has_text="Days").locator("tbody tr")
+    for _ in range(50):
+        page.goto(f"/console/attendance?from={day}&to={day}")
+        if rows.count() == 2:
+            break
+        time.sleep(0.2)
+    shot(page, "13-attendance-days")
+    expect(rows.filter(has_text="SBX-002")).to_contain_text("07:00–15:00")
+    expect(rows.filter(has_text="SBX-003")).to_contain_text("09:00–13:30")
+    expect(rows.filter(has_text="SBX-003")).to_contain_text("manual")
+    days = requests.get(f"{service}/v1/attendance", params={"from": day, "to": day}, headers=bearer, timeout=10)
+    assert sorted((d["worked_minutes"], d["sources"]) for d in days.json()["data"]) == [
+        (270, ["manual"]), (480, ["partner_api"])]
 
 
 def test_a_user_without_integrations_manage_is_refused(page):
