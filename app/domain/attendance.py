@@ -23,6 +23,7 @@ from app.domain.errors import NotFound, ValidationFailed
 from app.domain.ids import new_id
 from app.domain.pairing import EVENT_TYPES
 from app.models import AttendanceEvent, Employee, IdentityLink, db
+from app.models.attendance import NEW_EVENT_COLUMNS, insert_new_events
 
 log = logging.getLogger(__name__)
 
@@ -79,7 +80,7 @@ def ingest(company, events, clock, *, channel="partner_api"):
         employee_id = who(row["ref_type"], row["ref_value"], row["source"])
         row.update(id=new_id("aev"), company=company.id, channel=channel, employee=employee_id,
                    received_at=received, state="pending" if employee_id else "unmatched")
-    stored = _insert_new([row for _, row in rows])
+    stored = insert_new_events([tuple(row[c] for c in NEW_EVENT_COLUMNS) for _, row in rows])
     matched = {row["employee"] for _, row in rows if row["id"] in stored and row["employee"]}
     if matched and after_ingest is not None:
         db.after_commit(lambda: _notify(company.id, sorted(matched)))
@@ -197,19 +198,6 @@ _DIRECT = (
     ("email", fn.LOWER(Employee.contact_email), lambda person: person.contact_email.lower()),
     ("phone", Employee.contact_phone, lambda person: person.contact_phone),
 )
-
-
-_COLUMNS = ("id", "company", "channel", "source", "external_id", "employee", "ref_type", "ref_value", "type", "at",
-            "branch_ref", "received_at", "state")
-
-
-def _insert_new(rows):
-    """Insert every row whose (company, channel, source, external id) is not stored yet,
-    in one statement; the ids of the rows that went in."""
-    query = (AttendanceEvent.insert_many([tuple(row[c] for c in _COLUMNS) for row in rows],
-                                         fields=[getattr(AttendanceEvent, c) for c in _COLUMNS])
-             .on_conflict_ignore().returning(AttendanceEvent.id))
-    return {row.id for row in query.execute()}
 
 
 def _originals(company, channel, duplicates):

@@ -1,6 +1,6 @@
 import peewee as pw
 
-from app.models.base import BaseModel
+from app.models.base import BaseModel, db
 from app.models.company import Company
 from app.models.employees import Employee
 
@@ -44,6 +44,29 @@ class AttendanceEvent(BaseModel):
             (("state", "received_at"), False),  # expiring unmatched events after 72 hours
             (("company", "ref_type", "ref_value"), False),  # relinking a person
         )
+
+
+NEW_EVENT_COLUMNS = ("id", "company", "channel", "source", "external_id", "employee", "ref_type", "ref_value",
+                     "type", "at", "branch_ref", "received_at", "state")
+
+
+def insert_new_events(rows):
+    """Insert the events (tuples of NEW_EVENT_COLUMNS) not stored yet, in one statement
+    that skips what the unique index already holds, even a row a concurrent request has
+    just written; return the ids that went in.
+
+    The SQL is written out here rather than by `insert_many`: Peewee builds a node per
+    value, about 25 ms for a 500-event batch, several times the cost of the insert."""
+    if not rows:
+        return set()
+    database = db.obj
+    fields = [AttendanceEvent._meta.fields[name] for name in NEW_EVENT_COLUMNS]
+    columns = ", ".join(f'"{field.column_name}"' for field in fields)
+    one_row = "(" + ", ".join([database.param] * len(fields)) + ")"
+    sql = (f'INSERT INTO "{AttendanceEvent._meta.table_name}" ({columns}) VALUES {", ".join([one_row] * len(rows))} '
+           'ON CONFLICT DO NOTHING RETURNING "id"')
+    cursor = database.execute_sql(sql, [value for row in rows for value in row])
+    return {event_id for (event_id,) in cursor.fetchall()}
 
 
 class IdentityLink(BaseModel):
