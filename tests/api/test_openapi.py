@@ -1,7 +1,9 @@
+from app.api.attendance import AttendanceDaySchema, AttendanceEventResultSchema
 from app.api.company import CompanySchema
 from app.api.employees import EmployeeSchema
 from app.api.payroll import PayrollRunSchema, PayrollRunSummarySchema
 from app.models import Employee, PayrollRun
+from tests.api.test_attendance_days import punch, settle_due
 
 OPERATIONS = {
     ("/v1/company", "get"): ("v1.0", {"401", "403", "429"}),
@@ -9,6 +11,8 @@ OPERATIONS = {
     ("/v1/employees/{employee_id}", "get"): ("v1.0", {"401", "403", "404", "429"}),
     ("/v1/payroll-runs", "get"): ("v1.0", {"400", "401", "403", "429"}),
     ("/v1/payroll-runs/{payroll_run_id}", "get"): ("v1.0", {"401", "403", "404", "429"}),
+    ("/v1/attendance/events", "post"): ("v1.1", {"400", "401", "403", "413", "422", "429"}),
+    ("/v1/attendance", "get"): ("v1.1", {"400", "401", "403", "429"}),
 }
 
 
@@ -27,7 +31,8 @@ def test_openapi_document_marks_release_security_and_problem_errors(client):
         for status in errors:
             content = op["responses"][status]["content"]
             assert content["application/problem+json"]["schema"]["$ref"].endswith("/Problem")
-        assert "example" in op["responses"]["200"]["content"]["application/json"]
+        success = "207" if method == "post" else "200"
+        assert "example" in op["responses"][success]["content"]["application/json"]
     assert "Retry-After" in spec["paths"]["/v1/company"]["get"]["responses"]["429"]["headers"]
 
 
@@ -60,3 +65,23 @@ def test_responses_match_their_documented_schemas(client, headers, sandbox):
         assert set(body) == set(schema.fields), url
     summary = client.get("/v1/payroll-runs", headers=headers).get_json()["data"][0]
     assert set(summary) == set(PayrollRunSummarySchema().fields)
+
+
+def test_ingest_documents_its_body_and_its_207(client):
+    op = client.get("/v1/openapi.json").get_json()["paths"]["/v1/attendance/events"]["post"]
+    body = op["requestBody"]["content"]["application/json"]
+    assert body["schema"]["$ref"].endswith("/IngestRequest") and body["example"]["events"]
+    assert op["responses"]["207"]["content"]["application/json"]["schema"]["$ref"].endswith("/IngestResponse")
+
+
+def test_attendance_answers_match_their_documented_schemas(client, headers, sandbox, clock):
+    sent = client.post("/v1/attendance/events", headers=headers, json={"events": [
+        punch(1, "clock_in", "2026-11-20T08:00:00+03:00"), punch(2, "clock_out", "2026-11-20T16:00:00+03:00"),
+        punch(3, "clock_in", "2026-11-21T11:00:00+03:00")]}).get_json()
+    for result in sent["results"]:
+        assert AttendanceEventResultSchema().validate(result) == {}
+    settle_due(clock)
+    days = client.get("/v1/attendance?from=2026-11-20&to=2026-11-21", headers=headers).get_json()["data"]
+    assert len(days) == 2 and days[1]["open_shift"]
+    for day in days:
+        assert AttendanceDaySchema().validate(day) == {} and set(day) == set(AttendanceDaySchema().fields)

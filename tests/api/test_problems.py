@@ -56,6 +56,9 @@ def test_operation_of_a_release_not_live_is_404(app, client, headers, monkeypatc
     monkeypatch.setitem(app.config, "LIVE_RELEASES", ("v1.1",))
     body = assert_problem(client.get("/v1/company", headers=headers), 404, "not_found")
     assert "not live" in body["detail"]
+    monkeypatch.setitem(app.config, "LIVE_RELEASES", ("v1.0",))
+    assert_problem(client.post("/v1/attendance/events", headers=headers, json={"events": []}), 404, "not_found")
+    assert_problem(client.get("/v1/attendance?from=2026-11-01&to=2026-11-02", headers=headers), 404, "not_found")
 
 
 def test_rate_limit_answers_429_with_retry_after(app, client, sandbox, make_key, monkeypatch, clock):

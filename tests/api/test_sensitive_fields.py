@@ -7,6 +7,8 @@ from datetime import date
 from app.domain import bulk
 from app.domain import employee_actions as hr
 from app.domain import payroll_actions as payroll
+from app.domain.attendance import ingest
+from app.domain.attendance_days import due_for_pairing, settle
 from app.models import Employee, OutboxEvent, PayrollLine, PayrollRun
 from tests.conftest import bearer
 
@@ -33,7 +35,7 @@ def needles(value):
     return {value}
 
 
-def test_no_response_ever_carries_a_sensitive_value(client, sandbox, make_key):
+def test_no_response_ever_carries_a_sensitive_value(client, sandbox, make_key, clock):
     Employee.update(**SENTINELS, status="left").where(Employee.company == sandbox).execute()
     line_amount = 111222333
     PayrollLine.update(amount_minor=line_amount).where(
@@ -42,9 +44,20 @@ def test_no_response_ever_carries_a_sensitive_value(client, sandbox, make_key):
     headers = bearer(make_key(sandbox))
     employees = client.get("/v1/employees?limit=200", headers=headers).get_json()["data"]
     runs = client.get("/v1/payroll-runs", headers=headers).get_json()["data"]
-    urls = ["/v1/company", "/v1/employees?limit=200", "/v1/employees?status=left", "/v1/payroll-runs"]
+    clock_events = [{"external_id": f"s-{e['staff_number']}-{kind}", "type": kind, "source": "pos",
+                     "employee_ref": {"type": "employee_code", "value": e["staff_number"]},
+                     "at": f"2026-11-20T{hour}:00:00+03:00"} for e in employees for kind, hour in
+                    (("clock_in", "08"), ("clock_out", "16"))]
+    ingested = client.post("/v1/attendance/events", headers=headers, json={"events": clock_events})
+    for company_id, employee_ids in due_for_pairing(clock.now()).items():
+        settle(company_id, employee_ids, clock)
+    urls = ["/v1/company", "/v1/employees?limit=200", "/v1/employees?status=left", "/v1/payroll-runs",
+            "/v1/attendance?from=2026-11-01&to=2026-11-30&limit=200"]
     urls += [f"/v1/employees/{e['id']}" for e in employees] + [f"/v1/payroll-runs/{r['id']}" for r in runs]
     bodies = [client.get(url, headers=headers).get_data(as_text=True) for url in urls]
+    urls.append("POST /v1/attendance/events")
+    bodies.append(ingested.get_data(as_text=True))
+    assert '"worked_minutes":480' in bodies[4]
     assert len(employees) == 10 and runs
     forbidden = set().union(*(needles(v) for v in SENTINELS.values()), needles(line_amount))
     for url, body in zip(urls, bodies, strict=True):
@@ -73,10 +86,16 @@ def test_no_outbox_event_ever_carries_a_sensitive_value(sandbox, clock):
     deleted = payroll.finalize_run(payroll.build_draft_run(entity, "2026-12", clock), clock)
     payroll.delete_run(deleted, clock)
 
+    ingest(sandbox, [{"external_id": "late-out", "type": "clock_out", "source": "pos", "at": "2026-11-20T17:00:00Z",
+                      "employee_ref": {"type": "employee_code", "value": first.staff_number}}], clock)
+    clock.advance(hours=17)
+    for company_id, employee_ids in due_for_pairing(clock.now()).items():
+        settle(company_id, employee_ids, clock)
+
     events = [row.payload for row in OutboxEvent.select().where(OutboxEvent.company == sandbox)]
     types = {json.loads(body)["type"] for body in events}
     assert types == {"employee.created", "employee.updated", "employee.left", "payroll_run.finalized",
-                     "payroll_run.paid", "payroll_run.corrected", "payroll_run.deleted"}
+                     "payroll_run.paid", "payroll_run.corrected", "payroll_run.deleted", "attendance.rejected"}
     forbidden = set().union(*(needles(v) for v in SENTINELS.values()))
     for body in events:
         hits = [n for n in forbidden if n in body]
