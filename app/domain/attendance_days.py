@@ -179,8 +179,8 @@ class _Outcome:
             if first <= shift.day <= last:
                 records.setdefault(shift.day, _empty_day(employee_id, shift.day))["shifts"].append(_shift_form(shift))
                 self.seen.update(shift.event_ids)
-                if due[shift.event_ids[0]] < now:  # waiting can no longer orphan its clock-in
-                    self.final_paired.update(shift.event_ids)
+                # Each settles at its own time; only a straggler could still change it.
+                self.final_paired.update(event_id for event_id in shift.event_ids if due[event_id] < now)
         for shift in pairing.open_shifts:
             if first <= shift.day <= last:
                 record = records.setdefault(shift.day, _empty_day(employee_id, shift.day))

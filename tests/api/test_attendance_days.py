@@ -195,6 +195,22 @@ def test_a_day_sent_late_in_two_requests_pairs_as_if_sent_at_once(sandbox, clock
     assert days_of(sandbox)["2026-11-18"]["worked_minutes"] == 9 * 60 and rejections(sandbox) == []
 
 
+def test_each_event_settles_at_its_own_time_and_is_not_swept_again(sandbox, clock):
+    ingest(sandbox, [punch(2, "clock_out", "2026-11-18T17:00:00+03:00")], clock)
+    clock.advance(hours=2)
+    ingest(sandbox, [punch(1, "clock_in", "2026-11-18T08:00:00+03:00")], clock)
+    settle_due(clock)
+    clock.advance(hours=14, minutes=1)  # the clock-out is due, the later-arrived clock-in not yet
+    settle_due(clock)
+    assert sorted((e.external_id, e.state) for e in AttendanceEvent.select()) == [
+        ("p-1", "pending"), ("p-2", "paired")]
+    assert due_for_pairing(clock.now()) == {}
+    clock.advance(hours=2)
+    settle_due(clock)
+    assert {e.state for e in AttendanceEvent.select()} == {"paired"} and due_for_pairing(clock.now()) == {}
+    assert days_of(sandbox)["2026-11-18"]["worked_minutes"] == 9 * 60
+
+
 def test_an_event_arriving_after_its_partner_was_decided_meets_that_decision(sandbox, clock):
     ingest(sandbox, [punch(1, "clock_in", "2026-11-18T08:00:00+03:00")], clock)
     settle_later(clock)
