@@ -217,9 +217,8 @@ class _Outcome:
             for chunk in _chunks(employee_ids):
                 AttendanceDay.delete().where(AttendanceDay.employee.in_(chunk),
                                              AttendanceDay.date.between(first, last)).execute()
-        rows = [(company.id, employee_id, date.fromisoformat(day), _dump(record), stamp)
-                for (employee_id, _, _), records in self.days.items()
-                for day, record in ((r["date"], r) for r in records.values())]
+        rows = [(company.id, employee_id, date.fromisoformat(record["date"]), _dump(record), stamp)
+                for (employee_id, _, _), records in self.days.items() for record in records.values()]
         fields = [AttendanceDay.company, AttendanceDay.employee, AttendanceDay.date, AttendanceDay.record,
                   AttendanceDay.updated_at]
         for chunk in _chunks(rows, 200):
