@@ -1,7 +1,8 @@
 """Attendance end to end: gunicorn and the Procfile's RQ worker as processes (with Redis;
 without it, gunicorn alone runs the jobs on a thread), over real HTTP. Clock events go
 in, the worker pairs them, the days come back; the same batch sent in parallel to
-several gunicorn workers is stored once; a chunked body over 1 MB is refused."""
+several gunicorn workers is stored once; a chunked body over 1 MB is refused. The
+processes' log is kept in tests/output/attendance/."""
 
 import json
 import os
@@ -19,6 +20,7 @@ import requests
 from tests.e2e.test_serve import ROOT, free_port, wait_until_serving
 
 RIYADH = ZoneInfo("Asia/Riyadh")
+LOGS = ROOT / "tests" / "output" / "attendance"
 
 
 def e2e_redis_url():
@@ -44,7 +46,8 @@ def service(tmp_path_factory):
     flask(env, "db", "upgrade")
     made = json.loads(flask(env, "sandbox", "create", "--country", "SA", "--email", "clock@example.com", "--json"))
     port = free_port()
-    log = open(folder / "processes.log", "w")
+    LOGS.mkdir(parents=True, exist_ok=True)
+    log = open(LOGS / "processes.log", "w")  # gunicorn's and the worker's own log, for when a test breaks
     processes = [subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}", "--workers", "3", "wsgi:app"],
         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)]

@@ -20,9 +20,9 @@ def wait_until_serving(base):
     """Wait, bounded, for gunicorn to bind (a later request fails clearly if it never did)."""
     for _ in range(200):
         try:
-            requests.get(f"{base}/errors", timeout=1)
+            requests.get(f"{base}/errors", timeout=(1, 10))  # a worker still booting may be slow to answer
             return
-        except requests.ConnectionError:
+        except (requests.ConnectionError, requests.Timeout):
             time.sleep(0.05)
 
 
