@@ -73,8 +73,9 @@ def clock_event(n, kind, at, person="SBX-001"):
 
 def test_events_in_days_out(service):
     base, headers = service
-    yesterday = datetime.now(RIYADH).date() - timedelta(days=1)
-    start = datetime.combine(yesterday, datetime.min.time(), RIYADH) + timedelta(hours=22)  # crosses midnight
+    # Two days back, so the whole shift is in the past at any hour the test runs.
+    day = datetime.now(RIYADH).date() - timedelta(days=2)
+    start = datetime.combine(day, datetime.min.time(), RIYADH) + timedelta(hours=22)  # crosses midnight
     sent = requests.post(f"{base}/v1/attendance/events", headers=headers, timeout=10, json={"events": [
         clock_event(1, "clock_in", start), clock_event(2, "break_start", start + timedelta(hours=3)),
         clock_event(3, "break_end", start + timedelta(hours=3, minutes=30)),
@@ -87,14 +88,14 @@ def test_events_in_days_out(service):
     deadline = time.monotonic() + 30
     while True:  # the worker process pairs; wait for it, bounded
         days = requests.get(f"{base}/v1/attendance", headers=headers, timeout=10,
-                            params={"from": yesterday.isoformat(), "to": yesterday.isoformat()}).json()
+                            params={"from": day.isoformat(), "to": day.isoformat()}).json()
         if days["data"] or time.monotonic() > deadline:
             break
         time.sleep(0.1)
-    [day] = days["data"]
-    assert day["date"] == yesterday.isoformat()  # the day the shift started, in Riyadh
-    assert (day["worked_minutes"], day["break_minutes"], day["sources"]) == (450, 30, ["partner_api"])
-    assert day["shifts"][0]["branch_ref"] == "olaya" and day["shifts"][0]["source_system"] == "till-7"
+    [record] = days["data"]
+    assert record["date"] == day.isoformat()  # the day the shift started, in Riyadh
+    assert (record["worked_minutes"], record["break_minutes"], record["sources"]) == (450, 30, ["partner_api"])
+    assert record["shifts"][0]["branch_ref"] == "olaya" and record["shifts"][0]["source_system"] == "till-7"
 
 
 def test_the_same_batch_sent_to_several_processes_at_once_is_stored_once(service):
