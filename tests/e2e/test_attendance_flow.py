@@ -17,7 +17,7 @@ import pytest
 import redis
 import requests
 
-from tests.e2e.test_serve import ROOT, free_port, wait_until_serving
+from tests.e2e.test_serve import ROOT, flask, free_port, wait_until_serving
 
 RIYADH = ZoneInfo("Asia/Riyadh")
 LOGS = ROOT / "tests" / "output" / "attendance"
@@ -27,13 +27,6 @@ def e2e_redis_url():
     """A Redis database of its own (the suite's is TEST_REDIS_URL), or None."""
     url = os.environ.get("TEST_REDIS_URL")
     return url.rsplit("/", 1)[0] + "/14" if url else None
-
-
-def flask(env, *args):
-    done = subprocess.run([sys.executable, "-m", "flask", "--app", "wsgi", *args], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0, done.stderr
-    return done.stdout
 
 
 @pytest.fixture(scope="module")

@@ -19,7 +19,7 @@ from zoneinfo import ZoneInfo
 import pytest
 import requests
 
-from tests.e2e.test_serve import ROOT, free_port, wait_until_serving
+from tests.e2e.test_serve import ROOT, flask, free_port, wait_until_serving
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 SCREENSHOTS = ROOT / "tests" / "output" / "console"
@@ -32,13 +32,6 @@ if not os.path.exists(CHROMIUM):
     pytest.skip("no Chromium here (apt-get install chromium); .ci/run installs it", allow_module_level=True)
 
 from playwright.sync_api import expect, sync_playwright  # noqa: E402 (only with Chromium)
-
-
-def flask(env, *args):
-    done = subprocess.run([sys.executable, "-m", "flask", "--app", "wsgi", *args], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0, done.stderr
-    return done.stdout
 
 
 @pytest.fixture(scope="module")

@@ -26,6 +26,14 @@ def wait_until_serving(base):
             time.sleep(0.05)
 
 
+def flask(env, *args):
+    """Run a `flask --app wsgi` command as an operator would; its output."""
+    done = subprocess.run([sys.executable, "-m", "flask", "--app", "wsgi", *args], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
