@@ -1,5 +1,7 @@
 """Run the app under gunicorn from inside the process (the `flask serve` command)."""
 
+import contextvars
+
 from gunicorn.app.base import BaseApplication
 
 
@@ -17,4 +19,12 @@ class _Gunicorn(BaseApplication):
 
 
 def run_gunicorn(app, host, port, workers):
-    _Gunicorn(app, {"bind": f"{host}:{port}", "workers": workers, "accesslog": "-"}).run()
+    """Serve `app` until gunicorn stops.
+
+    The flask CLI runs every command inside an app context, and gunicorn's workers fork
+    from this call. Flask pushes a request's own app context only when none of this app
+    is active, so in a worker that inherited the CLI's, every request would share one
+    context and its `g` (one visitor's CSRF token, another key's rate-limit headers).
+    gunicorn therefore runs in a new, empty context: each request pushes its own."""
+    server = _Gunicorn(app, {"bind": f"{host}:{port}", "workers": workers, "accesslog": "-"})
+    contextvars.Context().run(server.run)

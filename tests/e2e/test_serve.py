@@ -108,3 +108,31 @@ def test_serve_prints_a_console_sign_in_that_works(served):
     signed_in = browser.post(f"{base}/console/sign-in", timeout=5,
                              data={"email": email, "password": password, "csrf_token": token})
     assert signed_in.url == f"{base}/console/integrations" and "Kuwait Sandbox Trading Co." in signed_in.text
+
+
+def _sign_in_form(browser, base):
+    form = browser.get(f"{base}/console/sign-in", timeout=5).text
+    return re.search(r'name="csrf_token" value="([^"]+)"', form).group(1)
+
+
+def test_each_visitor_of_serve_gets_their_own_csrf_token_and_signs_in(served):
+    """No request sees another's `g`: two browsers get two tokens, and both sign in."""
+    base, _, _, printed = served
+    email, password = re.search(r"console: \S+ \(sign in as (\S+), password (\S+)\)", printed).groups()
+    browsers = [requests.Session() for _ in range(4)]
+    tokens = [_sign_in_form(browser, base) for browser in browsers]
+    assert len(set(tokens)) == len(tokens)
+    for browser, token in zip(browsers, tokens, strict=True):
+        signed_in = browser.post(f"{base}/console/sign-in", timeout=5,
+                                 data={"email": email, "password": password, "csrf_token": token})
+        assert signed_in.url == f"{base}/console/integrations", signed_in.text
+
+
+def test_a_request_of_serve_carries_no_other_requests_rate_limit_headers(served):
+    base, key, _, _ = served
+    for _ in range(12):  # enough for every worker to have served the key
+        known = requests.get(f"{base}/v1/company", headers={"Authorization": f"Bearer {key}"}, timeout=5)
+        assert "X-RateLimit-Remaining" in known.headers
+        stranger = requests.get(f"{base}/v1/company", timeout=5)
+        assert stranger.status_code == 401
+        assert not [name for name in stranger.headers if name.startswith("X-RateLimit")], stranger.headers
