@@ -23,6 +23,10 @@ class Config:
     ERRORS_URL = os.environ.get("ERRORS_URL", "http://127.0.0.1:5000/errors")
     LIVE_RELEASES = _csv(os.environ.get("LIVE_RELEASES", ",".join(ALL_RELEASES)))
     RATE_LIMIT_PER_MINUTE = int(os.environ.get("RATE_LIMIT_PER_MINUTE", "600"))
+    # Without Redis (or while it is down) the rate limit and sign-in throttles count in this
+    # SQLite file, shared by every process of the host, so they hold exactly under any
+    # number of gunicorn workers (app/api/ratelimit.py).
+    RATE_LIMIT_FILE = os.environ.get("RATE_LIMIT_FILE") or "instance/rate_limits.sqlite"
     # Contract, Limits: request bodies over 1 MB are refused with 413.
     MAX_CONTENT_LENGTH = 1024 * 1024
     # How often "last used" of an API key is written, at most (seconds).
@@ -62,6 +66,7 @@ class TestConfig(Config):
     DATABASE_URL = os.environ.get("TEST_DATABASE_URL", "sqlite:///:memory:")
     REDIS_URL = os.environ.get("TEST_REDIS_URL") or None
     ERRORS_URL = "https://partner-api.test/errors"
+    RATE_LIMIT_FILE = None  # process memory, unless a test names a file (tests/conftest.py does)
     JOBS_AUTOSTART = False  # tests run jobs themselves
 
 

@@ -59,12 +59,13 @@ def create_app(config=None, **overrides):
     app.extensions["redis"] = redis_client
     app.extensions["clock"] = app.config.get("CLOCK") or SystemClock()
     app.extensions["authenticator"] = Authenticator(
-        make_limiter(app.config["RATE_LIMIT_PER_MINUTE"], redis_client),
+        make_limiter(app.config["RATE_LIMIT_PER_MINUTE"], redis_client, path=app.config["RATE_LIMIT_FILE"]),
         last_used_resolution=app.config["KEY_LAST_USED_RESOLUTION"],
     )
     # Sign-in attempts per email and per client address, over 15 minutes.
     app.extensions["login_limiters"] = tuple(
-        make_limiter(app.config[setting], redis_client, window_seconds=900, prefix=f"login:{kind}:")
+        make_limiter(app.config[setting], redis_client, window_seconds=900, prefix=f"login:{kind}:",
+                     path=app.config["RATE_LIMIT_FILE"])
         for kind, setting in (("email", "LOGIN_ATTEMPTS_PER_EMAIL"), ("address", "LOGIN_ATTEMPTS_PER_ADDRESS"))
     )
     credentials.use_redis(redis_client)

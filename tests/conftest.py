@@ -30,8 +30,9 @@ def clock():
 
 @pytest.fixture(scope="session")
 def app(tmp_path_factory, clock):
-    url = os.environ.get("TEST_DATABASE_URL") or f"sqlite:///{tmp_path_factory.mktemp('db')}/test.db"
-    app = create_app(TestConfig, DATABASE_URL=url, CLOCK=clock)
+    folder = tmp_path_factory.mktemp("db")
+    url = os.environ.get("TEST_DATABASE_URL") or f"sqlite:///{folder}/test.db"
+    app = create_app(TestConfig, DATABASE_URL=url, CLOCK=clock, RATE_LIMIT_FILE=f"{folder}/rate_limits.sqlite")
     upgrade()
     return app
 

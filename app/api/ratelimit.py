@@ -2,9 +2,12 @@
 
 Why GCRA and not a library: the contract's `X-RateLimit-Reset` is "seconds until the
 allowance is fully restored", which GCRA gives directly (theoretical arrival time
-minus now), and its state is one number per key, updated atomically by a short Lua
-script in Redis so every gunicorn worker shares it. Without Redis (the embedded
-default) the same arithmetic runs in process memory, so the limit is per process.
+minus now), and its state is one number per key. With Redis it is updated atomically by a short Lua
+script, so every process on every host shares it. Without Redis (the embedded default)
+it lives in a small SQLite file (`RATE_LIMIT_FILE`) that every process of the host opens
+and updates with one atomic statement: the contract's 600 per minute per key holds
+exactly whatever the number of gunicorn workers. The file is separate from the
+application database so that counting never waits on the application's writes.
 
 A key may spend its whole window's allowance at once (burst = limit); after that one
 request is allowed every window/limit (60/limit seconds for the API). All times are integer
@@ -17,6 +20,8 @@ request checks its cached principal in the round trip it makes anyway.
 import hashlib
 import logging
 import math
+import os
+import sqlite3
 import threading
 from dataclasses import dataclass
 
@@ -86,6 +91,59 @@ class MemoryLimiter:
         return None
 
 
+class SharedFileLimiter:
+    """The GCRA state in a SQLite file shared by every process of this host. One
+    connection per process (reopened after a fork), used under a lock by its threads."""
+
+    # One GCRA step in one statement: store the new TAT only when the request is
+    # allowed (a new key always is: interval <= window). ?1 key, ?2 now, ?3 interval,
+    # ?4 window. A refusal returns no row, and the stored TAT is read for the headers.
+    STEP = (
+        "INSERT INTO gcra (key, tat) VALUES (?1, ?2 + ?3) "
+        "ON CONFLICT (key) DO UPDATE SET tat = max(tat, ?2) + ?3 WHERE max(tat, ?2) + ?3 - ?4 <= ?2 "
+        "RETURNING tat"
+    )
+    PRUNE_EVERY = 10_000  # hits of this process; keys whose allowance is back are forgotten
+
+    def __init__(self, limit, path, window_us=WINDOW_US, prefix="ratelimit:"):
+        self.limit, self.window, self.interval = limit, window_us, window_us // limit
+        self.path, self.prefix = path, prefix
+        self._lock = threading.Lock()
+        self._connection, self._pid, self._hits = None, None, 0
+
+    def hit(self, key, now_us):
+        key = self.prefix + key
+        with self._lock:
+            connection = self._connect()
+            row = connection.execute(self.STEP, (key, now_us, self.interval, self.window)).fetchone()
+            if row is None:
+                stored = connection.execute("SELECT tat FROM gcra WHERE key = ?", (key,)).fetchone()
+            self._hits += 1
+            if self._hits % self.PRUNE_EVERY == 0:
+                connection.execute("DELETE FROM gcra WHERE tat < ?", (now_us,))
+        if row is not None:
+            return decision(self.limit, self.interval, self.window, True, row[0] - now_us, 0)
+        _, _, backlog, wait = gcra(stored[0] if stored else None, now_us, self.interval, self.window)
+        return decision(self.limit, self.interval, self.window, False, backlog, wait)
+
+    def credentials_version(self):
+        return None
+
+    def _connect(self):
+        if self._connection is None or self._pid != os.getpid():
+            directory = os.path.dirname(self.path)
+            if directory:
+                os.makedirs(directory, exist_ok=True)
+            # Autocommit: each statement is its own transaction, atomic across processes.
+            connection = sqlite3.connect(self.path, timeout=5, isolation_level=None, check_same_thread=False)
+            connection.execute("PRAGMA journal_mode=WAL")
+            connection.execute("PRAGMA synchronous=OFF")  # counters, not records: a crash may lose a few
+            connection.execute("CREATE TABLE IF NOT EXISTS gcra (key TEXT PRIMARY KEY, tat INTEGER NOT NULL) "
+                               "WITHOUT ROWID")
+            self._connection, self._pid = connection, os.getpid()
+        return self._connection
+
+
 # The same step as `gcra`, atomic in Redis, plus the credentials version.
 # KEYS: the key's GCRA state, the credentials version. ARGV: now_us, interval_us,
 # window_us, a fresh version to store if there is none (first use, or Redis restarted).
@@ -111,12 +169,12 @@ return {1, new_tat - now, 0, version}
 
 
 class RedisLimiter:
-    def __init__(self, limit, client, prefix="ratelimit:", window_us=WINDOW_US):
+    def __init__(self, limit, client, prefix="ratelimit:", window_us=WINDOW_US, fallback=None):
         self.limit, self.window, self.interval = limit, window_us, window_us // limit
         self.prefix = prefix
         self._client = client
         self._sha = hashlib.sha1(GCRA_LUA.encode()).hexdigest()
-        self._fallback = MemoryLimiter(limit, window_us)
+        self._fallback = fallback or MemoryLimiter(limit, window_us)
 
     def hit(self, key, now_us):
         args = (2, self.prefix + key, credentials.VERSION_KEY,
@@ -128,8 +186,9 @@ class RedisLimiter:
             except redis.exceptions.NoScriptError:  # first use, or Redis restarted
                 allowed, backlog, wait, version = self._client.eval(GCRA_LUA, *args)
         except redis.RedisError as exc:
-            # Redis down: keep limiting, per process, rather than fail every request.
-            log.warning("rate limiter falling back to process memory: %s", exc)
+            # Redis down: keep limiting (shared by this host's processes when there is a
+            # limits file) rather than fail every request.
+            log.warning("rate limiter falling back to %s: %s", type(self._fallback).__name__, exc)
             return self._fallback.hit(key, now_us)
         return decision(self.limit, self.interval, self.window, bool(allowed), int(backlog), int(wait),
                         version.decode())
@@ -145,11 +204,13 @@ class RedisLimiter:
         return stored.decode() if stored is not None else fresh
 
 
-def make_limiter(limit, redis_client=None, *, window_seconds=60, prefix="ratelimit:"):
-    """`limit` requests per `window_seconds` per key, shared through Redis if given."""
+def make_limiter(limit, redis_client=None, *, window_seconds=60, prefix="ratelimit:", path=None):
+    """`limit` requests per `window_seconds` per key: shared through Redis if given, else
+    through the SQLite file at `path` (also Redis's fallback), else in this process only."""
     window_us = window_seconds * 1_000_000
     if not 1 <= limit <= window_us:
         raise ValueError(f"RATE_LIMIT_PER_MINUTE must be between 1 and {window_us}, not {limit}")
+    local = SharedFileLimiter(limit, path, window_us, prefix) if path else MemoryLimiter(limit, window_us)
     if redis_client is None:
-        return MemoryLimiter(limit, window_us)
-    return RedisLimiter(limit, redis_client, prefix, window_us)
+        return local
+    return RedisLimiter(limit, redis_client, prefix, window_us, fallback=local)

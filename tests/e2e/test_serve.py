@@ -8,6 +8,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -40,10 +41,13 @@ def free_port():
         return s.getsockname()[1]
 
 
-@pytest.fixture
-def served(tmp_path):
+@contextmanager
+def serving(folder, **env):
+    """`flask --app wsgi serve` (2 workers, no Redis) on a fresh SQLite file in `folder`:
+    (base URL, printed key, database path, everything printed before serving)."""
     port = free_port()
-    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path}/serve.db", "REDIS_URL": ""}
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{folder}/serve.db", "REDIS_URL": "",
+           "RATE_LIMIT_FILE": f"{folder}/rate_limits.sqlite", **env}
     process = subprocess.Popen(
         [sys.executable, "-m", "flask", "--app", "wsgi", "serve", "--port", str(port), "--workers", "2"],
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
@@ -62,10 +66,16 @@ def served(tmp_path):
         key = key.group(1)
         base = f"http://127.0.0.1:{port}"
         wait_until_serving(base)
-        yield base, key, tmp_path / "serve.db", printed
+        yield base, key, folder / "serve.db", printed
     finally:
         process.terminate()
         process.wait(timeout=20)
+
+
+@pytest.fixture
+def served(tmp_path):
+    with serving(tmp_path) as running:
+        yield running
 
 
 def test_serve_prints_a_key_that_works_over_http(served):
@@ -136,3 +146,16 @@ def test_a_request_of_serve_carries_no_other_requests_rate_limit_headers(served)
         stranger = requests.get(f"{base}/v1/company", timeout=5)
         assert stranger.status_code == 401
         assert not [name for name in stranger.headers if name.startswith("X-RateLimit")], stranger.headers
+
+
+def test_without_redis_the_rate_limit_of_serve_holds_exactly_across_its_workers(tmp_path):
+    """The contract's limit per key holds in the embedded default: 2 workers share one
+    count, so exactly N requests pass, then 429 with Retry-After."""
+    with serving(tmp_path, RATE_LIMIT_PER_MINUTE="20") as (base, key, _, _):
+        answers = [requests.get(f"{base}/v1/company", headers={"Authorization": f"Bearer {key}"}, timeout=5)
+                   for _ in range(30)]
+    statuses = [answer.status_code for answer in answers]
+    assert statuses == [200] * 20 + [429] * 10, statuses
+    remaining = [int(answer.headers["X-RateLimit-Remaining"]) for answer in answers]
+    assert remaining[:20] == list(range(19, -1, -1)) and set(remaining[20:]) == {0}
+    assert all(int(answer.headers["Retry-After"]) >= 1 for answer in answers[20:])
