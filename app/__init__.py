@@ -20,11 +20,14 @@ from app.models import db, make_database
 from config import config_from_env
 
 API_DESCRIPTION = """\
-Read one company's HR and payroll data, push clock events and receive signed webhooks.
+Read one company, its partner-safe employee records and its closed payroll runs (v1.0);
+push clock events and read the paired attendance days back (v1.1).
 
 Every request sends `Authorization: Bearer <API key>`. Sandbox keys start with `svc_test_`
 and reach only sandbox companies; live keys start with `svc_live_`. Errors are
-`application/problem+json`: branch on `code`. Each operation carries `x-release`.
+`application/problem+json`: branch on `code`. Each operation carries `x-release`; one whose
+release is not live on this server answers 404 `not_found`. v1 only adds: ignore fields and
+enum values you do not know. Unknown or repeated query parameters are refused (400).
 """
 
 

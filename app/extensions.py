@@ -1,23 +1,11 @@
 """The shared objects, created unbound here and bound in `create_app`."""
 
 import redis
-from flask_smorest import Api
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
-from app.api.schemas import ProblemSchema
+from app.api.openapi import PartnerApi
 from app.models import db
-
-
-class PartnerApi(Api):
-    """flask-smorest's Api with our Problem as the documented error body. Error
-    handling itself lives in `app/api/problems.py`."""
-
-    ERROR_SCHEMA = ProblemSchema
-
-    def _register_error_handlers(self):
-        pass
-
 
 api = PartnerApi()
 

@@ -4,13 +4,13 @@ from datetime import date, timedelta
 from flask import current_app
 from flask.views import MethodView
 from flask_smorest import Blueprint
-from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+from marshmallow import ValidationError, fields, validate, validates_schema
 
 from app.api import json_response, read_body
-from app.api.auth import RATE_LIMIT_HEADERS, current_company, operation
+from app.api.auth import current_company, operation
 from app.api.pagination import decode_cursor, fingerprint, page
 from app.api.problems import ApiProblem
-from app.api.schemas import PageArgsSchema, page_schema
+from app.api.schemas import OpenSchema, PageArgsSchema, page_schema
 from app.domain.attendance import REF_TYPES, ingest
 from app.domain.attendance_days import list_days
 from app.domain.pairing import CHANNELS, EVENT_TYPES
@@ -43,7 +43,7 @@ DAY_EXAMPLE = {
 }
 
 
-class EmployeeRefSchema(Schema):
+class EmployeeRefSchema(OpenSchema):
     type = fields.String(required=True, validate=validate.OneOf(REF_TYPES), metadata={
         "description": "`employee_code` is the staff number, `email` the contact email (any case), `phone` "
                        "the contact phone (compared in E.164), `external_id` your own id for the person, "
@@ -51,7 +51,7 @@ class EmployeeRefSchema(Schema):
     value = fields.String(required=True)
 
 
-class AttendanceEventInputSchema(Schema):
+class AttendanceEventInputSchema(OpenSchema):
     external_id = fields.String(required=True, metadata={
         "description": "Your id for the event: the idempotency key per company and `source`. At most 200 characters."})
     employee_ref = fields.Nested(EmployeeRefSchema, required=True)
@@ -64,13 +64,14 @@ class AttendanceEventInputSchema(Schema):
         "description": "Name of the sending system. At most 100 characters.", "example": "acme-pos"})
 
 
-class IngestRequestSchema(Schema):
+class IngestRequestSchema(OpenSchema):
     events = fields.List(fields.Nested(AttendanceEventInputSchema), required=True,
                          validate=validate.Length(min=1, max=MAX_EVENTS))
 
 
-class AttendanceEventResultSchema(Schema):
-    external_id = fields.String(required=True, metadata={"description": "Echo of the input."})
+class AttendanceEventResultSchema(OpenSchema):
+    external_id = fields.String(required=True, allow_none=True, metadata={
+        "description": "Echo of the input; null when it was not a string (that event is `rejected`)."})
     status = fields.String(required=True, metadata={
         "description": "`accepted`, `duplicate`, `unmatched_employee` or `rejected`. Tolerate unknown values."})
     event_id = fields.String(metadata={"description": "Present for stored events, duplicates included."})
@@ -80,12 +81,12 @@ class AttendanceEventResultSchema(Schema):
                        "a colon, and what to fix."})
 
 
-class IngestResponseSchema(Schema):
+class IngestResponseSchema(OpenSchema):
     results = fields.List(fields.Nested(AttendanceEventResultSchema), required=True,
                           metadata={"description": "One per input event, in request order."})
 
 
-class ShiftSchema(Schema):
+class ShiftSchema(OpenSchema):
     clock_in = fields.DateTime(required=True)
     clock_out = fields.DateTime(required=True)
     break_minutes = fields.Integer(required=True)
@@ -96,7 +97,7 @@ class ShiftSchema(Schema):
         "description": "The sending system's name: the `source` of your events."})
 
 
-class OpenShiftSchema(Schema):
+class OpenShiftSchema(OpenSchema):
     clock_in = fields.DateTime(required=True)
     break_minutes = fields.Integer(required=True)
     branch_ref = fields.String(allow_none=True, required=True)
@@ -104,7 +105,7 @@ class OpenShiftSchema(Schema):
     source_system = fields.String(required=True)
 
 
-class AttendanceDaySchema(Schema):
+class AttendanceDaySchema(OpenSchema):
     employee_id = fields.String(required=True)
     date = fields.Date(required=True, metadata={"description": "Local day in the company timezone on which "
                                                                "the shifts started."})
@@ -137,7 +138,8 @@ class AttendanceQueryArgsSchema(PageArgsSchema):
 
 @blp.route("/events")
 class AttendanceEvents(MethodView):
-    @operation(blp, release="v1.1", scope="attendance:write", errors=(400, 401, 403, 413, 422, 429))
+    @operation(blp, "ingestAttendanceEvents", release="v1.1", scope="attendance:write",
+               errors=(400, 401, 403, 413, 422, 429))
     @blp.doc(requestBody={"required": True, "content": {"application/json": {
         "schema": IngestRequestSchema, "example": INGEST_EXAMPLE}}})
     @blp.response(207, IngestResponseSchema, example=RESULTS_EXAMPLE, description=(
@@ -150,9 +152,9 @@ class AttendanceEvents(MethodView):
 
 @blp.route("")
 class AttendanceDays(MethodView):
-    @operation(blp, release="v1.1", scope="attendance:read", errors=(400, 401, 403, 429))
+    @operation(blp, "listAttendanceDays", release="v1.1", scope="attendance:read", errors=(400, 401, 403, 429))
     @blp.arguments(AttendanceQueryArgsSchema, location="query", error_status_code=400)
-    @blp.response(200, AttendanceDayPageSchema, headers=RATE_LIMIT_HEADERS,
+    @blp.response(200, AttendanceDayPageSchema,
                   example={"data": [DAY_EXAMPLE], "next_cursor": None})
     def get(self, args):
         """List attendance days, one per employee per day, by date"""

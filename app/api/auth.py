@@ -3,55 +3,71 @@
 Order of checks (each failure answers at once): the operation's release is live
 (else 404), the bearer credential (401), the company has the Partner API on (403
 `api_not_enabled`), the key's rate limit (429), the operation's scope (403
-`insufficient_scope`). Views declare their release and scope with `@operation`.
+`insufficient_scope`), then no query parameter the operation does not take, and none
+given twice (400). Views declare their contract name, release and scope with `@operation`.
 """
 
 from flask import current_app, g, request
 from flask.sessions import SecureCookieSessionInterface
 
-from app.api.problems import ApiProblem
+from app.api.problems import PROBLEM_MIMETYPE, ApiProblem
 from app.api.schemas import ProblemSchema
 from app.domain.keys import Unauthenticated, secret_hash_of
 
 ERROR_DESCRIPTIONS = {
-    400: "Bad query parameter, invalid JSON or unknown cursor (`invalid_request`).",
+    400: "Bad or unknown query parameter, invalid JSON or unknown cursor (`invalid_request`).",
     401: "Missing, malformed, revoked or wrong-environment key (`unauthenticated`).",
     403: "Key lacks the scope (`insufficient_scope`) or the Partner API is off (`api_not_enabled`).",
-    404: "No such resource in this company (`not_found`).",
+    404: "No such resource in this company (`not_found`), or this operation's release is not live yet.",
     409: "Conflicts with the current state (`conflict`).",
     413: "More than 500 events or a body over 1 MB (`payload_too_large`).",
     422: "Well-formed JSON that fails validation (`validation_failed`).",
     429: "Too many requests (`rate_limited`); see Retry-After.",
 }
-RATE_LIMIT_HEADERS = {
-    "X-RateLimit-Limit": {"description": "Requests allowed per minute.", "schema": {"type": "integer"}},
-    "X-RateLimit-Remaining": {"description": "Requests left in the window.", "schema": {"type": "integer"}},
-    "X-RateLimit-Reset": {"description": "Seconds until the allowance is fully restored.",
-                          "schema": {"type": "integer"}},
-}
+# Every operation may answer these, whatever its own errors: a query parameter it does
+# not take, and 404 while its release is not live.
+ALWAYS = {400: "Unknown or repeated query parameter (`invalid_request`).",
+          404: "This operation's release is not live yet (`not_found`)."}
 
 
-def operation(blp, *, release, scope=None, errors=(401, 403, 429)):
-    """Declare a view method's release and scope, and document its errors."""
+def operation(blp, operation_id, *, release, scope=None, errors=(401, 403, 429)):
+    """Declare a view method's contract name, release and scope, and document its errors."""
 
     def decorator(func):
-        for status in errors:
-            headers = {"Retry-After": {"description": "Seconds to wait.", "schema": {"type": "integer"}},
-                       **RATE_LIMIT_HEADERS} if status == 429 else None
-            func = blp.alt_response(
-                status, schema=ProblemSchema, content_type="application/problem+json",
-                description=ERROR_DESCRIPTIONS[status], headers=headers,
-            )(func)
-        extra = {"x-release": release, "security": [{"bearerAuth": []}]}
-        if scope:
-            extra["description"] = f"Scope: `{scope}`. Release {release}."
-        else:
-            extra["description"] = f"Any valid key. Release {release}."
-        func = blp.doc(**extra)(func)
-        func.release, func.scope = release, scope
+        for status in sorted({*errors, *ALWAYS}):
+            description = ERROR_DESCRIPTIONS[status] if status in errors else ALWAYS[status]
+            func = blp.alt_response(status, schema=ProblemSchema, content_type=PROBLEM_MIMETYPE,
+                                    description=description)(func)
+        who = f"Scope: `{scope}`." if scope else "Any valid key."
+        func = blp.doc(operationId=operation_id, description=f"{who} Release {release}.",
+                       security=[{"bearerAuth": []}], **{"x-release": release})(func)
+        func.operation_id, func.release, func.scope = operation_id, release, scope
+        func.query_names = _query_names(func)
         return func
 
     return decorator
+
+
+def _query_names(view):
+    """The query parameters a view declares with `@blp.arguments(..., location="query")`."""
+    names = set()
+    for argument in getattr(view, "_apidoc", {}).get("arguments", {}).get("parameters", ()):
+        if argument["in"] == "query":
+            schema = argument["schema"]() if isinstance(argument["schema"], type) else argument["schema"]
+            names.update(field.data_key or name for name, field in schema.fields.items())
+    return frozenset(names)
+
+
+def refuse_unknown_or_repeated_query(op):
+    """A typo (`?stauts=left`) or a parameter the operation does not have
+    (`?updated_since=`) would silently return the whole list: name it instead."""
+    for name, values in request.args.lists():
+        if name not in op.query_names:
+            known = ", ".join(f"`{known}`" for known in sorted(op.query_names)) or "none"
+            raise ApiProblem("invalid_request", f"Unknown query parameter `{name}` (this operation takes {known}).")
+        if len(values) > 1:
+            raise ApiProblem("invalid_request", f"The query parameter `{name}` is given {len(values)} times; "
+                                                "give it once.")
 
 
 def _operation_of_request():
@@ -98,6 +114,8 @@ def guard():
                          headers=g.rate_limit_headers)
     if op.scope and op.scope not in principal.scopes:
         raise ApiProblem("insufficient_scope", f"This operation needs the scope `{op.scope}`.")
+    if request.args:
+        refuse_unknown_or_repeated_query(op)
     g.principal = principal
 
 

@@ -1,10 +1,10 @@
 from flask.views import MethodView
 from flask_smorest import Blueprint
-from marshmallow import Schema, fields
+from marshmallow import fields
 
 from app.api import json_response
-from app.api.auth import RATE_LIMIT_HEADERS, current_principal, operation
-from app.api.schemas import LocalizedNameSchema
+from app.api.auth import current_principal, operation
+from app.api.schemas import LocalizedNameSchema, OpenSchema
 from app.domain.partner_safe import company_form
 
 blp = Blueprint("company", __name__, url_prefix="/v1/company", description="The company the key belongs to.")
@@ -18,7 +18,7 @@ EXAMPLE = {
 }
 
 
-class EntitySchema(Schema):
+class EntitySchema(OpenSchema):
     id = fields.String(required=True, metadata={"description": "Use as the `entity_id` filter."})
     country = fields.String(required=True, metadata={"description": "ISO 3166-1 alpha-2 country code."})
     name = fields.Nested(LocalizedNameSchema, required=True)
@@ -26,7 +26,7 @@ class EntitySchema(Schema):
     primary = fields.Boolean(required=True)
 
 
-class CompanySchema(Schema):
+class CompanySchema(OpenSchema):
     id = fields.String(required=True)
     name = fields.Nested(LocalizedNameSchema, required=True)
     country = fields.String(required=True)
@@ -38,8 +38,8 @@ class CompanySchema(Schema):
 
 @blp.route("")
 class CompanyView(MethodView):
-    @operation(blp, release="v1.0")
-    @blp.response(200, CompanySchema, example=EXAMPLE, headers=RATE_LIMIT_HEADERS)
+    @operation(blp, "getCompany", release="v1.0")
+    @blp.response(200, CompanySchema, example=EXAMPLE)
     def get(self):
         """Read the company the key belongs to"""
         principal = current_principal()

@@ -2,12 +2,12 @@ from datetime import datetime
 
 from flask.views import MethodView
 from flask_smorest import Blueprint
-from marshmallow import Schema, fields, validate
+from marshmallow import fields, validate
 
 from app.api import json_response
-from app.api.auth import RATE_LIMIT_HEADERS, current_company, operation
+from app.api.auth import current_company, operation
 from app.api.pagination import decode_cursor, fingerprint, page
-from app.api.schemas import LocalizedNameSchema, PageArgsSchema, page_schema
+from app.api.schemas import LocalizedNameSchema, OpenSchema, PageArgsSchema, page_schema
 from app.domain.clock import from_db, to_db
 from app.domain.employees import STATUS_FILTERS, get_employee, list_employees
 from app.domain.partner_safe import employee_form
@@ -27,12 +27,12 @@ EXAMPLE = {
 }
 
 
-class BranchSchema(Schema):
+class BranchSchema(OpenSchema):
     id = fields.String(required=True)
     name = fields.String(required=True)
 
 
-class EmployeeSchema(Schema):
+class EmployeeSchema(OpenSchema):
     id = fields.String(required=True)
     staff_number = fields.String(required=True)
     name = fields.Nested(LocalizedNameSchema, required=True)
@@ -66,9 +66,9 @@ class EmployeeQueryArgsSchema(PageArgsSchema):
 
 @blp.route("")
 class Employees(MethodView):
-    @operation(blp, release="v1.0", scope="employees:read", errors=(400, 401, 403, 429))
+    @operation(blp, "listEmployees", release="v1.0", scope="employees:read", errors=(400, 401, 403, 429))
     @blp.arguments(EmployeeQueryArgsSchema, location="query", error_status_code=400)
-    @blp.response(200, EmployeePageSchema, headers=RATE_LIMIT_HEADERS,
+    @blp.response(200, EmployeePageSchema,
                   example={"data": [EXAMPLE], "next_cursor": None})
     def get(self, args):
         """List employees, oldest first"""
@@ -88,7 +88,7 @@ class Employees(MethodView):
 
 @blp.route("/<employee_id>")
 class EmployeeById(MethodView):
-    @operation(blp, release="v1.0", scope="employees:read", errors=(401, 403, 404, 429))
+    @operation(blp, "getEmployee", release="v1.0", scope="employees:read", errors=(401, 403, 404, 429))
     @blp.response(200, EmployeeSchema, example=EXAMPLE)
     def get(self, employee_id):
         """Read one employee"""

@@ -1,11 +1,11 @@
 from flask.views import MethodView
 from flask_smorest import Blueprint
-from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+from marshmallow import ValidationError, fields, validate, validates_schema
 
 from app.api import json_response
-from app.api.auth import RATE_LIMIT_HEADERS, current_company, operation
+from app.api.auth import current_company, operation
 from app.api.pagination import decode_cursor, fingerprint, page
-from app.api.schemas import LocalizedNameSchema, PageArgsSchema, page_schema
+from app.api.schemas import LocalizedNameSchema, OpenSchema, PageArgsSchema, page_schema
 from app.domain.partner_safe import payroll_run_full, payroll_run_summary
 from app.domain.payroll_runs import VISIBLE_STATUSES, get_run, list_runs
 
@@ -34,7 +34,7 @@ FULL_EXAMPLE = {
 }
 
 
-class TotalsSchema(Schema):
+class TotalsSchema(OpenSchema):
     gross = fields.String(required=True, metadata=MONEY)
     deductions = fields.String(required=True, metadata=MONEY)
     net = fields.String(required=True, metadata=MONEY)
@@ -42,7 +42,7 @@ class TotalsSchema(Schema):
     total_cost = fields.String(required=True, metadata={**MONEY, "description": "gross + employer_contributions."})
 
 
-class PayrollRunSummarySchema(Schema):
+class PayrollRunSummarySchema(OpenSchema):
     id = fields.String(required=True)
     entity_id = fields.String(required=True)
     country = fields.String(required=True)
@@ -56,7 +56,7 @@ class PayrollRunSummarySchema(Schema):
     updated_at = fields.DateTime(required=True)
 
 
-class ComponentSchema(Schema):
+class ComponentSchema(OpenSchema):
     code = fields.String(required=True, metadata={"example": "housing"})
     name = fields.Nested(LocalizedNameSchema, required=True)
     kind = fields.String(required=True, metadata={
@@ -65,14 +65,14 @@ class ComponentSchema(Schema):
     employee_count = fields.Integer(required=True, metadata={"description": "Employees it applies to."})
 
 
-class JournalLineSchema(Schema):
+class JournalLineSchema(OpenSchema):
     account_code = fields.String(required=True)
     account_name = fields.String(required=True)
     debit = fields.String(required=True, metadata=MONEY)
     credit = fields.String(required=True, metadata=MONEY)
 
 
-class JournalEntrySchema(Schema):
+class JournalEntrySchema(OpenSchema):
     id = fields.String(required=True)
     kind = fields.String(required=True, metadata={"description": "`accrual`, `payment`, `correction` or `reversal`."})
     posted_at = fields.DateTime(required=True)
@@ -104,9 +104,9 @@ class PayrollRunQueryArgsSchema(PageArgsSchema):
 
 @blp.route("")
 class PayrollRuns(MethodView):
-    @operation(blp, release="v1.0", scope="payroll:read", errors=(400, 401, 403, 429))
+    @operation(blp, "listPayrollRuns", release="v1.0", scope="payroll:read", errors=(400, 401, 403, 429))
     @blp.arguments(PayrollRunQueryArgsSchema, location="query", error_status_code=400)
-    @blp.response(200, PayrollRunPageSchema, headers=RATE_LIMIT_HEADERS,
+    @blp.response(200, PayrollRunPageSchema,
                   example={"data": [SUMMARY_EXAMPLE], "next_cursor": None})
     def get(self, args):
         """List closed payroll runs, newest month first"""
@@ -121,7 +121,7 @@ class PayrollRuns(MethodView):
 
 @blp.route("/<payroll_run_id>")
 class PayrollRunById(MethodView):
-    @operation(blp, release="v1.0", scope="payroll:read", errors=(401, 403, 404, 429))
+    @operation(blp, "getPayrollRun", release="v1.0", scope="payroll:read", errors=(401, 403, 404, 429))
     @blp.response(200, PayrollRunSchema, example=FULL_EXAMPLE)
     def get(self, payroll_run_id):
         """Read one closed payroll run with components and journal"""

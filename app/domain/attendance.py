@@ -47,7 +47,7 @@ after_ingest = None
 
 @dataclass(frozen=True)
 class Result:
-    external_id: object
+    external_id: str | None
     status: str  # accepted, duplicate, unmatched_employee, rejected
     event_id: str | None = None
     reason: str | None = None
@@ -69,7 +69,9 @@ def ingest(company, events, clock, *, channel="partner_api"):
         parsed = _check(raw, now, REF_TYPES if channel == "partner_api" else INTERNAL_REF_TYPES)
         if isinstance(parsed, str):
             external_id = raw.get("external_id") if isinstance(raw, dict) else None
-            results[index] = Result(external_id, "rejected", reason=parsed)
+            # The result echoes a string or null, never what a wrong type carried.
+            results[index] = Result(external_id if isinstance(external_id, str) else None, "rejected",
+                                    reason=parsed)
         else:
             rows.append((index, parsed))
     if not rows:

@@ -96,3 +96,19 @@ def test_rate_limit_reloads_its_script_after_a_redis_restart(shared_redis, clock
     first = limiter.hit(key, now)
     assert first.allowed and first.remaining == 4 and first.credentials_version
     assert limiter.hit(key, now).remaining == 3
+
+
+def test_an_unknown_query_parameter_is_named_in_a_400(client, headers):
+    for url, name in (("/v1/employees?updated_since=2026-01-01T00:00:00Z", "updated_since"),
+                      ("/v1/employees?stauts=left", "stauts"), ("/v1/company?expand=entities", "expand"),
+                      ("/v1/payroll-runs?month=2026-10", "month"),
+                      ("/v1/attendance?from=2026-11-01&to=2026-11-02&employee=x", "employee")):
+        body = assert_problem(client.get(url, headers=headers), 400, "invalid_request")
+        assert f"`{name}`" in body["detail"], url
+    listed = assert_problem(client.get("/v1/employees?stauts=left", headers=headers), 400, "invalid_request")
+    assert "`status`" in listed["detail"]  # says what the operation does take
+
+
+def test_a_repeated_query_parameter_is_a_400(client, headers):
+    body = assert_problem(client.get("/v1/employees?limit=1&limit=2", headers=headers), 400, "invalid_request")
+    assert "`limit`" in body["detail"]

@@ -1,0 +1,81 @@
+"""What the published OpenAPI document says beyond the schemas. Partners generate
+clients from it, so it describes every header and error the service really sends.
+
+- Every response declares `X-Request-Id` (Contract, Conventions 7). Every response sent
+  after the rate-limit step (all but 401) declares the three `X-RateLimit-*`; 429 also
+  `Retry-After` (Contract, Limits).
+- The `default` response is a Problem in `application/problem+json` (Contract, Errors).
+- flask-smorest's pagination and ETag components are left out: the API uses neither.
+"""
+
+from apispec import BasePlugin
+from flask_smorest import Api
+from flask_smorest.spec import prepare_response
+
+from app.api.problems import PROBLEM_MIMETYPE
+from app.api.schemas import ProblemSchema
+
+HEADERS = {
+    "X-Request-Id": {"description": "A unique id of this request; quote it when asking for help.",
+                     "schema": {"type": "string"}},
+    "X-RateLimit-Limit": {"description": "Requests allowed per minute.", "schema": {"type": "integer"}},
+    "X-RateLimit-Remaining": {"description": "Requests left in the window.", "schema": {"type": "integer"}},
+    "X-RateLimit-Reset": {"description": "Seconds until the allowance is fully restored.",
+                          "schema": {"type": "integer"}},
+    "Retry-After": {"description": "Seconds to wait before retrying.", "schema": {"type": "integer"}},
+}
+RATE_LIMIT = ("X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset")
+
+
+def header_refs(*names):
+    return {name: {"$ref": f"#/components/headers/{name}"} for name in names}
+
+
+def headers_of(status):
+    """The headers a response with this status carries (401 comes before any counting)."""
+    names = ["X-Request-Id"]
+    if str(status) != "401":
+        names.extend(RATE_LIMIT)
+    if str(status) == "429":
+        names.append("Retry-After")
+    return header_refs(*names)
+
+
+class ResponseHeadersPlugin(BasePlugin):
+    """Adds the headers above to every response of every operation."""
+
+    def init_spec(self, spec):
+        for name, header in HEADERS.items():
+            spec.components.header(name, header)
+
+    def operation_helper(self, path=None, operations=None, **kwargs):
+        for operation in (operations or {}).values():
+            for status, response in operation.get("responses", {}).items():
+                if isinstance(response, dict) and "$ref" not in response:
+                    response["headers"] = {**headers_of(status), **response.get("headers", {})}
+
+
+class PartnerApi(Api):
+    """flask-smorest's Api with our Problem as the documented error body. Error
+    handling itself lives in `app/api/problems.py`."""
+
+    ERROR_SCHEMA = ProblemSchema
+
+    def init_app(self, app, *, spec_kwargs=None):
+        spec_kwargs = {**(spec_kwargs or {}), "extra_plugins": [ResponseHeadersPlugin()]}
+        super().init_app(app, spec_kwargs=spec_kwargs)
+
+    def _register_error_handlers(self):
+        pass
+
+    def _register_responses(self):
+        response = {"description": "Any other error, such as `internal_error` (500): a Problem.",
+                    "schema": self.ERROR_SCHEMA, "headers": headers_of("default")}
+        prepare_response(response, self.spec, PROBLEM_MIMETYPE)
+        self.spec.components.response(self.DEFAULT_ERROR_RESPONSE_NAME, response)
+
+    def _register_etag_headers(self):
+        pass
+
+    def _register_pagination_header(self):
+        pass

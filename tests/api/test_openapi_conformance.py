@@ -1,0 +1,154 @@
+"""Real answers of every operation, successes and errors, validate against the published
+document (openapi-core, as a partner's generated client would read them), on whichever
+database the suite runs. A v1-style additive change (a new field anywhere) must too."""
+
+import copy
+import json
+
+import pytest
+from openapi_core import Config, OpenAPI
+from openapi_core.contrib.werkzeug import WerkzeugOpenAPIRequest, WerkzeugOpenAPIResponse
+from openapi_spec_validator import validate
+from werkzeug.wrappers import Request, Response
+
+from app.api.ratelimit import make_limiter
+from app.domain import keys
+from app.models import Company, Employee, PayrollRun
+from tests.api.test_attendance_days import punch, settle_due
+from tests.conftest import bearer
+
+CONTRACT_NAMES = {"getCompany", "listEmployees", "getEmployee", "listPayrollRuns", "getPayrollRun",
+                  "ingestAttendanceEvents", "listAttendanceDays"}
+
+
+@pytest.fixture
+def document(client):
+    spec = client.get("/v1/openapi.json").get_json()
+    validate(spec)  # a valid OpenAPI 3 document, or generators refuse it
+    return spec
+
+
+def contract(document):
+    """The document as openapi-core reads it; problems are JSON too."""
+    config = Config(extra_media_type_deserializers={"application/problem+json": json.loads})
+    return OpenAPI.from_dict(document, config=config)
+
+
+def validated(openapi, response):
+    # The request as sent, less its body: the service has read it, and only the
+    # response is checked here.
+    sent = response.request
+    request = Request.from_values(sent.path, base_url=sent.host_url, method=sent.method,
+                                  query_string=sent.query_string.decode(), headers=dict(sent.headers))
+    openapi.validate_response(WerkzeugOpenAPIRequest(request), WerkzeugOpenAPIResponse(response))
+    return response
+
+
+def with_new_fields(value):
+    """`value` with a field v1 might add in every object."""
+    if isinstance(value, dict):
+        return {**{key: with_new_fields(item) for key, item in value.items()}, "added_in_v1_9": {"x": 1}}
+    if isinstance(value, list):
+        return [with_new_fields(item) for item in value]
+    return value
+
+
+def test_operations_carry_the_contract_names_and_document_what_is_sent(document):
+    operations = [op for item in document["paths"].values() for op in item.values() if "x-release" in op]
+    assert {op["operationId"] for op in operations} == CONTRACT_NAMES
+    for op in operations:
+        for status, response in op["responses"].items():
+            if status == "default":
+                assert response == {"$ref": "#/components/responses/DEFAULT_ERROR"}
+                continue
+            assert "X-Request-Id" in response["headers"], (op["operationId"], status)
+            assert ("X-RateLimit-Remaining" in response["headers"]) == (status != "401")
+            assert ("Retry-After" in response["headers"]) == (status == "429")
+            if not status.startswith("2"):
+                assert list(response["content"]) == ["application/problem+json"]
+        assert {"400", "404"} <= set(op["responses"]), op["operationId"]  # unknown parameter; not live yet
+    default = document["components"]["responses"]["DEFAULT_ERROR"]
+    assert list(default["content"]) == ["application/problem+json"]
+    assert "X-Request-Id" in default["headers"]
+
+
+def test_no_schema_forbids_the_fields_v1_will_add(document):
+    forbidding = [name for name, schema in document["components"]["schemas"].items()
+                  if schema.get("additionalProperties") is False]
+    assert forbidding == []
+    assert "webhook" not in document["info"]["description"].lower()  # promises only what is built
+
+
+def test_every_operation_answers_as_documented(app, client, document, sandbox, make_key, monkeypatch, clock):
+    openapi = contract(document)
+    key = bearer(make_key(sandbox))
+    employee = Employee.get(Employee.company == sandbox)
+    run = PayrollRun.get(PayrollRun.company == sandbox, PayrollRun.status == "finalized")
+
+    def check(method, url, status, *, headers=key, **kwargs):
+        response = getattr(client, method)(url, headers=headers, **kwargs)
+        assert response.status_code == status, (url, response.get_data(as_text=True))
+        return validated(openapi, response)
+
+    check("get", "/v1/company", 200)
+    check("get", "/v1/company", 401, headers={})
+    check("get", "/v1/company?expand=entities", 400)
+    check("get", "/v1/employees?limit=2", 200)
+    cursor = client.get("/v1/employees?limit=2", headers=key).get_json()["next_cursor"]
+    check("get", f"/v1/employees?limit=2&cursor={cursor}", 200)
+    check("get", "/v1/employees?limit=500", 400)
+    check("get", "/v1/employees?status=gone", 400)
+    check("get", "/v1/employees", 403, headers=bearer(make_key(sandbox, scopes=())))
+    check("get", f"/v1/employees/{employee.id}", 200)
+    check("get", "/v1/employees/emp_nope", 404)
+    check("get", "/v1/payroll-runs?from=2026-01&to=2026-12", 200)
+    check("get", "/v1/payroll-runs?from=2026-13", 400)
+    check("get", f"/v1/payroll-runs/{run.id}", 200)
+    check("get", "/v1/payroll-runs/prun_nope", 404)
+    results = check("post", "/v1/attendance/events", 207, json={"events": [
+        punch(1, "clock_in", "2026-11-20T08:00:00+03:00"), punch(2, "clock_out", "2026-11-20T16:00:00+03:00"),
+        punch(3, "clock_in", "2026-11-21T11:00:00+03:00"), punch(1, "clock_in", "2026-11-20T08:00:00+03:00"),
+        {**punch(4, "clock_in", "2026-11-20T08:00:00+03:00"), "external_id": 17},
+        {**punch(5, "clock_in", "2026-11-20T08:00:00+03:00"), "external_id": {"id": 5}},
+        {**punch(6, "clock_in", "2026-11-20T08:00:00+03:00"), "employee_ref": {"type": "email", "value": "x@y.z"}},
+    ]}).get_json()["results"]
+    assert [r["status"] for r in results] == ["accepted", "accepted", "accepted", "duplicate", "rejected",
+                                              "rejected", "unmatched_employee"]
+    assert results[4]["external_id"] is None and results[5]["external_id"] is None
+    check("post", "/v1/attendance/events", 400, data="{", content_type="application/json")
+    check("post", "/v1/attendance/events", 422, json={"events": []})
+    check("post", "/v1/attendance/events", 413, json={"events": [{}] * 501})
+    settle_due(clock)
+    days = check("get", "/v1/attendance?from=2026-11-20&to=2026-11-21", 200).get_json()["data"]
+    assert days[1]["open_shift"]
+    check("get", f"/v1/attendance?from=2026-11-20&to=2026-11-21&employee_id={employee.id}&limit=1", 200)
+    check("get", "/v1/attendance?from=2026-11-20", 400)
+
+    monkeypatch.setitem(app.config, "LIVE_RELEASES", ("v1.0",))
+    check("get", "/v1/attendance?from=2026-11-20&to=2026-11-21", 404)
+    monkeypatch.setattr(app.extensions["authenticator"], "limiter", make_limiter(1, app.extensions["redis"]))
+    check("get", "/v1/company", 200)
+    check("get", "/v1/company", 429)
+    Company.update(api_enabled=False).where(Company.id == sandbox.id).execute()
+    check("get", "/v1/company", 403, headers=bearer(make_key(sandbox)))
+
+
+def test_answers_with_fields_added_later_still_validate(client, document, headers, sandbox):
+    """What a generated client meets after v1 adds fields: the document lets them pass."""
+    openapi = contract(document)
+    run = PayrollRun.get(PayrollRun.company == sandbox, PayrollRun.status == "finalized")
+    for url in ("/v1/company", "/v1/employees", f"/v1/payroll-runs/{run.id}", "/v1/employees/emp_nope"):
+        real = client.get(url, headers=headers)
+        grown = Response(json.dumps(with_new_fields(real.get_json())), status=real.status_code,
+                         headers=copy.copy(real.headers))
+        grown.request = real.request
+        validated(openapi, grown)
+
+
+def test_a_key_without_scopes_is_refused_every_scoped_operation(client, sandbox, make_key):
+    scoped = [("get", "/v1/employees"), ("get", "/v1/payroll-runs"), ("post", "/v1/attendance/events"),
+              ("get", "/v1/attendance?from=2026-11-20&to=2026-11-21")]
+    key = bearer(make_key(sandbox, scopes=()))
+    assert keys.SCOPES
+    for method, url in scoped:
+        assert getattr(client, method)(url, headers=key).status_code == 403
