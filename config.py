@@ -21,7 +21,11 @@ class Config:
     REDIS_URL = os.environ.get("REDIS_URL") or None
     # Where the `type` URLs of problem responses point; the service serves this page.
     ERRORS_URL = os.environ.get("ERRORS_URL", "http://127.0.0.1:5000/errors")
+    # Operations that answer: every one of these releases, and these single operations
+    # (contract names) besides. The contract's own status today is LIVE_RELEASES= (empty)
+    # with LIVE_OPERATIONS=getCompany. Others answer 404 `not_found`.
     LIVE_RELEASES = _csv(os.environ.get("LIVE_RELEASES", ",".join(ALL_RELEASES)))
+    LIVE_OPERATIONS = _csv(os.environ.get("LIVE_OPERATIONS", ""))
     RATE_LIMIT_PER_MINUTE = int(os.environ.get("RATE_LIMIT_PER_MINUTE", "600"))
     # Without Redis (or while it is down) the rate limit and sign-in throttles count in this
     # SQLite file, shared by every process of the host, so they hold exactly under any

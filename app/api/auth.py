@@ -13,6 +13,7 @@ from flask.sessions import SecureCookieSessionInterface
 from app.api.problems import PROBLEM_MIMETYPE, ApiProblem
 from app.api.schemas import ProblemSchema
 from app.domain.keys import Unauthenticated, secret_hash_of
+from config import ALL_RELEASES
 
 ERROR_DESCRIPTIONS = {
     400: "Bad or unknown query parameter, invalid JSON or unknown cursor (`invalid_request`).",
@@ -94,7 +95,7 @@ def guard():
     if op is None or not hasattr(op, "release"):
         return
     config = current_app.config
-    if op.release not in config["LIVE_RELEASES"]:
+    if op.release not in config["LIVE_RELEASES"] and op.operation_id not in config["LIVE_OPERATIONS"]:
         raise ApiProblem("not_found", "This operation is not live yet.")
     now = current_app.extensions["clock"].now()
     try:
@@ -135,6 +136,19 @@ def current_company():
     return g.principal.company
 
 
+def check_live_settings(app):
+    """Refuse to start on a release or operation id that does not exist: a typo in
+    LIVE_OPERATIONS would otherwise keep an operation dark without a word."""
+    operations = {getattr(view, "operation_id", None): view
+                  for function in app.view_functions.values()
+                  for view in vars(getattr(function, "view_class", object)).values()}
+    for setting, known in (("LIVE_RELEASES", set(ALL_RELEASES)), ("LIVE_OPERATIONS", set(operations) - {None})):
+        unknown = sorted(set(app.config[setting]) - known)
+        if unknown:
+            raise RuntimeError(f"{setting} names {', '.join(unknown)}, which do not exist; "
+                               f"known: {', '.join(sorted(known))}")
+
+
 class NoSessionUnderV1(SecureCookieSessionInterface):
     """The Partner API authenticates by bearer key only: under /v1 no session cookie is
     read or set (so no cookie can carry authority there, and no request pays for
@@ -147,6 +161,7 @@ class NoSessionUnderV1(SecureCookieSessionInterface):
 
 
 def register(app):
+    check_live_settings(app)
     app.session_interface = NoSessionUnderV1()
     app.before_request(guard)
     app.after_request(add_rate_limit_headers)

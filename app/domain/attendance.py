@@ -66,7 +66,7 @@ def ingest(company, events, clock, *, channel="partner_api"):
     now = clock.now()
     results, rows = [None] * len(events), []
     for index, raw in enumerate(events):
-        parsed = _check(raw, now, REF_TYPES if channel == "partner_api" else INTERNAL_REF_TYPES)
+        parsed = _check(raw, now, REF_TYPES if channel == "partner_api" else INTERNAL_REF_TYPES, company.country)
         if isinstance(parsed, str):
             external_id = raw.get("external_id") if isinstance(raw, dict) else None
             # The result echoes a string or null, never what a wrong type carried.
@@ -105,7 +105,7 @@ def _notify(company_id, employee_ids):
                     company_id, exc_info=True)
 
 
-def _check(raw, now, ref_types):
+def _check(raw, now, ref_types, region):
     """The event's row (without ids), or the reason it is rejected."""
     if not isinstance(raw, dict):
         return "invalid_event: each event is a JSON object"
@@ -135,7 +135,7 @@ def _check(raw, now, ref_types):
         return "at_too_old: `at` is more than 35 days in the past"
     return {
         "external_id": raw["external_id"], "source": raw["source"], "type": raw["type"], "at": to_db(at),
-        "branch_ref": raw.get("branch_ref"), "ref_type": ref["type"], "ref_value": ref_key(ref["type"], ref["value"]),
+        "branch_ref": raw.get("branch_ref"), "ref_type": ref["type"], "ref_value": ref_key(ref["type"], ref["value"], region),
     }
 
 
@@ -149,16 +149,19 @@ def _parse_time(text):
     return moment if moment.tzinfo is not None else None
 
 
-def ref_key(ref_type, value):
-    """The form a reference is matched in: emails without case, phones in E.164."""
+def ref_key(ref_type, value, region):
+    """The form a reference is matched in: emails without case, phones in E.164. A phone
+    is read as dialled in `region` (the company's country), so a Kuwaiti company's
+    `55952568`, `0096555952568` and `+965 5595 2568` are one number."""
     value = value.strip()
     if ref_type == "email":
         return value.lower()
     if ref_type == "phone":
         try:
-            return phonenumbers.format_number(phonenumbers.parse(value, None), phonenumbers.PhoneNumberFormat.E164)
+            number = phonenumbers.parse(value, region)
         except phonenumbers.NumberParseException:
             return value
+        return phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164)
     return value
 
 
@@ -253,7 +256,7 @@ def link_reference(company, source, ref_type, value, employee_id, clock):
     if ref_type not in REF_TYPES:
         raise ValidationFailed("Unknown kind of reference.", errors=[("ref_type", f"one of {', '.join(REF_TYPES)}")])
     _employee_of(company, employee_id)
-    key = ref_key(ref_type, value)
+    key = ref_key(ref_type, value, company.country)
     with db.atomic():
         link = IdentityLink.get_or_none(IdentityLink.company == company.id, IdentityLink.source == source,
                                         IdentityLink.ref_type == ref_type, IdentityLink.value == key)

@@ -100,3 +100,17 @@ def test_another_companys_employee_is_never_matched(sandbox, make_sandbox, clock
     other = make_sandbox("SA")
     [result] = ingest(other, [event(1, employee_ref={"type": "employee_code", "value": "SBX-001"})], clock)
     assert AttendanceEvent.get_by_id(result.event_id).employee_id == staff(other, "SBX-001").id
+
+
+def test_a_phone_is_read_as_dialled_in_the_companys_country(sandbox, make_sandbox, clock):
+    person = staff(sandbox, "SBX-003")
+    person.contact_phone = "+96555952568"
+    person.save()
+    dialled = ["55952568", "0096555952568", "+965 5595 2568", "00965-5595-2568"]
+    results = ingest(sandbox, [event(n, employee_ref={"type": "phone", "value": value})
+                               for n, value in enumerate(dialled, start=1)], clock)
+    assert statuses(results) == ["accepted"] * 4
+    assert {AttendanceEvent.get_by_id(r.event_id).employee_id for r in results} == {person.id}
+    # The same local digits in a Saudi company are a Saudi number: no one there has it.
+    [elsewhere] = ingest(make_sandbox("SA"), [event(9, employee_ref={"type": "phone", "value": "55952568"})], clock)
+    assert elsewhere.status == "unmatched_employee"

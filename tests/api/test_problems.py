@@ -1,6 +1,9 @@
 import logging
 
+import pytest
+
 from app.api import company as company_api
+from app.api.auth import check_live_settings
 from app.api.ratelimit import make_limiter
 from app.domain.ids import new_id
 from tests.api.test_auth import assert_problem
@@ -112,3 +115,19 @@ def test_an_unknown_query_parameter_is_named_in_a_400(client, headers):
 def test_a_repeated_query_parameter_is_a_400(client, headers):
     body = assert_problem(client.get("/v1/employees?limit=1&limit=2", headers=headers), 400, "invalid_request")
     assert "`limit`" in body["detail"]
+
+
+def test_single_operations_can_be_live_without_their_release(app, client, headers, monkeypatch):
+    """The contract's own status: only getCompany is live."""
+    monkeypatch.setitem(app.config, "LIVE_RELEASES", ())
+    monkeypatch.setitem(app.config, "LIVE_OPERATIONS", ("getCompany",))
+    assert client.get("/v1/company", headers=headers).status_code == 200
+    for url in ("/v1/employees", "/v1/payroll-runs", "/v1/attendance?from=2026-11-01&to=2026-11-02"):
+        assert_problem(client.get(url, headers=headers), 404, "not_found")
+
+
+@pytest.mark.parametrize("setting, value", [("LIVE_OPERATIONS", ("getCompny",)), ("LIVE_RELEASES", ("v1.3",))])
+def test_a_live_setting_naming_nothing_real_stops_the_start(app, monkeypatch, setting, value):
+    monkeypatch.setitem(app.config, setting, value)
+    with pytest.raises(RuntimeError, match=f"{setting} names {value[0]}, which do not exist"):
+        check_live_settings(app)  # as create_app does, once the operations are registered
