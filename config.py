@@ -19,8 +19,9 @@ class Config:
     SECRET_KEY = os.environ.get("SECRET_KEY", DEV_SECRET_KEY)
     DATABASE_URL = os.environ.get("DATABASE_URL", "sqlite:///instance/partner_api.db")
     REDIS_URL = os.environ.get("REDIS_URL") or None
-    # Where the `type` URLs of problem responses point; the service serves this page.
-    ERRORS_URL = os.environ.get("ERRORS_URL", "http://127.0.0.1:5000/errors")
+    # Where the `type` URLs of problem responses point. Unset: this service's own `/errors`
+    # page, at the address the request came to (behind a proxy, the one the client used).
+    ERRORS_URL = os.environ.get("ERRORS_URL") or None
     # Operations that answer: every one of these releases, and these single operations
     # (contract names) besides. The contract's own status today is LIVE_RELEASES= (empty)
     # with LIVE_OPERATIONS=getCompany. Others answer 404 `not_found`.
@@ -69,7 +70,6 @@ class TestConfig(Config):
     SECRET_KEY = "test-secret-key"
     DATABASE_URL = os.environ.get("TEST_DATABASE_URL", "sqlite:///:memory:")
     REDIS_URL = os.environ.get("TEST_REDIS_URL") or None
-    ERRORS_URL = "https://partner-api.test/errors"
     RATE_LIMIT_FILE = None  # process memory, unless a test names a file (tests/conftest.py does)
     JOBS_AUTOSTART = False  # tests run jobs themselves
 

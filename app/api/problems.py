@@ -7,7 +7,7 @@ shape: `type`, `title`, `status`, `code`, `request_id`, and `errors` for
 
 import json
 
-from flask import current_app, g, request
+from flask import current_app, g, request, url_for
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
@@ -45,7 +45,7 @@ class ApiProblem(Exception):
 def problem_response(code, detail=None, *, errors=None, headers=None, status=None):
     default_status, title = CODES[code]
     body = {
-        "type": f"{current_app.config['ERRORS_URL']}#{code}",
+        "type": f"{errors_url()}#{code}",
         "title": title,
         "status": status or default_status,
         "code": code,
@@ -58,6 +58,11 @@ def problem_response(code, detail=None, *, errors=None, headers=None, status=Non
     response = Response(json.dumps(body), status=body["status"], mimetype=PROBLEM_MIMETYPE)
     response.headers.update(headers or {})
     return response
+
+
+def errors_url():
+    """ERRORS_URL, or this service's errors page at the address the request came to."""
+    return current_app.config["ERRORS_URL"] or url_for("docs.errors_page", _external=True)
 
 
 def is_api_request():

@@ -125,15 +125,18 @@ keys_cli = AppGroup("keys", help="Partner API keys.")
 
 @keys_cli.command("create")
 @click.option("--company", "company_id", required=True)
-@click.option("--scopes", default="", help="Comma-separated, e.g. employees:read,payroll:read.")
+@click.option("--scopes", required=True, help=f"Comma-separated, any of {', '.join(keys.SCOPES)}; "
+                                             "an empty value ('') for a key that only reads the company.")
 @click.option("--name", default="CLI key")
 @json_option
 @domain_errors
 def keys_create(company_id, scopes, name, as_json):
-    """Issue a key (shown once) for a company."""
+    """Issue a key (shown once) for a company, with exactly the scopes named."""
     company = access.get_company(company_id)
     key, secret = keys.create_key(company, scopes, clock(), name=name)
-    emit(as_json, {"key_id": key.id, "api_key": secret}, f"{key.id}: {secret}")
+    granted = key.scopes.split()
+    emit(as_json, {"key_id": key.id, "api_key": secret, "scopes": granted},
+         f"{key.id}: {secret}\nscopes: {', '.join(granted) or 'none (GET /v1/company only)'}")
 
 
 @keys_cli.command("revoke")
@@ -170,7 +173,7 @@ def serve(host, port, workers, email, country):
         company = Company.get_or_none(Company.sandbox_owner == user)
         if company is None:
             company = sandbox.create_sandbox(user, country, clock())
-        _, secret = keys.create_key(company, keys.SCOPES, clock(), name="serve command key", created_by=user)
+        _, secret, replaced = keys.reissue_key(company, "serve command key", keys.SCOPES, clock(), created_by=user)
         # The demo user gets a console password on the first run, printed that once.
         password = None
         if user.password_hash is None:
@@ -182,7 +185,8 @@ def serve(host, port, workers, email, country):
     click.echo(
         f"\nPartner API running at {base}\n"
         f"  sandbox company: {company.id} ({company.country}), owner {user.email}\n"
-        f"  sandbox API key: {secret}\n"
+        f"  sandbox API key: {secret}"
+        f"{' (the key printed by the previous start is revoked)' if replaced else ''}\n"
         f"  try:  curl -H 'Authorization: Bearer {secret}' {base}/v1/company\n"
         f"  docs: {base}/v1/docs\n"
         f"  console: {base}/console/ (sign in as {user.email}, {sign_in})\n"

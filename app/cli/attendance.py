@@ -20,9 +20,9 @@ from app.cli.common import clock, domain_errors, emit, json_option
 from app.domain import attendance
 from app.domain.access import get_company
 from app.domain.clock import format_utc
-from app.domain.errors import NotFound, ValidationFailed
+from app.domain.employees import resolve_employee
+from app.domain.errors import ValidationFailed
 from app.domain.pairing import EVENT_TYPES
-from app.models import Employee
 
 attendance_cli = AppGroup("attendance", help="Punches from HR and the employee app; link unmatched people.")
 
@@ -87,25 +87,17 @@ def unmatched(company_id, as_json):
 def link(company_id, source, ref_type, value, employee):
     """Say which employee a reference means; the events waiting for it are paired."""
     company = get_company(company_id)
-    employee_id = _employee_id(company, employee)
+    employee_id = resolve_employee(company.id, employee)
     waiting = attendance.link_reference(company, source, ref_type, value, employee_id, clock())
     click.echo(f"linked {source} {ref_type}={value} to {employee_id}; {waiting} waiting event(s) handed to pairing")
 
 
 def _record(company_id, employee, kind, at, branch, channel, external_id, as_json):
     company = get_company(company_id)
-    result = attendance.record_punch(company, _employee_id(company, employee), kind, _moment(at, company.timezone),
-                                     clock(), channel=channel, external_id=external_id, branch_ref=branch)
+    result = attendance.record_punch(company, resolve_employee(company.id, employee), kind,
+                                     _moment(at, company.timezone), clock(), channel=channel,
+                                     external_id=external_id, branch_ref=branch)
     emit(as_json, result.as_dict(), f"{result.status}: {result.event_id}")
-
-
-def _employee_id(company, text):
-    found = (Employee.select(Employee.id)
-             .where(Employee.company == company.id, (Employee.id == text) | (Employee.staff_number == text))
-             .first())
-    if found is None:
-        raise NotFound(f"No employee {text!r} in this company.")
-    return found.id
 
 
 def _moment(text, timezone):

@@ -20,6 +20,7 @@ from app.cli.common import clock, domain_errors, emit, json_option
 from app.domain import bulk, payroll_actions
 from app.domain import employee_actions as hr
 from app.domain.access import get_company
+from app.domain.employees import resolve_employee
 from app.domain.errors import NotFound, ValidationFailed
 from app.domain.money import parse_major
 from app.models import Employee, Entity, PayrollRun
@@ -181,13 +182,13 @@ def payroll_pay(run_id):
 
 @payroll_cli.command("correct")
 @click.argument("run_id")
-@click.option("--employee", "employee_id", required=True)
+@click.option("--employee", "employee", required=True, help="Employee id or staff number.")
 @click.option("--basic", default=None)
 @click.option("--housing", default=None)
 @click.option("--transport", default=None)
 @click.option("--other-allowance", "other_allowance", default=None)
 @domain_errors
-def payroll_correct(run_id, employee_id, **amounts):
+def payroll_correct(run_id, employee, **amounts):
     """Change one employee's earnings in a finalized or paid run (payroll_run.corrected)."""
     target = run(run_id)
     errors, earnings = [], {}
@@ -201,6 +202,7 @@ def payroll_correct(run_id, employee_id, **amounts):
         raise ValidationFailed("invalid amounts", errors)
     if not earnings:
         raise click.UsageError("give at least one of --basic, --housing, --transport, --other-allowance")
+    employee_id = resolve_employee(target.company_id, employee)
     payroll_actions.correct_run(target, {employee_id: earnings}, clock())
     click.echo(f"corrected {run_id}")
 

@@ -98,12 +98,20 @@ def normalize_email(email):
 
 
 MIN_PASSWORD_LENGTH = 10
+MAX_PASSWORD_LENGTH = 1024  # Argon2 takes any length; this bounds the work one attempt costs
+
+
+def check_password_rule(password):
+    """The one rule for every console password, wherever it is set."""
+    length = len(password or "")
+    if not MIN_PASSWORD_LENGTH <= length <= MAX_PASSWORD_LENGTH:
+        message = f"must be {MIN_PASSWORD_LENGTH} to {MAX_PASSWORD_LENGTH} characters (this one has {length})"
+        raise ValidationFailed("password refused", [("password", message)])
 
 
 def set_password(email, password):
     """Give the user with this email a new password; their console sessions end."""
-    if len(password or "") < MIN_PASSWORD_LENGTH:
-        raise ValidationFailed("password too short", [("password", f"at least {MIN_PASSWORD_LENGTH} characters")])
+    check_password_rule(password)
     user = User.get_or_none(User.email == normalize_email(email))
     if user is None:
         raise NotFound(f"no user {email}")
@@ -115,6 +123,8 @@ def set_password(email, password):
 def get_or_create_user(email, clock, name=None, password=None):
     """The user with this email, created (with an optional password) if new."""
     email = normalize_email(email)
+    if password is not None:
+        check_password_rule(password)
     user = User.get_or_none(User.email == email)
     if user is None:
         user = User.create(

@@ -135,7 +135,8 @@ def _check(raw, now, ref_types, region):
         return "at_too_old: `at` is more than 35 days in the past"
     return {
         "external_id": raw["external_id"], "source": raw["source"], "type": raw["type"], "at": to_db(at),
-        "branch_ref": raw.get("branch_ref"), "ref_type": ref["type"], "ref_value": ref_key(ref["type"], ref["value"], region),
+        "branch_ref": raw.get("branch_ref"), "ref_type": ref["type"],
+        "ref_value": ref_key(ref["type"], ref["value"], region),
     }
 
 

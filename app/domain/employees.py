@@ -67,3 +67,14 @@ def find_employees(company_id, *, text=None, offset=0, limit=100):
     if text:
         query = query.where(E.staff_number.contains(text) | E.name_en.contains(text) | E.name_ar.contains(text))
     return list(query.order_by(E.staff_number).offset(offset).limit(limit + 1))
+
+
+def resolve_employee(company_id, text):
+    """The id of the company's employee named by id or staff number (how HR names people
+    in commands); NotFound saying what was expected."""
+    text = (text or "").strip()
+    found = (E.select(E.id).where(E.company == company_id, (E.id == text) | (E.staff_number == text))
+             .order_by(E.created_at).first())
+    if found is None:
+        raise NotFound(f"No employee {text!r} in this company: give an employee id (emp_...) or a staff number.")
+    return found.id

@@ -16,7 +16,7 @@ from app.domain import credentials
 from app.domain.clock import from_db, to_db
 from app.domain.errors import NotFound, ValidationFailed
 from app.domain.ids import new_id, random_token
-from app.models import ApiKey, Company, Entity
+from app.models import ApiKey, Company, Entity, db
 from app.models.base import Prepared
 
 SCOPES = ("employees:read", "payroll:read", "attendance:read", "attendance:write", "webhooks:manage")
@@ -70,6 +70,20 @@ def create_key(company, scopes, clock, *, name="API key", created_by=None):
         created_at=to_db(clock.now()),
     )
     return key, secret
+
+
+def reissue_key(company, name, scopes, clock, *, created_by=None):
+    """A new key named `name`, revoking the company's earlier working keys of that name:
+    one working copy of a demo key, not one more per start of `serve`. Returns (ApiKey,
+    secret, how many were revoked)."""
+    with db.atomic():
+        revoked = (ApiKey.update(revoked_at=to_db(clock.now()))
+                   .where(ApiKey.company == company.id, ApiKey.name == name, ApiKey.revoked_at.is_null())
+                   .execute())
+        if revoked:
+            credentials.changed()
+        key, secret = create_key(company, scopes, clock, name=name, created_by=created_by)
+    return key, secret, revoked
 
 
 def list_keys(company_id):

@@ -127,7 +127,7 @@ def correct_run(run, earnings_by_employee, clock):
     for employee_id, earnings in earnings_by_employee.items():
         employee = employees.get(employee_id)
         if employee is None:
-            errors.append((f"lines.{employee_id}", "no such employee in this run's legal entity"))
+            errors.append((f"lines.{employee_id}", f"not an employee of this run's legal entity ({run.entity_id})"))
             continue
         unknown = set(earnings) - {"basic", "housing", "transport", "other_allowance"}
         negative = [k for k, v in earnings.items()

@@ -2,7 +2,7 @@ import json
 
 import pytest
 
-from app.models import ApiKey, Company, Employee
+from app.models import ApiKey, Company, Employee, User
 
 
 @pytest.fixture
@@ -69,3 +69,24 @@ def test_unknown_scope_is_refused(run):
     company_id = json.loads(run("companies", "create", "--name", "X", "--country", "OM", "--json").output)["company_id"]
     result = run("keys", "create", "--company", company_id, "--scopes", "employees:write", "--json")
     assert result.exit_code == 1 and "unknown scope 'employees:write'" in result.output
+
+
+def test_keys_create_needs_its_scopes_named_and_says_what_it_granted(run, client):
+    company_id = json.loads(run("companies", "create", "--name", "X", "--country", "QA", "--json").output)["company_id"]
+    missing = run("keys", "create", "--company", company_id)
+    assert missing.exit_code == 2 and "--scopes" in missing.output
+    company_only = run("keys", "create", "--company", company_id, "--scopes", "")
+    assert company_only.exit_code == 0 and "scopes: none (GET /v1/company only)" in company_only.output
+    both = json.loads(run("keys", "create", "--company", company_id, "--scopes", "payroll:read employees:read",
+                          "--json").output)
+    assert both["scopes"] == ["employees:read", "payroll:read"]
+
+
+@pytest.mark.parametrize("command", [("users", "create", "--email", "hr@example.com", "--password", "x"),
+                                     ("users", "password", "--email", "ana@example.com", "--password", "x")])
+def test_one_password_rule_for_every_command(run, command):
+    run("users", "create", "--email", "ana@example.com")
+    result = run(*command)
+    assert result.exit_code == 1
+    assert "password: must be 10 to 1024 characters (this one has 1)" in result.output
+    assert User.get_or_none(User.email == "hr@example.com") is None

@@ -91,3 +91,14 @@ def test_sandbox_trigger_makes_each_event_happen(run, sandbox, make_sandbox):  #
 def test_sandbox_trigger_refuses_live_companies(run):  # noqa: F811
     company_id = json.loads(ok(run("companies", "create", "--name", "Live", "--country", "AE", "--json")))["company_id"]
     refused(run("sandbox", "trigger", "employee.created", "--company", company_id), "sandbox companies only")
+
+
+def test_payroll_correct_takes_a_staff_number_and_names_what_it_expects(run, sandbox):  # noqa: F811
+    entity = sandbox.entities.get()
+    run_id = json.loads(ok(run("payroll", "draft", "--entity", entity.id, "--month", "2026-11", "--json")))[
+        "payroll_run_id"]
+    ok(run("payroll", "finalize", run_id))
+    ok(run("payroll", "correct", run_id, "--employee", "SBX-001", "--basic", "999.999"))
+    assert "payroll_run.corrected" in types_of(sandbox.id)
+    refused(run("payroll", "correct", run_id, "--employee", "SBX-999", "--basic", "1"),
+            "give an employee id (emp_...) or a staff number")

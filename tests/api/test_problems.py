@@ -131,3 +131,12 @@ def test_a_live_setting_naming_nothing_real_stops_the_start(app, monkeypatch, se
     monkeypatch.setitem(app.config, setting, value)
     with pytest.raises(RuntimeError, match=f"{setting} names {value[0]}, which do not exist"):
         check_live_settings(app)  # as create_app does, once the operations are registered
+
+
+def test_problem_types_point_at_the_errors_page_of_the_address_used(app, client, monkeypatch):
+    monkeypatch.setitem(app.config, "ERRORS_URL", None)
+    body = client.get("/v1/company", base_url="http://10.0.0.7:8123").get_json()
+    assert body["type"] == "http://10.0.0.7:8123/errors#unauthenticated"
+    assert client.get("/errors", base_url="http://10.0.0.7:8123").status_code == 200
+    monkeypatch.setitem(app.config, "ERRORS_URL", "https://api.example.com/errors")
+    assert client.get("/v1/company").get_json()["type"] == "https://api.example.com/errors#unauthenticated"

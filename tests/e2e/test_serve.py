@@ -90,6 +90,8 @@ def test_serve_prints_a_key_that_works_over_http(served):
     assert requests.get(f"{base}/v1/payroll-runs/{run['id']}", headers=headers, timeout=5).status_code == 200
     missing = requests.get(f"{base}/v1/employees/nope", headers=headers, timeout=5)
     assert missing.status_code == 404 and missing.headers["Content-Type"] == "application/problem+json"
+    assert missing.json()["type"] == f"{base}/errors#not_found"  # where serve listens, not a fixed port
+    assert requests.get(missing.json()["type"], timeout=5).status_code == 200
     assert requests.get(f"{base}/v1/openapi.json", timeout=5).json()["info"]["title"]
 
 
@@ -159,3 +161,18 @@ def test_without_redis_the_rate_limit_of_serve_holds_exactly_across_its_workers(
     remaining = [int(answer.headers["X-RateLimit-Remaining"]) for answer in answers]
     assert remaining[:20] == list(range(19, -1, -1)) and set(remaining[20:]) == {0}
     assert all(int(answer.headers["Retry-After"]) >= 1 for answer in answers[20:])
+
+
+def test_each_start_of_serve_leaves_one_working_demo_key(tmp_path):
+    with serving(tmp_path) as (_, first, database, printed):
+        assert "revoked" not in printed
+    with serving(tmp_path) as (base, second, _, printed):
+        assert "(the key printed by the previous start is revoked)" in printed
+        assert requests.get(f"{base}/v1/company", headers={"Authorization": f"Bearer {first}"},
+                            timeout=5).status_code == 401
+        assert requests.get(f"{base}/v1/company", headers={"Authorization": f"Bearer {second}"},
+                            timeout=5).status_code == 200
+    with sqlite3.connect(database) as connection:
+        working = connection.execute("SELECT COUNT(*) FROM api_key WHERE name = 'serve command key' "
+                                     "AND revoked_at IS NULL").fetchone()[0]
+    assert working == 1
