@@ -2,16 +2,32 @@
 
 `Config` holds safe development defaults (SQLite file, no Redis). `ProductionConfig`
 refuses to start without a real SECRET_KEY. Tests pass overrides to `create_app`.
+Reading this module never fails: `check()`, run by `create_app`, says what is wrong
+with a setting as a `ConfigurationError`, which `wsgi.py` prints as one line.
 """
 
 import os
 
 DEV_SECRET_KEY = "dev-only-secret-key-do-not-use-in-production"
 ALL_RELEASES = ("v1.0", "v1.1", "v1.2")
+INTEGER_SETTINGS = ("RATE_LIMIT_PER_MINUTE", "PROXY_HOPS")
+
+
+class ConfigurationError(RuntimeError):
+    """A setting that the service cannot start with; the message names it and says why."""
 
 
 def _csv(value):
     return tuple(part.strip() for part in value.split(",") if part.strip())
+
+
+def _integer(name, default):
+    """The setting as an int, or as given (for `check()` to refuse) when it is not one."""
+    value = os.environ.get(name) or default
+    try:
+        return int(value)
+    except ValueError:
+        return value
 
 
 class Config:
@@ -27,7 +43,7 @@ class Config:
     # with LIVE_OPERATIONS=getCompany. Others answer 404 `not_found`.
     LIVE_RELEASES = _csv(os.environ.get("LIVE_RELEASES", ",".join(ALL_RELEASES)))
     LIVE_OPERATIONS = _csv(os.environ.get("LIVE_OPERATIONS", ""))
-    RATE_LIMIT_PER_MINUTE = int(os.environ.get("RATE_LIMIT_PER_MINUTE", "600"))
+    RATE_LIMIT_PER_MINUTE = _integer("RATE_LIMIT_PER_MINUTE", 600)
     # Without Redis (or while it is down) the rate limit and sign-in throttles count in this
     # SQLite file, shared by every process of the host, so they hold exactly under any
     # number of gunicorn workers (app/api/ratelimit.py).
@@ -54,7 +70,7 @@ class Config:
     LOGIN_ATTEMPTS_PER_EMAIL = 10
     LOGIN_ATTEMPTS_PER_ADDRESS = 100
     # Reverse proxies in front of the service whose X-Forwarded-For/-Proto to trust.
-    PROXY_HOPS = int(os.environ.get("PROXY_HOPS", "0"))
+    PROXY_HOPS = _integer("PROXY_HOPS", 0)
 
     API_TITLE = "Partner HR and Payroll API"
     API_VERSION = "1.0.0-draft.1"
@@ -62,6 +78,12 @@ class Config:
     OPENAPI_URL_PREFIX = "/v1"
     OPENAPI_JSON_PATH = "openapi.json"
     JSON_SORT_KEYS = False
+
+    @classmethod
+    def check(cls):
+        for name in INTEGER_SETTINGS:
+            if not isinstance(getattr(cls, name), int):
+                raise ConfigurationError(f"{name} must be a whole number, not {getattr(cls, name)!r}")
 
 
 class TestConfig(Config):
@@ -78,13 +100,14 @@ class ProductionConfig(Config):
     ENV_NAME = "production"
     SESSION_COOKIE_SECURE = True
     # The VM guide puts one TLS-terminating proxy (nginx or Caddy) in front of gunicorn.
-    PROXY_HOPS = int(os.environ.get("PROXY_HOPS", "1"))
+    PROXY_HOPS = _integer("PROXY_HOPS", 1)
 
     @classmethod
     def check(cls):
         """Refuse to start with a missing or development secret key."""
+        super().check()
         if not cls.SECRET_KEY or cls.SECRET_KEY == DEV_SECRET_KEY or len(cls.SECRET_KEY) < 32:
-            raise RuntimeError(
+            raise ConfigurationError(
                 "SECRET_KEY must be set to a random value of at least 32 characters "
                 "in production (for example: python -c 'import secrets; print(secrets.token_urlsafe(48))')"
             )
@@ -95,5 +118,5 @@ def config_from_env():
     name = os.environ.get("APP_ENV", "development")
     configs = {"development": Config, "production": ProductionConfig}
     if name not in configs:
-        raise RuntimeError(f"APP_ENV must be one of {', '.join(configs)}, not {name!r}")
+        raise ConfigurationError(f"APP_ENV must be one of {', '.join(configs)}, not {name!r}")
     return configs[name]

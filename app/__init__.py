@@ -50,8 +50,7 @@ def create_app(config=None, **overrides):
     replace single settings (tests pass DATABASE_URL, CLOCK, ...)."""
     app = PartnerFlask(__name__)
     config = config or config_from_env()
-    if hasattr(config, "check"):
-        config.check()
+    config.check()
     app.config.from_object(config)
     app.config.update(overrides)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")

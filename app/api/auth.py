@@ -13,7 +13,7 @@ from flask.sessions import SecureCookieSessionInterface
 from app.api.problems import PROBLEM_MIMETYPE, ApiProblem
 from app.api.schemas import ProblemSchema
 from app.domain.keys import Unauthenticated, secret_hash_of
-from config import ALL_RELEASES
+from config import ALL_RELEASES, ConfigurationError
 
 ERROR_DESCRIPTIONS = {
     400: "Bad or unknown query parameter, invalid JSON or unknown cursor (`invalid_request`).",
@@ -145,7 +145,7 @@ def check_live_settings(app):
     for setting, known in (("LIVE_RELEASES", set(ALL_RELEASES)), ("LIVE_OPERATIONS", set(operations) - {None})):
         unknown = sorted(set(app.config[setting]) - known)
         if unknown:
-            raise RuntimeError(f"{setting} names {', '.join(unknown)}, which do not exist; "
+            raise ConfigurationError(f"{setting} names {', '.join(unknown)}, which do not exist; "
                                f"known: {', '.join(sorted(known))}")
 
 

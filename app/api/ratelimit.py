@@ -28,6 +28,7 @@ from dataclasses import dataclass
 import redis
 
 from app.domain import credentials
+from config import ConfigurationError
 
 log = logging.getLogger(__name__)
 WINDOW_US = 60_000_000
@@ -209,7 +210,7 @@ def make_limiter(limit, redis_client=None, *, window_seconds=60, prefix="ratelim
     through the SQLite file at `path` (also Redis's fallback), else in this process only."""
     window_us = window_seconds * 1_000_000
     if not 1 <= limit <= window_us:
-        raise ValueError(f"RATE_LIMIT_PER_MINUTE must be between 1 and {window_us}, not {limit}")
+        raise ConfigurationError(f"RATE_LIMIT_PER_MINUTE must be between 1 and {window_us}, not {limit}")
     local = SharedFileLimiter(limit, path, window_us, prefix) if path else MemoryLimiter(limit, window_us)
     if redis_client is None:
         return local

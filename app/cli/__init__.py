@@ -11,7 +11,7 @@ from flask import current_app
 from flask.cli import AppGroup
 
 from app.cli import attendance, hr
-from app.cli.common import clock, country_option, domain_errors, emit, json_option
+from app.cli.common import clock, country_option, emit, json_option, one_line_errors, reported
 from app.cli.jobs import jobs_cli
 from app.domain import access, keys, sandbox
 from app.domain.countries import COUNTRY_CODES
@@ -24,6 +24,7 @@ db_cli = AppGroup("db", help="Database schema.")
 
 
 @db_cli.command("upgrade")
+@one_line_errors
 def db_upgrade():
     """Apply pending migrations."""
     applied = upgrade()
@@ -39,7 +40,7 @@ companies_cli = AppGroup("companies", help="Companies.")
 @country_option
 @click.option("--sandbox", is_flag=True, help="Make a sandbox company (reachable by svc_test_ keys).")
 @json_option
-@domain_errors
+@one_line_errors
 def companies_create(name, name_ar, country, sandbox, as_json):
     """Create a company (the Partner API starts off)."""
     company = access.create_company(name, country, clock(), name_ar=name_ar, sandbox=sandbox)
@@ -51,7 +52,7 @@ partner_api_cli = AppGroup("partner-api", help="Partner API access per company."
 
 @partner_api_cli.command("enable")
 @click.argument("company_id")
-@domain_errors
+@one_line_errors
 def partner_api_enable(company_id):
     """Switch the Partner API on for a company."""
     access.enable_partner_api(company_id)
@@ -68,7 +69,7 @@ users_cli = AppGroup("users", help="Console users.")
 @click.option("--company", "company_id", default=None, help="Add a membership in this company.")
 @click.option("--role", type=click.Choice(sorted(access.ROLE_PERMISSIONS)), default="hr_admin")
 @json_option
-@domain_errors
+@one_line_errors
 def users_create(email, name, password, company_id, role, as_json):
     """Create a user, optionally a member of a company."""
     with db.atomic():
@@ -81,7 +82,7 @@ def users_create(email, name, password, company_id, role, as_json):
 @users_cli.command("password")
 @click.option("--email", required=True)
 @click.option("--password", default=None, help="The new password; omit it to have one generated and printed.")
-@domain_errors
+@one_line_errors
 def users_password(email, password):
     """Set a user's console password (their signed-in sessions end)."""
     new = password or secrets.token_urlsafe(12)
@@ -96,7 +97,7 @@ sandbox_cli = AppGroup("sandbox", help="Sandbox companies.")
 @country_option
 @click.option("--email", required=True, help="The user the sandbox is for (created if new).")
 @json_option
-@domain_errors
+@one_line_errors
 def sandbox_create(country, email, as_json):
     """Create a user's sandbox company, enable the API and issue a key with every scope."""
     result = create_sandbox_with_key(email, country)
@@ -106,7 +107,7 @@ def sandbox_create(country, email, as_json):
 @sandbox_cli.command("trigger")
 @click.argument("event_type", type=click.Choice(sandbox.TRIGGERS))
 @click.option("--company", "company_id", required=True, help="A sandbox company.")
-@domain_errors
+@one_line_errors
 def sandbox_trigger(event_type, company_id):
     """Make an event happen in a sandbox by doing the real HR action behind it."""
     click.echo(sandbox.trigger(access.get_company(company_id), event_type, clock()))
@@ -129,7 +130,7 @@ keys_cli = AppGroup("keys", help="Partner API keys.")
                                              "an empty value ('') for a key that only reads the company.")
 @click.option("--name", default="CLI key")
 @json_option
-@domain_errors
+@one_line_errors
 def keys_create(company_id, scopes, name, as_json):
     """Issue a key (shown once) for a company, with exactly the scopes named."""
     company = access.get_company(company_id)
@@ -141,7 +142,7 @@ def keys_create(company_id, scopes, name, as_json):
 
 @keys_cli.command("revoke")
 @click.argument("key_id")
-@domain_errors
+@one_line_errors
 def keys_revoke(key_id):
     """Revoke a key; it stops working at once."""
     keys.revoke_key(key_id, clock())
@@ -161,6 +162,7 @@ def register(app):
 @click.option("--workers", default=2, type=int)
 @click.option("--email", default="developer@example.com", help="Owner of the demo sandbox.")
 @click.option("--country", default="KW", type=click.Choice(COUNTRY_CODES, case_sensitive=False))
+@reported
 def serve(host, port, workers, email, country):
     """Migrate, make sure a demo sandbox exists, print a fresh key, and serve with gunicorn."""
     upgrade()

@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo
 import click
 from flask.cli import AppGroup
 
-from app.cli.common import clock, domain_errors, emit, json_option
+from app.cli.common import clock, emit, json_option, one_line_errors
 from app.domain import attendance
 from app.domain.access import get_company
 from app.domain.clock import format_utc
@@ -46,7 +46,7 @@ def with_punch_options(command):
 @employee_option
 @with_punch_options
 @json_option
-@domain_errors
+@one_line_errors
 def punch(company_id, employee, kind, at, branch, as_json):
     """Enter a punch as HR (source `manual`)."""
     _record(company_id, employee, kind, at, branch, "manual", None, as_json)
@@ -58,7 +58,7 @@ def punch(company_id, employee, kind, at, branch, as_json):
 @with_punch_options
 @click.option("--id", "external_id", required=True, help="The app's own id for this punch (resends are duplicates).")
 @json_option
-@domain_errors
+@one_line_errors
 def app_punch(company_id, employee, kind, at, branch, external_id, as_json):
     """Record a punch from the employee app (source `employee_app`)."""
     _record(company_id, employee, kind, at, branch, "employee_app", external_id, as_json)
@@ -67,7 +67,7 @@ def app_punch(company_id, employee, kind, at, branch, external_id, as_json):
 @attendance_cli.command("unmatched")
 @company_option
 @json_option
-@domain_errors
+@one_line_errors
 def unmatched(company_id, as_json):
     """References partners sent that matched no employee, with the events waiting for each."""
     rows = attendance.unmatched_references(get_company(company_id).id)
@@ -83,7 +83,7 @@ def unmatched(company_id, as_json):
 @click.option("--ref-type", required=True, type=click.Choice(attendance.REF_TYPES))
 @click.option("--value", required=True, help="The reference's value, as in its events.")
 @employee_option
-@domain_errors
+@one_line_errors
 def link(company_id, source, ref_type, value, employee):
     """Say which employee a reference means; the events waiting for it are paired."""
     company = get_company(company_id)

@@ -2,8 +2,11 @@
 
 import functools
 import json
+from urllib.parse import urlsplit, urlunsplit
 
 import click
+import peewee
+import redis
 from flask import current_app
 
 from app.domain.countries import COUNTRY_CODES
@@ -21,20 +24,50 @@ def clock():
     return current_app.extensions["clock"]
 
 
-def domain_errors(command):
-    """Turn domain refusals into one clear line and exit status 1."""
+def one_line_errors(command):
+    """`reported`, for a short command that holds one database connection throughout."""
+
+    @reported
+    @functools.wraps(command)
+    def wrapper(*args, **kwargs):
+        with connection():
+            return command(*args, **kwargs)
+
+    return wrapper
+
+
+def reported(command):
+    """Turn domain refusals, and a database or Redis that cannot be reached, into one
+    clear line and exit status 1 (an operator at 3 a.m. reads the cause, not a traceback)."""
 
     @functools.wraps(command)
     def wrapper(*args, **kwargs):
         try:
-            with connection():
-                return command(*args, **kwargs)
+            return command(*args, **kwargs)
         except ValidationFailed as exc:
             raise click.ClickException("; ".join(f"{p}: {m}" for p, m in exc.errors) or exc.message) from None
         except DomainError as exc:
             raise click.ClickException(exc.message) from None
+        except (peewee.OperationalError, peewee.InterfaceError) as exc:
+            where = without_password(current_app.config["DATABASE_URL"])
+            raise click.ClickException(f"database error at {where}: {first_line(exc)}") from None
+        except (redis.ConnectionError, redis.TimeoutError) as exc:
+            where = without_password(current_app.config["REDIS_URL"] or "")
+            raise click.ClickException(f"cannot reach Redis at {where}: {first_line(exc)}") from None
 
     return wrapper
+
+
+def first_line(exc):
+    return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+
+
+def without_password(url):
+    """The URL as it may be printed: any password replaced by ***."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    return urlunsplit(parts._replace(netloc=parts.netloc.replace(f":{parts.password}@", ":***@", 1)))
 
 
 def emit(as_json, data, text):

@@ -16,7 +16,7 @@ from decimal import InvalidOperation
 import click
 from flask.cli import AppGroup
 
-from app.cli.common import clock, domain_errors, emit, json_option
+from app.cli.common import clock, emit, json_option, one_line_errors
 from app.domain import bulk, payroll_actions
 from app.domain import employee_actions as hr
 from app.domain.access import get_company
@@ -89,7 +89,7 @@ def run(run_id):
 @click.option("--company", "company_id", required=True)
 @employee_options
 @json_option
-@domain_errors
+@one_line_errors
 def employees_hire(company_id, as_json, **options):
     """Hire an employee (writes employee.created)."""
     company = get_company(company_id)
@@ -100,7 +100,7 @@ def employees_hire(company_id, as_json, **options):
 @employees_cli.command("update")
 @click.argument("employee_id")
 @employee_options
-@domain_errors
+@one_line_errors
 def employees_update(employee_id, **options):
     """Change an employee (writes employee.updated if a partner field changed)."""
     found = employee(employee_id)
@@ -115,7 +115,7 @@ def employees_update(employee_id, **options):
 @click.argument("employee_id")
 @click.option("--date", "termination_date", required=True, help="Last day, YYYY-MM-DD.")
 @click.option("--reason", default=None, help="Kept internal; partners only see status `left`.")
-@domain_errors
+@one_line_errors
 def employees_end(employee_id, termination_date, reason):
     """End an employment (writes employee.left)."""
     found = employee(employee_id)
@@ -129,7 +129,7 @@ def employees_end(employee_id, termination_date, reason):
 
 @employees_cli.command("archive")
 @click.argument("employee_id")
-@domain_errors
+@one_line_errors
 def employees_archive(employee_id):
     """Hide a record from partners for good (no event)."""
     hr.archive_employee(employee(employee_id).company_id, employee_id)
@@ -140,7 +140,7 @@ def employees_archive(employee_id):
 @click.argument("path", type=click.File("r", encoding="utf-8-sig"))
 @click.option("--company", "company_id", required=True)
 @json_option
-@domain_errors
+@one_line_errors
 def employees_import(path, company_id, as_json):
     """Create or update employees from a CSV file, without per-row events (the nightly
     reconciliation announces them). Columns: staff_number and any employee field."""
@@ -152,7 +152,7 @@ def employees_import(path, company_id, as_json):
 @click.option("--entity", "entity_id", required=True, help="Legal entity ID (see GET /v1/company).")
 @click.option("--month", required=True, help="YYYY-MM")
 @json_option
-@domain_errors
+@one_line_errors
 def payroll_draft(entity_id, month, as_json):
     """Build a draft run from the entity's employees (invisible to partners)."""
     entity = Entity.get_or_none(Entity.id == entity_id)
@@ -164,7 +164,7 @@ def payroll_draft(entity_id, month, as_json):
 
 @payroll_cli.command("finalize")
 @click.argument("run_id")
-@domain_errors
+@one_line_errors
 def payroll_finalize(run_id):
     """Close a draft and post its accrual journal (payroll_run.finalized)."""
     payroll_actions.finalize_run(run(run_id), clock())
@@ -173,7 +173,7 @@ def payroll_finalize(run_id):
 
 @payroll_cli.command("pay")
 @click.argument("run_id")
-@domain_errors
+@one_line_errors
 def payroll_pay(run_id):
     """Mark a finalized run paid and post the payment journal (payroll_run.paid)."""
     payroll_actions.mark_paid(run(run_id), clock())
@@ -187,7 +187,7 @@ def payroll_pay(run_id):
 @click.option("--housing", default=None)
 @click.option("--transport", default=None)
 @click.option("--other-allowance", "other_allowance", default=None)
-@domain_errors
+@one_line_errors
 def payroll_correct(run_id, employee, **amounts):
     """Change one employee's earnings in a finalized or paid run (payroll_run.corrected)."""
     target = run(run_id)
@@ -209,7 +209,7 @@ def payroll_correct(run_id, employee, **amounts):
 
 @payroll_cli.command("delete")
 @click.argument("run_id")
-@domain_errors
+@one_line_errors
 def payroll_delete(run_id):
     """Delete a finalized run: its journal is reversed (payroll_run.deleted)."""
     payroll_actions.delete_run(run(run_id), clock())
@@ -218,7 +218,7 @@ def payroll_delete(run_id):
 
 @payroll_cli.command("discard")
 @click.argument("run_id")
-@domain_errors
+@one_line_errors
 def payroll_discard(run_id):
     """Throw a draft away (partners never saw it; no event)."""
     payroll_actions.discard_draft(run(run_id))

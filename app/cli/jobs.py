@@ -8,6 +8,7 @@ from flask.cli import AppGroup
 from rq import Queue
 
 from app import jobs
+from app.cli.common import one_line_errors, reported
 from app.jobs.queues import QUEUE_NAME
 from app.jobs.worker import Worker
 
@@ -26,6 +27,7 @@ def _redis_for_workers():
 @jobs_cli.command("worker")
 @click.option("--burst", is_flag=True, help="Stop when the queue is empty.")
 @click.option("--log-level", default="WARNING", help="INFO logs a line per job.")
+@reported
 def worker(burst, log_level):
     """Run queued jobs in this process, without a fork per job (app/jobs/worker.py)."""
     connection = _redis_for_workers()
@@ -34,6 +36,7 @@ def worker(burst, log_level):
 
 
 @jobs_cli.command("scheduler")
+@reported
 def scheduler():
     """Enqueue the periodic jobs: the sweeper every minute, reconciliation nightly."""
     from rq.cron import CronScheduler
@@ -45,12 +48,14 @@ def scheduler():
 
 
 @jobs_cli.command("run-due")
+@one_line_errors
 def run_due():
     """Do all due work now, in this process (no worker needed)."""
     click.echo(json.dumps(jobs.run_due()))
 
 
 @jobs_cli.command("reconcile")
+@one_line_errors
 def reconcile():
     """Run the nightly reconciliation now."""
     click.echo(json.dumps(jobs.reconcile()))

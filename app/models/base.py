@@ -6,6 +6,8 @@ import peewee as pw
 from playhouse.db_url import parse as parse_db_url
 from playhouse.pool import PooledPostgresqlDatabase, PooledSqliteDatabase
 
+from config import ConfigurationError
+
 db = pw.DatabaseProxy()
 
 SQLITE_PRAGMAS = {
@@ -42,7 +44,7 @@ def make_database(url):
         return PostgresPool(
             params.pop("database"), max_connections=32, stale_timeout=300, **params
         )
-    raise ValueError(f"DATABASE_URL must be sqlite:/// or postgresql://, not {url.split(':')[0]!r}")
+    raise ConfigurationError(f"DATABASE_URL must be sqlite:/// or postgresql://, not {url.split(':')[0]!r}")
 
 
 @contextmanager

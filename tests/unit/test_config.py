@@ -2,18 +2,18 @@ import pytest
 
 from app import create_app
 from app.api.ratelimit import make_limiter
-from config import DEV_SECRET_KEY, ProductionConfig
+from config import DEV_SECRET_KEY, ConfigurationError, ProductionConfig
 
 
 @pytest.mark.parametrize("secret", [None, "", DEV_SECRET_KEY, "too-short"])
 def test_production_refuses_to_start_without_a_real_secret_key(monkeypatch, secret):
     # The check runs before anything is wired, so no database is touched.
     monkeypatch.setattr(ProductionConfig, "SECRET_KEY", secret)
-    with pytest.raises(RuntimeError, match="SECRET_KEY"):
+    with pytest.raises(ConfigurationError, match="SECRET_KEY"):
         create_app(ProductionConfig)
 
 
 @pytest.mark.parametrize("limit", [0, -5, 60_000_001])
 def test_rate_limit_setting_out_of_range_is_refused(limit):
-    with pytest.raises(ValueError, match="RATE_LIMIT_PER_MINUTE"):
+    with pytest.raises(ConfigurationError, match="RATE_LIMIT_PER_MINUTE"):
         make_limiter(limit)

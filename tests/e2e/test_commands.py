@@ -1,0 +1,50 @@
+"""What an operator sees when a setting is wrong or a service is away: one clear line
+and a non-zero exit, from every command and from gunicorn, never a traceback."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from tests.e2e.test_serve import ROOT
+
+BAD_SETTINGS = [
+    ({"APP_ENV": "production", "SECRET_KEY": ""}, "Configuration error: SECRET_KEY must be set"),
+    ({"APP_ENV": "prod"}, "Configuration error: APP_ENV must be one of development, production, not 'prod'"),
+    ({"DATABASE_URL": "mysql://db/x"}, "Configuration error: DATABASE_URL must be sqlite:/// or postgresql://"),
+    ({"RATE_LIMIT_PER_MINUTE": "lots"}, "Configuration error: RATE_LIMIT_PER_MINUTE must be a whole number"),
+    ({"LIVE_OPERATIONS": "getCompny"}, "Configuration error: LIVE_OPERATIONS names getCompny"),
+    ({"DATABASE_URL": "postgresql://partner:s3cret@127.0.0.1:1/partner_api"},
+     "Error: database error at postgresql://partner:***@127.0.0.1:1/partner_api: connection to server"),
+]
+
+
+def run(env, *command, timeout=60):
+    done = subprocess.run(command, cwd=ROOT, env={**os.environ, "REDIS_URL": "", **env}, capture_output=True,
+                          text=True, timeout=timeout)
+    return done.returncode, (done.stdout + done.stderr).strip()
+
+
+@pytest.mark.parametrize("env, line", BAD_SETTINGS)
+@pytest.mark.parametrize("command", [("db", "upgrade"), ("keys", "revoke", "key_x"), ("jobs", "run-due")])
+def test_a_command_with_a_bad_setting_prints_one_line(env, line, command):
+    status, output = run(env, sys.executable, "-m", "flask", "--app", "wsgi", *command)
+    assert status != 0
+    assert output.startswith(line) and len(output.splitlines()) == 1, output
+
+
+def test_a_worker_without_redis_says_so_in_one_line():
+    status, output = run({"REDIS_URL": "redis://:pw@127.0.0.1:1/0"}, sys.executable, "-m", "flask", "--app",
+                         "wsgi", "jobs", "worker", "--burst")
+    assert status == 1 and output.startswith("Error: cannot reach Redis at redis://:***@127.0.0.1:1/0")
+    assert len(output.splitlines()) == 1, output
+
+
+def test_gunicorn_with_a_bad_setting_stops_at_once_naming_it():
+    """The Procfile's web process: the master stops instead of rebooting workers forever."""
+    status, output = run({"APP_ENV": "production", "SECRET_KEY": "short"}, sys.executable, "-m", "gunicorn",
+                         "--bind", "127.0.0.1:0", "wsgi:app", timeout=30)
+    assert status == 3
+    assert "Configuration error: SECRET_KEY must be set" in output and "Traceback" not in output
+    assert output.count("Configuration error") == 1
