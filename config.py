@@ -46,8 +46,9 @@ class Config:
     RATE_LIMIT_PER_MINUTE = _integer("RATE_LIMIT_PER_MINUTE", 600)
     # Without Redis (or while it is down) the rate limit and sign-in throttles count in this
     # SQLite file, shared by every process of the host, so they hold exactly under any
-    # number of gunicorn workers (app/api/ratelimit.py).
-    RATE_LIMIT_FILE = os.environ.get("RATE_LIMIT_FILE") or "instance/rate_limits.sqlite"
+    # number of gunicorn workers (app/api/ratelimit.py). Unset: beside a SQLite database
+    # (`<its file>.ratelimit`), else `instance/rate_limits.sqlite`.
+    RATE_LIMIT_FILE = os.environ.get("RATE_LIMIT_FILE") or None
     # Contract, Limits: request bodies over 1 MB are refused with 413.
     MAX_CONTENT_LENGTH = 1024 * 1024
     # How often "last used" of an API key is written, at most (seconds).
@@ -92,7 +93,6 @@ class TestConfig(Config):
     SECRET_KEY = "test-secret-key"
     DATABASE_URL = os.environ.get("TEST_DATABASE_URL", "sqlite:///:memory:")
     REDIS_URL = os.environ.get("TEST_REDIS_URL") or None
-    RATE_LIMIT_FILE = None  # process memory, unless a test names a file (tests/conftest.py does)
     JOBS_AUTOSTART = False  # tests run jobs themselves
 
 
@@ -111,6 +111,16 @@ class ProductionConfig(Config):
                 "SECRET_KEY must be set to a random value of at least 32 characters "
                 "in production (for example: python -c 'import secrets; print(secrets.token_urlsafe(48))')"
             )
+
+
+def rate_limit_file(settings):
+    """Where the host's processes count requests without Redis (see RATE_LIMIT_FILE)."""
+    if settings.get("RATE_LIMIT_FILE"):
+        return settings["RATE_LIMIT_FILE"]
+    url = settings["DATABASE_URL"]
+    if url.startswith("sqlite:///") and url != "sqlite:///:memory:":
+        return url[len("sqlite:///"):] + ".ratelimit"
+    return "instance/rate_limits.sqlite"
 
 
 def config_from_env():

@@ -17,7 +17,7 @@ from app.extensions import api, connect_redis
 from app.jobs import PERIODIC, dispatch_event, pair_attendance
 from app.jobs.queues import InProcessRunner, RQJobs
 from app.models import db, make_database
-from config import config_from_env
+from config import config_from_env, rate_limit_file
 
 API_DESCRIPTION = """\
 Read one company, its partner-safe employee records and its closed payroll runs (v1.0);
@@ -60,14 +60,15 @@ def create_app(config=None, **overrides):
     redis_client = connect_redis(app.config["REDIS_URL"]) if app.config["REDIS_URL"] else None
     app.extensions["redis"] = redis_client
     app.extensions["clock"] = app.config.get("CLOCK") or SystemClock()
+    limits_file = rate_limit_file(app.config)
     app.extensions["authenticator"] = Authenticator(
-        make_limiter(app.config["RATE_LIMIT_PER_MINUTE"], redis_client, path=app.config["RATE_LIMIT_FILE"]),
+        make_limiter(app.config["RATE_LIMIT_PER_MINUTE"], redis_client, path=limits_file),
         last_used_resolution=app.config["KEY_LAST_USED_RESOLUTION"],
     )
     # Sign-in attempts per email and per client address, over 15 minutes.
     app.extensions["login_limiters"] = tuple(
         make_limiter(app.config[setting], redis_client, window_seconds=900, prefix=f"login:{kind}:",
-                     path=app.config["RATE_LIMIT_FILE"])
+                     path=limits_file)
         for kind, setting in (("email", "LOGIN_ATTEMPTS_PER_EMAIL"), ("address", "LOGIN_ATTEMPTS_PER_ADDRESS"))
     )
     credentials.use_redis(redis_client)

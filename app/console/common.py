@@ -7,9 +7,12 @@ The signed-in user and their current company are loaded once per request into `g
 
 import functools
 from urllib.parse import urlsplit
+from zoneinfo import ZoneInfo
 
 from flask import Blueprint, abort, current_app, g, redirect, render_template, request, session, url_for
 from flask_wtf.csrf import CSRFError, CSRFProtect
+from markupsafe import Markup
+from peewee import PeeweeException
 from werkzeug.exceptions import HTTPException
 
 from app.domain import access
@@ -135,14 +138,22 @@ def _security_headers(response):  # error pages of these blueprints pass through
 
 
 def _csrf_error(exc):
-    current_app.logger.warning("console form refused: %s (%s %s)", exc.description, request.method, request.path)
-    message = "The form was not sent from this console, or your session ended. Reload the page and try again."
+    current_app.logger.warning("console form refused: %s (%s %s) request_id=%s", exc.description, request.method,
+                               request.path, g.get("request_id"))
+    message = ("This form could not be checked: it may have been open for too long, or the browser did not send "
+               "this site's cookie. Nothing was changed. Reload the page and send it again; if it keeps "
+               f"happening, give your administrator the reference {g.get('request_id')}.")
     return _render_error(400, message)
 
 
 def _error_page(exc):
     if exc.code is None or exc.code >= 500:
-        return exc
+        original = getattr(exc, "original_exception", None)
+        current_app.logger.error("console error request_id=%s %s %s", g.get("request_id"), request.method,
+                                 request.path, exc_info=original if isinstance(original, BaseException) else None)
+        return _render_error(500, "Something went wrong on our side, and it is logged. Try again in a minute; "
+                                  f"if it keeps happening, give your administrator the reference "
+                                  f"{g.get('request_id')}.")
     return _render_error(exc.code, ERROR_MESSAGES.get(exc.code, exc.description))
 
 
@@ -154,25 +165,37 @@ def _domain_error(exc):
 
 def _render_error(status, message):
     if not hasattr(g, "user"):
-        load_signed_in_user()
+        try:
+            load_signed_in_user()
+        except PeeweeException:  # the database is the fault: the page still renders, signed out
+            pass
     return render_template("console/error.html", status=status, message=message), status
 
 
+def local_time(moment, timezone=None):
+    """Stored (naive UTC) or aware time, shown in the company's time zone (or `timezone`)
+    and saying which: `2026-11-21 12:00 +03`, the zone's name and UTC on hover."""
+    if moment is None:
+        return "—"
+    zone_name = timezone or (g.company.timezone if g.get("company") else "UTC")
+    moment = from_db(moment) if moment.tzinfo is None else moment
+    local = moment.astimezone(ZoneInfo(zone_name))
+    return Markup('<time datetime="{}" title="{} · {}">{}</time>').format(
+        format_utc(moment), zone_name, format_utc(moment)[:16].replace("T", " ") + " UTC",
+        local.strftime("%Y-%m-%d %H:%M %Z"))
+
+
 def register_filters(app):
-    @app.template_filter("utc")
-    def utc(moment):
-        """Stored (naive UTC) or aware time -> "2026-11-21 09:00 UTC"."""
-        if moment is None:
-            return "—"
-        return format_utc(from_db(moment) if moment.tzinfo is None else moment)[:16].replace("T", " ") + " UTC"
+    app.add_template_filter(local_time, "local")
 
     @app.template_filter("money")
     def money(amount_minor, currency):
-        return f"{format_minor(amount_minor, currency)} {currency}"
+        return f"{format_minor(amount_minor, currency, grouped=True)} {currency}"
 
     @app.template_filter("amount")
-    def amount(amount_minor, currency):
-        return format_minor(amount_minor, currency)
+    def amount(amount_minor, currency, grouped=True):
+        """For reading (grouped), or as a form field's value (`grouped=False`)."""
+        return format_minor(amount_minor, currency, grouped=grouped)
 
     @app.context_processor
     def console_globals():

@@ -4,6 +4,8 @@ Each action is one domain function (the same the CLI calls), which writes its ou
 event; a refusal (a paid run cannot be deleted, say) comes back as a message.
 """
 
+from zoneinfo import ZoneInfo
+
 from flask import abort, flash, g, redirect, render_template, request, url_for
 
 from app.console.common import clock, console_blueprint, requires
@@ -191,8 +193,10 @@ def _message(exc):
 @bp.get("/payroll")
 @requires("payroll.manage")
 def payroll_runs():
+    # The month HR most often builds: this one, in the company's time zone.
+    this_month = clock().now().astimezone(ZoneInfo(g.company.timezone)).date().replace(day=1)
     return render_template("console/payroll.html", runs=payroll_actions.hr_runs(g.company.id),
-                           form=_draft_form(DraftRunForm(formdata=None)), entities=_entities())
+                           form=_draft_form(DraftRunForm(formdata=None, month=this_month)), entities=_entities())
 
 
 @bp.post("/payroll")

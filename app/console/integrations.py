@@ -13,7 +13,7 @@ import base64
 from cryptography.fernet import Fernet, InvalidToken
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
-from flask import current_app, flash, g, redirect, render_template, session, url_for
+from flask import current_app, flash, g, redirect, render_template, request, session, url_for
 
 from app.console.common import clock, console_blueprint, requires
 from app.console.forms import CreateKeyForm, TriggerForm
@@ -82,7 +82,12 @@ def _fernet():
 
 
 def _render(form, **extra):
+    # Revoked keys stay on record but out of the way, unless asked for (`?revoked=1`).
+    every_key = keys.list_keys(g.company.id)
+    show_revoked = request.args.get("revoked") == "1"
+    shown = every_key if show_revoked else [key for key in every_key if key.revoked_at is None]
     return render_template(
-        "console/integrations.html", form=form, keys=keys.list_keys(g.company.id),
+        "console/integrations.html", form=form, keys=shown, show_revoked=show_revoked,
+        revoked_count=sum(key.revoked_at is not None for key in every_key),
         scopes=keys.SCOPES, trigger_form=TriggerForm(formdata=None), **extra,
     )

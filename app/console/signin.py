@@ -9,6 +9,12 @@ from app.domain.errors import DomainError
 
 bp = console_blueprint("signin")
 
+# Says what did not match and what to do, without guessing whose mistake it was (an
+# account made without a console password is refused the same way, on purpose: the
+# answer never tells whether an email has an account).
+SIGN_IN_REFUSED = ("We could not sign you in with this email and password. Check both and try again. "
+                   "If you have no console password yet, or forgot it, ask your administrator to set one.")
+
 # The first page a role may see, in this order.
 HOME_PAGES = (("integrations.manage", "integrations.page"), ("hr.manage", "hr.employees"),
               ("payroll.manage", "hr.payroll_runs"))
@@ -42,7 +48,7 @@ def sign_in_page():
                 sign_in(user)
                 current_app.logger.info("console sign-in user=%s", user.id)
                 return redirect(safe_next(request.args.get("next")) or url_for("signin.home"))
-            form.form_errors.append("Email or password is wrong.")
+            form.form_errors.append(SIGN_IN_REFUSED)
             status = 401
     elif request.method == "POST":
         status = 400

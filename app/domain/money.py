@@ -19,12 +19,13 @@ def minor_digits(currency):
         raise ValueError(f"unsupported currency {currency!r}") from None
 
 
-def format_minor(amount, currency):
-    """12505 KWD -> "12.505"; -5 SAR -> "-0.05". Exact, no float on the way."""
+def format_minor(amount, currency, *, grouped=False):
+    """12505 KWD -> "12.505"; -5 SAR -> "-0.05"; grouped for people to read,
+    1234567890 KWD -> "1,234,567.890" (never in the API). Exact, no float on the way."""
     digits = minor_digits(currency)
     sign = "-" if amount < 0 else ""
     whole, frac = divmod(abs(int(amount)), 10**digits)
-    return f"{sign}{whole}.{frac:0{digits}d}"
+    return f"{sign}{whole:,}.{frac:0{digits}d}" if grouped else f"{sign}{whole}.{frac:0{digits}d}"
 
 
 def parse_major(text, currency):

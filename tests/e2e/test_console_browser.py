@@ -286,7 +286,7 @@ def test_a_form_posted_without_its_csrf_token_is_refused(page, service):
     page.get_by_label("Name").fill("Forged")
     page.get_by_role("button", name="Create live key").click()
     expect(page.get_by_role("heading", name="Not accepted")).to_be_visible()
-    expect(page.locator("main")).to_contain_text("not sent from this console")
+    expect(page.locator("main")).to_contain_text("This form could not be checked")
     shot(page, "14-csrf-refused")
     page.goto("/console/integrations")
     expect(page.locator("tr", has_text="Forged")).to_have_count(0)

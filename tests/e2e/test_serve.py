@@ -46,8 +46,7 @@ def serving(folder, **env):
     """`flask --app wsgi serve` (2 workers, no Redis) on a fresh SQLite file in `folder`:
     (base URL, printed key, database path, everything printed before serving)."""
     port = free_port()
-    env = {**os.environ, "DATABASE_URL": f"sqlite:///{folder}/serve.db", "REDIS_URL": "",
-           "RATE_LIMIT_FILE": f"{folder}/rate_limits.sqlite", **env}
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{folder}/serve.db", "REDIS_URL": "", **env}
     process = subprocess.Popen(
         [sys.executable, "-m", "flask", "--app", "wsgi", "serve", "--port", str(port), "--workers", "2"],
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,

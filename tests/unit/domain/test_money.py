@@ -49,3 +49,10 @@ def test_parse_major_refuses_what_is_not_a_finite_amount_with_value_error(text):
 
 def test_parse_major_tolerates_surrounding_spaces():
     assert parse_major(" 12.5 ", "KWD") == 12_500
+
+
+def test_grouped_amounts_are_for_people_and_keep_every_digit():
+    assert format_minor(1_234_567_890, "KWD", grouped=True) == "1,234,567.890"
+    assert format_minor(-123_456_789, "SAR", grouped=True) == "-1,234,567.89"
+    assert format_minor(99_999, "AED", grouped=True) == "999.99"
+    assert format_minor(1_234_567_890, "KWD") == "1234567.890"  # the API's form stays plain
