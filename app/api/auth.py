@@ -139,14 +139,14 @@ def current_company():
 def check_live_settings(app):
     """Refuse to start on a release or operation id that does not exist: a typo in
     LIVE_OPERATIONS would otherwise keep an operation dark without a word."""
-    operations = {getattr(view, "operation_id", None): view
-                  for function in app.view_functions.values()
-                  for view in vars(getattr(function, "view_class", object)).values()}
-    for setting, known in (("LIVE_RELEASES", set(ALL_RELEASES)), ("LIVE_OPERATIONS", set(operations) - {None})):
+    operation_ids = {view.operation_id for function in app.view_functions.values()
+                     for view in vars(getattr(function, "view_class", object)).values()
+                     if hasattr(view, "operation_id")}
+    for setting, known in (("LIVE_RELEASES", set(ALL_RELEASES)), ("LIVE_OPERATIONS", operation_ids)):
         unknown = sorted(set(app.config[setting]) - known)
         if unknown:
             raise ConfigurationError(f"{setting} names {', '.join(unknown)}, which do not exist; "
-                               f"known: {', '.join(sorted(known))}")
+                                     f"known: {', '.join(sorted(known))}")
 
 
 class NoSessionUnderV1(SecureCookieSessionInterface):

@@ -2,12 +2,12 @@
 
 Why GCRA and not a library: the contract's `X-RateLimit-Reset` is "seconds until the
 allowance is fully restored", which GCRA gives directly (theoretical arrival time
-minus now), and its state is one number per key. With Redis it is updated atomically by a short Lua
-script, so every process on every host shares it. Without Redis (the embedded default)
-it lives in a small SQLite file (`RATE_LIMIT_FILE`) that every process of the host opens
-and updates with one atomic statement: the contract's 600 per minute per key holds
-exactly whatever the number of gunicorn workers. The file is separate from the
-application database so that counting never waits on the application's writes.
+minus now), and its state is one number per key. With Redis it is updated atomically
+by a short Lua script, so every process on every host shares it. Without Redis (the
+embedded default) it lives in a small SQLite file (`RATE_LIMIT_FILE`) that every process
+of the host opens and updates with one atomic statement: the contract's 600 per minute
+per key holds exactly whatever the number of gunicorn workers. The file is separate from
+the application database so that counting never waits on the application's writes.
 
 A key may spend its whole window's allowance at once (burst = limit); after that one
 request is allowed every window/limit (60/limit seconds for the API). All times are integer
@@ -111,17 +111,18 @@ class SharedFileLimiter:
         self.path, self.prefix = path, prefix
         self._lock = threading.Lock()
         self._connection, self._pid, self._hits = None, None, 0
+        self._fallback = MemoryLimiter(limit, window_us)
 
     def hit(self, key, now_us):
-        key = self.prefix + key
-        with self._lock:
-            connection = self._connect()
-            row = connection.execute(self.STEP, (key, now_us, self.interval, self.window)).fetchone()
-            if row is None:
-                stored = connection.execute("SELECT tat FROM gcra WHERE key = ?", (key,)).fetchone()
-            self._hits += 1
-            if self._hits % self.PRUNE_EVERY == 0:
-                connection.execute("DELETE FROM gcra WHERE tat < ?", (now_us,))
+        try:
+            with self._lock:
+                row, stored = self._step(self.prefix + key, now_us)
+        except (sqlite3.Error, OSError) as exc:
+            # The file is unusable (disk full, locked for seconds): keep limiting, per
+            # process, rather than fail every request; the next request tries the file again.
+            log.warning("rate limiter falling back to process memory: %s", exc)
+            self._connection = None
+            return self._fallback.hit(key, now_us)
         if row is not None:
             return decision(self.limit, self.interval, self.window, True, row[0] - now_us, 0)
         _, _, backlog, wait = gcra(stored[0] if stored else None, now_us, self.interval, self.window)
@@ -129,6 +130,17 @@ class SharedFileLimiter:
 
     def credentials_version(self):
         return None
+
+    def _step(self, key, now_us):
+        connection = self._connect()
+        row = connection.execute(self.STEP, (key, now_us, self.interval, self.window)).fetchone()
+        stored = None
+        if row is None:
+            stored = connection.execute("SELECT tat FROM gcra WHERE key = ?", (key,)).fetchone()
+        self._hits += 1
+        if self._hits % self.PRUNE_EVERY == 0:
+            connection.execute("DELETE FROM gcra WHERE tat < ?", (now_us,))
+        return row, stored
 
     def _connect(self):
         if self._connection is None or self._pid != os.getpid():

@@ -108,3 +108,11 @@ def test_the_file_limiter_decides_exactly_as_the_memory_limiter(tmp_path_factory
     shared = SharedFileLimiter(limit, str(tmp_path_factory.mktemp("limits") / "limits.sqlite"))
     for key, now in sorted(sequence, key=lambda hit: hit[1]):
         assert shared.hit(key, now) == memory.hit(key, now)
+
+
+def test_an_unusable_limits_file_falls_back_to_process_memory(tmp_path, caplog):
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("")
+    limiter = SharedFileLimiter(1, str(blocker / "limits.sqlite"))
+    assert limiter.hit("k", 0).allowed and not limiter.hit("k", 0).allowed
+    assert "falling back to process memory" in caplog.text
