@@ -8,6 +8,7 @@ shape: `type`, `title`, `status`, `code`, `request_id`, and `errors` for
 import json
 
 from flask import current_app, g, request, url_for
+from peewee import IntegrityError
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
@@ -137,6 +138,16 @@ def flatten_messages(messages, prefix=""):
     return pairs
 
 
+def handle_integrity_error(exc):
+    """A unique index refused a row a concurrent request stored first: the request
+    conflicts with the state it meets, which is 409, never a 500."""
+    if not is_api_request():
+        raise exc
+    current_app.logger.warning("conflict request_id=%s %s %s: %s", g.get("request_id"), request.method,
+                               request.path, exc)
+    return problem_response("conflict", "A concurrent request changed this first; read it again and retry.")
+
+
 def register(app):
     """Problem handlers for /v1; other paths keep Flask's own error pages."""
 
@@ -144,5 +155,6 @@ def register(app):
         return handle_http_exception(exc) if is_api_request() else exc
 
     app.register_error_handler(HTTPException, http_exception)
+    app.register_error_handler(IntegrityError, handle_integrity_error)
     app.register_error_handler(ApiProblem, handle_api_problem)
     app.register_error_handler(DomainError, handle_domain_error)

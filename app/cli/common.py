@@ -48,6 +48,9 @@ def reported(command):
             raise click.ClickException("; ".join(f"{p}: {m}" for p, m in exc.errors) or exc.message) from None
         except DomainError as exc:
             raise click.ClickException(exc.message) from None
+        except peewee.IntegrityError as exc:
+            message = f"refused: it conflicts with what was stored meanwhile ({first_line(exc)})"
+            raise click.ClickException(message) from None
         except (peewee.OperationalError, peewee.InterfaceError) as exc:
             where = without_password(current_app.config["DATABASE_URL"])
             raise click.ClickException(f"database error at {where}: {first_line(exc)}") from None

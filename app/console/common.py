@@ -12,7 +12,7 @@ from zoneinfo import ZoneInfo
 from flask import Blueprint, abort, current_app, g, redirect, render_template, request, session, url_for
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from markupsafe import Markup
-from peewee import PeeweeException
+from peewee import IntegrityError, PeeweeException
 from werkzeug.exceptions import HTTPException
 
 from app.domain import access
@@ -54,6 +54,7 @@ def console_blueprint(name, url_prefix=None):
     blueprint.register_error_handler(CSRFError, _csrf_error)
     blueprint.register_error_handler(HTTPException, _error_page)
     blueprint.register_error_handler(DomainError, _domain_error)
+    blueprint.register_error_handler(IntegrityError, _integrity_error)
     return blueprint
 
 
@@ -161,6 +162,14 @@ def _domain_error(exc):
     """A refusal no view turned into a message of its own (another company's record, say)."""
     status = {"not_found": 404, "conflict": 409, "validation_failed": 422}.get(exc.code, 400)
     return _render_error(status, exc.message or ERROR_MESSAGES.get(status))
+
+
+def _integrity_error(exc):
+    """A unique index refused what another click or user stored a moment before."""
+    current_app.logger.warning("console conflict request_id=%s %s %s: %s", g.get("request_id"), request.method,
+                               request.path, exc)
+    return _render_error(409, "Someone changed this at the same moment. Nothing of yours was saved; "
+                              "reload the page to see what is stored now.")
 
 
 def _render_error(status, message):

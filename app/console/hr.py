@@ -59,7 +59,7 @@ def hire():
 @bp.route("/employees/<employee_id>", methods=["GET", "POST"])
 @requires("hr.manage")
 def employee(employee_id):
-    found = actions.get_employee_for_update(g.company.id, employee_id)
+    found = actions.hr_employee(g.company.id, employee_id)
     form = _employee_form(EmployeeForm(data=_current_values(found)))
     if found.status == "left":
         del form.status  # a leaver's status does not change
@@ -84,7 +84,7 @@ def employee(employee_id):
 @bp.post("/employees/<employee_id>/end")
 @requires("hr.manage")
 def end_employment(employee_id):
-    found = actions.get_employee_for_update(g.company.id, employee_id)
+    found = actions.hr_employee(g.company.id, employee_id)
     form = EndEmploymentForm()
     if not form.validate():
         flash("Give the last day of employment (YYYY-MM-DD).", "error")

@@ -259,14 +259,14 @@ def link_reference(company, source, ref_type, value, employee_id, clock):
     _employee_of(company, employee_id)
     key = ref_key(ref_type, value, company.country)
     with db.atomic():
-        link = IdentityLink.get_or_none(IdentityLink.company == company.id, IdentityLink.source == source,
-                                        IdentityLink.ref_type == ref_type, IdentityLink.value == key)
-        if link is None:
-            IdentityLink.create(company=company.id, source=source, ref_type=ref_type, value=key,
-                                employee=employee_id, created_at=to_db(clock.now()))
-        elif link.employee_id != employee_id:
-            link.employee = employee_id
-            link.save()
+        # One statement decides, even for two links of the same reference at once: the
+        # unique index keeps one link, and the later one names the employee.
+        (IdentityLink.insert(company=company.id, source=source, ref_type=ref_type, value=key,
+                             employee=employee_id, created_at=to_db(clock.now()))
+         .on_conflict(conflict_target=[IdentityLink.company, IdentityLink.source, IdentityLink.ref_type,
+                                       IdentityLink.value],
+                      update={IdentityLink.employee: employee_id})
+         .execute())
         waiting = (AttendanceEvent.update(employee=employee_id, state="pending", paired_at=None)
                    .where(AttendanceEvent.company == company.id, AttendanceEvent.source == source,
                           AttendanceEvent.ref_type == ref_type, AttendanceEvent.ref_value == key,

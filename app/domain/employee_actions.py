@@ -9,13 +9,20 @@
 `updated_at` is the time the partner form last changed, so that what partners see and
 what they are told agree. Every event also records the form it announced
 (EmployeeAnnouncement), which the nightly reconciliation compares against.
+
+Each change reads the employee under its row lock in the transaction that writes the
+event (STYLE 14): two "End employment" clicks give one `employee.left` and a refusal,
+two identical edits one `employee.updated`. A staff number taken by a concurrent hire
+is refused like one taken earlier, by the unique index, never a 500.
 """
 
 import json
 import re
+from contextlib import contextmanager
 from datetime import date
 
 import phonenumbers
+from peewee import IntegrityError
 
 from app.domain import events
 from app.domain.clock import to_db
@@ -26,6 +33,7 @@ from app.domain.ids import new_id
 from app.domain.money import MAX_AMOUNT_MINOR
 from app.domain.partner_safe import employee_form
 from app.models import Branch, Company, Employee, EmployeeAnnouncement, Entity, db
+from app.models.base import locked, write_transaction
 
 EDITABLE_STATUSES = ("active", "on_leave", "suspended")  # `left` only through end_employment
 EMPLOYMENT_TYPES = ("full_time", "part_time", "contract")
@@ -41,8 +49,17 @@ REQUIRED_TO_HIRE = ("staff_number", "name_en", "employment_type", "hire_date", "
 EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 
 
-def get_employee_for_update(company_id, employee_id):
+def hr_employee(company_id, employee_id):
+    """Any employee of the company as HR sees it, archived ones included (a hint for a
+    form; every change below reads it again under its lock)."""
     employee = Employee.get_or_none(Employee.id == employee_id, Employee.company == company_id)
+    if employee is None:
+        raise NotFound(f"no employee {employee_id}")
+    return employee
+
+
+def _locked_employee(company_id, employee_id):
+    employee = locked(Employee.select().where(Employee.id == employee_id, Employee.company == company_id))
     if employee is None:
         raise NotFound(f"no employee {employee_id}")
     return employee
@@ -55,22 +72,24 @@ def hire(company, fields, clock):
     values = clean_fields(company, fields, creating=True)
     now = to_db(clock.now())
     with db.atomic():
-        employee = Employee.create(
-            id=new_id("emp"), company=company.id, status="active", created_at=now, updated_at=now, **values,
-        )
+        with _staff_number_unique(company.id, values):
+            employee = Employee.create(
+                id=new_id("emp"), company=company.id, status="active", created_at=now, updated_at=now, **values,
+            )
         announce(company, employee.id, "employee.created", clock)
     return employee
 
 
 def update_employee(company_id, employee_id, changes, clock):
-    employee = get_employee_for_update(company_id, employee_id)
     company = Company.get_by_id(company_id)
-    if employee.status == "left" and "status" in changes:
-        raise Conflict(f"{employee.staff_number} has left; the status of a leaver does not change")
-    values = clean_fields(company, changes, employee=employee)
-    with db.atomic():
+    with write_transaction():
+        employee = _locked_employee(company_id, employee_id)
+        if employee.status == "left" and "status" in changes:
+            raise Conflict(f"{employee.staff_number} has left; the status of a leaver does not change")
+        values = clean_fields(company, changes, employee=employee)
         before = _form(employee.id)
-        Employee.update(**values).where(Employee.id == employee.id).execute()
+        with _staff_number_unique(company_id, values):
+            Employee.update(**values).where(Employee.id == employee.id).execute()
         if _form(employee.id, updated_at=before["updated_at"]) != before:
             Employee.update(updated_at=to_db(clock.now())).where(Employee.id == employee.id).execute()
             announce(company, employee.id, "employee.updated", clock)
@@ -78,14 +97,14 @@ def update_employee(company_id, employee_id, changes, clock):
 
 
 def end_employment(company_id, employee_id, termination_date, clock, *, reason=None):
-    employee = get_employee_for_update(company_id, employee_id)
-    if employee.status == "left":
-        raise Conflict(f"{employee.staff_number} has already left")
     if not isinstance(termination_date, date):
         raise ValidationFailed("invalid date", [("termination_date", "a date is required")])
-    if termination_date < employee.hire_date:
-        raise ValidationFailed("invalid date", [("termination_date", "is before the hire date")])
-    with db.atomic():
+    with write_transaction():
+        employee = _locked_employee(company_id, employee_id)
+        if employee.status == "left":
+            raise Conflict(f"{employee.staff_number} has already left")
+        if termination_date < employee.hire_date:
+            raise ValidationFailed("invalid date", [("termination_date", "is before the hire date")])
         Employee.update(
             status="left", termination_date=termination_date, leaving_reason=(reason or None),
             updated_at=to_db(clock.now()),
@@ -96,10 +115,26 @@ def end_employment(company_id, employee_id, termination_date, clock, *, reason=N
 
 def archive_employee(company_id, employee_id):
     """Hide a record from partners for good (a duplicate, say). `archived` is internal,
-    so no event; partners no longer find the employee."""
-    employee = get_employee_for_update(company_id, employee_id)
-    Employee.update(archived=True).where(Employee.id == employee.id).execute()
+    so no event; partners no longer find the employee. Archiving twice changes nothing."""
+    employee = hr_employee(company_id, employee_id)
+    Employee.update(archived=True).where(Employee.id == employee.id, Employee.archived == False).execute()  # noqa: E712
     return Employee.get_by_id(employee.id)
+
+
+@contextmanager
+def _staff_number_unique(company_id, values):
+    """Within a savepoint (so the transaction lives on): the unique index's refusal of a
+    staff number taken meanwhile, as the same ValidationFailed a taken one gets."""
+    try:
+        with db.atomic():
+            yield
+    except IntegrityError:
+        taken = values.get("staff_number")
+        if not taken or not Employee.select().where(Employee.company == company_id,
+                                                    Employee.staff_number == taken).exists():
+            raise
+        message = f"{taken} is already taken in this company"
+        raise ValidationFailed("invalid employee", [("staff_number", message)]) from None
 
 
 def announce(company, employee_id, event_type, clock):

@@ -95,13 +95,13 @@ def revoke_key(key_id, clock, *, company=None):
     query = ApiKey.id == key_id
     if company is not None:
         query &= ApiKey.company == company
-    key = ApiKey.get_or_none(query)
+    with db.atomic():
+        # Decided by the update itself: of two revocations at once, one revokes.
+        if ApiKey.update(revoked_at=to_db(clock.now())).where(query, ApiKey.revoked_at.is_null()).execute():
+            credentials.changed()
+        key = ApiKey.get_or_none(query)
     if key is None:
         raise NotFound(f"no API key {key_id}")
-    if key.revoked_at is None:
-        key.revoked_at = to_db(clock.now())
-        key.save(only=[ApiKey.revoked_at])
-        credentials.changed()
     return key
 
 

@@ -10,6 +10,11 @@
 
 Posted journal entries are never edited: a correction or a deletion posts a new entry
 (Contract, Payroll run states; DESIGN, payroll run full form).
+
+Each step re-reads the run under its row lock in the transaction that posts the journal
+and writes the event, and decides there (STYLE 14): of two clicks at once, the second
+waits, sees the moved state and is refused exactly as a later click would be. A run
+passed in is only a hint of which run is meant.
 """
 
 from app.domain import events
@@ -40,8 +45,8 @@ from app.models import (
     PayrollComponent,
     PayrollLine,
     PayrollRun,
-    db,
 )
+from app.models.base import locked, write_transaction
 
 ACCRUAL_KINDS = ("accrual", "correction")  # what a correction or a reversal is measured against
 
@@ -73,7 +78,10 @@ def build_draft_run(entity, payroll_month, clock):
     lines = {employee.id: employee_lines(pay_of(employee), country) for employee in employees}
     components, totals = summarize(lines.values())
     now = to_db(clock.now())
-    with db.atomic():
+    with write_transaction():
+        # The entity's row lock makes "one live run per entity and month" hold for two
+        # drafts built at once: the second waits, then finds the first.
+        locked(Entity.select(Entity.id).where(Entity.id == entity.id))
         existing = PayrollRun.get_or_none(PayrollRun.entity == entity, PayrollRun.payroll_month == payroll_month,
                                           PayrollRun.status != "deleted")
         if existing is not None:
@@ -91,20 +99,25 @@ def build_draft_run(entity, payroll_month, clock):
 
 def finalize_run(run, clock):
     """Close a draft run and post its accrual journal."""
-    if run.status != "draft":
-        raise Conflict(f"payroll run {run.id} is {run.status}; only a draft can be finalized")
-    return _move(run, "finalized", "accrual", accrual_journal(_components_of(run)), clock, stamp="finalized_at")
+    with write_transaction():
+        run = _locked(run)
+        if run.status != "draft":
+            raise Conflict(f"payroll run {run.id} is {run.status}; only a draft can be finalized")
+        return _move(run, "finalized", "accrual", accrual_journal(_components_of(run)), clock,
+                     stamp="finalized_at")
 
 
 def mark_paid(run, clock):
     """Record that a finalized run's net pay went out, and post the payment journal."""
-    if run.status == "draft":
-        raise Conflict(f"payroll run {run.id} is a draft; finalize it before marking it paid")
-    if run.status == "paid":
-        raise Conflict(f"payroll run {run.id} is already paid")
-    if run.status != "finalized":
-        raise Conflict(f"payroll run {run.id} is {run.status}")
-    return _move(run, "paid", "payment", payment_journal(run.net_minor), clock, stamp="paid_at")
+    with write_transaction():
+        run = _locked(run)
+        if run.status == "draft":
+            raise Conflict(f"payroll run {run.id} is a draft; finalize it before marking it paid")
+        if run.status == "paid":
+            raise Conflict(f"payroll run {run.id} is already paid")
+        if run.status != "finalized":
+            raise Conflict(f"payroll run {run.id} is {run.status}")
+        return _move(run, "paid", "payment", payment_journal(run.net_minor), clock, stamp="paid_at")
 
 
 def correct_run(run, earnings_by_employee, clock):
@@ -114,11 +127,19 @@ def correct_run(run, earnings_by_employee, clock):
     "other_allowance": minor units}} (keys left out keep their value). Each named
     employee's lines are recomputed by the country's rules, the run's totals and
     components follow, and one correcting entry moves the posted accrual to the new one.
+    The lines and the posted journal are read under the run's lock, so two corrections at
+    once each move the accounts from what the other posted.
     """
-    if run.status not in ("finalized", "paid"):
-        raise Conflict(f"payroll run {run.id} is {run.status}; only a finalized or paid run can be corrected")
     if not earnings_by_employee:
         raise ValidationFailed("nothing to correct", [("lines", "name at least one employee")])
+    with write_transaction():
+        run = _locked(run)
+        if run.status not in ("finalized", "paid"):
+            raise Conflict(f"payroll run {run.id} is {run.status}; only a finalized or paid run can be corrected")
+        return _correct(run, earnings_by_employee, clock)
+
+
+def _correct(run, earnings_by_employee, clock):
     country = get_country(run.country)
     lines = lines_by_employee(run)
     employees = {e.id: e for e in Employee.select().where(Employee.id.in_(list(earnings_by_employee)),
@@ -148,36 +169,48 @@ def correct_run(run, earnings_by_employee, clock):
     if not correction:
         raise ValidationFailed("the correction changes no amount", [("lines", "no amount differs")])
     now = clock.now()
-    with db.atomic():
-        PayrollLine.delete().where(PayrollLine.run == run).execute()
-        _store_lines(run, lines)
-        PayrollComponent.delete().where(PayrollComponent.run == run).execute()
-        _store_components(run, components)
-        _post(run, "correction", correction, now)
-        for field, value in _totals_fields(totals).items():
-            setattr(run, field, value)
-        run.employee_count = sum(1 for per_employee in lines.values() if per_employee)
-        run.updated_at = to_db(now)
-        run.save()
-        _announce(run, "payroll_run.corrected", clock)
+    PayrollLine.delete().where(PayrollLine.run == run).execute()
+    _store_lines(run, lines)
+    PayrollComponent.delete().where(PayrollComponent.run == run).execute()
+    _store_components(run, components)
+    _post(run, "correction", correction, now)
+    for field, value in _totals_fields(totals).items():
+        setattr(run, field, value)
+    run.employee_count = sum(1 for per_employee in lines.values() if per_employee)
+    run.updated_at = to_db(now)
+    run.save()
+    _announce(run, "payroll_run.corrected", clock)
     return run
 
 
 def delete_run(run, clock):
     """Delete a finalized run: its journal is reversed and it leaves the API."""
-    if run.status == "paid":
-        raise Conflict(f"payroll run {run.id} is paid; a paid run cannot be deleted (correct it instead)")
-    if run.status == "draft":
-        raise Conflict(f"payroll run {run.id} is a draft; discard it instead")
-    if run.status != "finalized":
-        raise Conflict(f"payroll run {run.id} is {run.status}")
-    return _move(run, "deleted", "reversal", difference_journal(_posted_lines(run), []), clock)
+    with write_transaction():
+        run = _locked(run)
+        if run.status == "paid":
+            raise Conflict(f"payroll run {run.id} is paid; a paid run cannot be deleted (correct it instead)")
+        if run.status == "draft":
+            raise Conflict(f"payroll run {run.id} is a draft; discard it instead")
+        if run.status != "finalized":
+            raise Conflict(f"payroll run {run.id} is {run.status}")
+        return _move(run, "deleted", "reversal", difference_journal(_posted_lines(run), []), clock)
 
 
 def discard_draft(run):
-    if run.status != "draft":
-        raise Conflict(f"payroll run {run.id} is {run.status}; only a draft can be discarded")
-    run.delete_instance(recursive=True)
+    with write_transaction():
+        run = _locked(run)
+        if run.status != "draft":
+            raise Conflict(f"payroll run {run.id} is {run.status}; only a draft can be discarded")
+        run.delete_instance(recursive=True)
+
+
+def _locked(run):
+    """The run as stored now, locked until the transaction ends; a deleted (or discarded)
+    run is gone, as for a later click."""
+    fresh = locked(PayrollRun.select().where(PayrollRun.id == run.id, PayrollRun.status != "deleted"))
+    if fresh is None:
+        raise NotFound(f"no payroll run {run.id}")
+    return fresh
 
 
 def _check_month(payroll_month):
@@ -188,16 +221,16 @@ def _check_month(payroll_month):
 
 
 def _move(run, status, journal_kind, lines, clock, *, stamp=None):
-    """Post one journal entry and move the run to `status`, with its event, atomically."""
+    """Post one journal entry and move the locked run to `status`, with its event (inside
+    the caller's write transaction)."""
     now = clock.now()
-    with db.atomic():
-        _post(run, journal_kind, lines, now)
-        run.status = status
-        run.updated_at = to_db(now)
-        if stamp:
-            setattr(run, stamp, run.updated_at)
-        run.save()
-        _announce(run, f"payroll_run.{status}", clock)
+    _post(run, journal_kind, lines, now)
+    run.status = status
+    run.updated_at = to_db(now)
+    if stamp:
+        setattr(run, stamp, run.updated_at)
+    run.save()
+    _announce(run, f"payroll_run.{status}", clock)
     return run
 
 

@@ -22,7 +22,8 @@ from app.domain.errors import Conflict, ValidationFailed
 from app.domain.ids import new_id
 from app.domain.money import minor_digits
 from app.domain.payroll_actions import build_draft_run, correct_run, delete_run, finalize_run, mark_paid
-from app.models import Branch, Company, Employee, Entity, PayrollLine, PayrollRun, db
+from app.models import Branch, Company, Employee, Entity, PayrollLine, PayrollRun, User
+from app.models.base import locked, write_transaction
 
 # (job title, department, employment type, national?, manager's position, basic in SAR)
 ROSTER = (
@@ -65,7 +66,10 @@ def create_sandbox(user, country_code, clock, *, seed=None):
     except ValueError as exc:
         raise ValidationFailed("unknown country", [("country", str(exc))]) from None
     rng = random.Random(seed)
-    with db.atomic():
+    with write_transaction():
+        # One per user, decided under the user's row lock: of two "Create sandbox"
+        # clicks, the second waits and is refused. The unique index backs it up.
+        locked(User.select(User.id).where(User.id == user.id))
         ensure_no_sandbox(user)
         company = create_company(
             f"{country.name_en} Sandbox Trading Co.", country.code, clock,

@@ -104,6 +104,16 @@ def write_transaction():
     return db.atomic()
 
 
+def locked(query):
+    """The first row of `query`, read under a lock until the transaction ends, for a
+    state move decided on it (call inside `write_transaction()`). PostgreSQL locks the
+    row (`FOR UPDATE`): a second transaction waits, then reads the moved state. On SQLite
+    the write transaction already excludes every other writer."""
+    if not isinstance(db.obj, pw.SqliteDatabase):
+        query = query.for_update()
+    return query.first()
+
+
 def lock_for_update(query):
     """Lock the rows `query` selects until the transaction ends (PostgreSQL); on SQLite
     the write transaction already excludes every other writer."""

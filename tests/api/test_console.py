@@ -84,8 +84,9 @@ def test_wrong_password_and_unknown_email_get_the_same_answer(client, live_compa
     wrong = sign_in(client, user.email, "nope")
     unknown = sign_in(client, "nobody@example.com")
     assert wrong.status_code == unknown.status_code == 401
-    assert "We could not sign you in" in text(wrong) and text(wrong) == text(unknown).replace(
-        'value="nobody@example.com"', f'value="{user.email}"')
+    refusals = [re.search(r'role="alert"[^>]*>(.*?)<', text(answer), re.S) for answer in (wrong, unknown)]
+    assert refusals[0] and refusals[0].group(1).strip() == refusals[1].group(1).strip()
+    assert refusals[0].group(1).strip().startswith("We could not sign you in")
     assert client.get("/console/integrations").status_code == 302  # still signed out
 
 

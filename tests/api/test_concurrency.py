@@ -1,0 +1,240 @@
+"""Two clicks at once have one effect (STYLE 14; the PostgreSQL + Redis pass of .ci/run
+is where this matters most, and SQLite must hold too).
+
+Each test races the same domain action in two threads, released together by a barrier,
+each on its own connection and committing, for ROUNDS rounds: exactly one journal
+entry, one event, one row, and the loser gets the refusal a second click would get.
+"""
+
+import threading
+from datetime import date
+
+import pytest
+
+from app.domain import access, attendance, keys, payroll_actions, sandbox
+from app.domain import employee_actions as hr
+from app.domain.errors import Conflict, DomainError, NotFound, ValidationFailed
+from app.domain.ids import new_id
+from app.domain.payroll import accrual_journal, net_by_account
+from app.models import (
+    ApiKey,
+    Company,
+    Employee,
+    IdentityLink,
+    JournalEntry,
+    JournalLine,
+    OutboxEvent,
+    PayrollRun,
+    User,
+)
+from app.models.base import connection
+from tests.api.test_attendance_days import punch
+
+ROUNDS = 10
+
+
+@pytest.fixture
+def committed(app):
+    """Run a function with its own connection and commit, as a request would."""
+
+    def run(function, *args, **kwargs):
+        with app.app_context(), connection():
+            return function(*args, **kwargs)
+
+    return run
+
+
+@pytest.fixture
+def race(app):
+    def run(function, *args, threads=2):
+        """Outcomes of `function(*args)` run in `threads` threads at once: a result or the exception."""
+        barrier, outcomes = threading.Barrier(threads), [None] * threads
+
+        def one(index):
+            with app.app_context(), connection():
+                barrier.wait()
+                try:
+                    outcomes[index] = function(*args)
+                except Exception as exc:  # noqa: BLE001 (the outcome under test)
+                    outcomes[index] = exc
+
+        workers = [threading.Thread(target=one, args=(index,)) for index in range(threads)]
+        for worker in workers:
+            worker.start()
+        for worker in workers:
+            worker.join(60)
+        return outcomes
+
+    return run
+
+
+@pytest.fixture
+def company(committed, clock):
+    """A committed sandbox (ten employees, a finalized run), removed afterwards."""
+    user = committed(access.get_or_create_user, f"{new_id('u')}@example.com", clock)
+    made = committed(sandbox.create_sandbox, user, "KW", clock, seed=7)
+    yield made
+    committed(lambda: (made.delete_instance(recursive=True), user.delete_instance(recursive=True)))
+
+
+def one_won(outcomes, refusal):
+    """Exactly one outcome succeeded, and every other is `refusal` (not a 500 in waiting)."""
+    failures = [outcome for outcome in outcomes if isinstance(outcome, Exception)]
+    assert len(failures) == len(outcomes) - 1, outcomes
+    assert all(isinstance(failure, refusal) for failure in failures), failures
+
+
+def events(company_id, event_type, needle):
+    return [row for row in OutboxEvent.select().where(OutboxEvent.company == company_id,
+                                                       OutboxEvent.type == event_type)
+            if needle in row.payload]
+
+
+def entries(run_id, kind):
+    return JournalEntry.select().where(JournalEntry.run == run_id, JournalEntry.kind == kind).count()
+
+
+def finalized_run(committed, company, month, clock):
+    entity = committed(lambda: company.entities.get())
+    draft = committed(payroll_actions.build_draft_run, entity, month, clock)
+    return committed(payroll_actions.finalize_run, draft, clock)
+
+
+def correct_basic(run, person, amounts, clock):
+    return payroll_actions.correct_run(run, {person.id: {"basic": next(amounts)}}, clock)
+
+
+def months():
+    return [f"2027-{month:02d}" for month in range(1, ROUNDS + 1)]
+
+
+def test_finalizing_twice_at_once_posts_one_accrual(committed, race, company, clock):
+    entity = committed(lambda: company.entities.get())
+    for month in months():
+        draft = committed(payroll_actions.build_draft_run, entity, month, clock)
+        one_won(race(payroll_actions.finalize_run, draft, clock), Conflict)
+        with connection():
+            assert entries(draft.id, "accrual") == 1
+            assert len(events(company.id, "payroll_run.finalized", draft.id)) == 1
+
+
+def test_paying_twice_at_once_posts_one_payment(committed, race, company, clock):
+    for month in months():
+        run = finalized_run(committed, company, month, clock)
+        one_won(race(payroll_actions.mark_paid, run, clock), Conflict)
+        with connection():
+            assert entries(run.id, "payment") == 1
+            assert len(events(company.id, "payroll_run.paid", run.id)) == 1
+
+
+def test_deleting_twice_at_once_posts_one_reversal_and_zeroes_the_accounts(committed, race, company, clock):
+    for month in months():
+        run = finalized_run(committed, company, month, clock)
+        one_won(race(payroll_actions.delete_run, run, clock), (Conflict, NotFound))
+        with connection():
+            assert entries(run.id, "reversal") == 1
+            assert len(events(company.id, "payroll_run.deleted", run.id)) == 1
+            lines = [[(line.account_code, line.account_name, line.debit_minor, line.credit_minor)
+                      for line in JournalLine.select().join(JournalEntry).where(JournalEntry.run == run.id)]]
+            assert set(net_by_account(lines).values()) == {0}
+
+
+def test_two_corrections_at_once_leave_the_journal_equal_to_the_lines(committed, race, company, clock):
+    person = committed(lambda: Employee.get(Employee.company == company.id, Employee.staff_number == "SBX-001"))
+    for round_number, month in enumerate(months()):
+        run = finalized_run(committed, company, month, clock)
+        raises = iter([1_111_000 + round_number, 2_222_000 + round_number])
+        outcomes = race(correct_basic, run, person, raises, clock)
+        assert not [o for o in outcomes if isinstance(o, Exception)], outcomes
+        with connection():
+            stored = PayrollRun.get_by_id(run.id)
+            posted = payroll_actions._posted_lines(stored, payroll_actions.ACCRUAL_KINDS)
+            target = accrual_journal(payroll_actions._components_of(stored))
+            expected = net_by_account([target])
+            assert {k: v for k, v in net_by_account(posted).items() if v} == {k: v for k, v in expected.items() if v}
+            assert len(events(company.id, "payroll_run.corrected", run.id)) == 2
+
+
+def test_two_drafts_for_one_month_at_once_make_one_run(committed, race, company, clock):
+    entity = committed(lambda: company.entities.get())
+    for month in months():
+        one_won(race(payroll_actions.build_draft_run, entity, month, clock), Conflict)
+        with connection():
+            assert PayrollRun.select().where(PayrollRun.entity == entity.id, PayrollRun.payroll_month == month,
+                                             PayrollRun.status != "deleted").count() == 1
+
+
+def test_ending_employment_twice_at_once_announces_one_leaver(committed, race, company, clock):
+    for round_number in range(ROUNDS):
+        person = committed(hr.hire, company, {"staff_number": f"RACE-{round_number}", "name_en": "Racer",
+                                              "employment_type": "full_time", "hire_date": date(2026, 1, 1),
+                                              "basic_salary_minor": 500_000}, clock)
+        one_won(race(hr.end_employment, company.id, person.id, date(2026, 12, 31), clock), Conflict)
+        with connection():
+            assert len(events(company.id, "employee.left", person.id)) == 1
+
+
+def test_two_identical_edits_at_once_announce_one_update(committed, race, company, clock):
+    people = committed(lambda: list(Employee.select().where(Employee.company == company.id).limit(ROUNDS)))
+    for person in people:
+        outcomes = race(hr.update_employee, company.id, person.id, {"job_title": "Night shift lead"}, clock)
+        assert not [o for o in outcomes if isinstance(o, Exception)], outcomes
+        with connection():
+            assert len(events(company.id, "employee.updated", person.id)) == 1
+
+
+def test_two_hires_of_one_staff_number_at_once_make_one_employee(committed, race, company, clock):
+    for round_number in range(ROUNDS):
+        fields = {"staff_number": f"TWIN-{round_number}", "name_en": "Twin", "employment_type": "contract",
+                  "hire_date": date(2026, 1, 1), "basic_salary_minor": 400_000}
+        outcomes = race(hr.hire, company, fields, clock)
+        one_won(outcomes, ValidationFailed)
+        refusal = next(o for o in outcomes if isinstance(o, Exception))
+        assert refusal.errors == [("staff_number", f"TWIN-{round_number} is already taken in this company")]
+        with connection():
+            assert Employee.select().where(Employee.company == company.id,
+                                           Employee.staff_number == f"TWIN-{round_number}").count() == 1
+
+
+def test_revoking_a_key_twice_at_once_revokes_it_once(committed, race, company, clock):
+    for _ in range(ROUNDS):
+        key, _ = committed(keys.create_key, company, [], clock)
+        outcomes = race(keys.revoke_key, key.id, clock)
+        assert not [o for o in outcomes if isinstance(o, Exception)], outcomes
+        with connection():
+            assert ApiKey.get_by_id(key.id).revoked_at is not None
+
+
+def test_two_sandboxes_for_one_user_at_once_make_one(committed, race, clock):
+    for _ in range(ROUNDS):
+        user = committed(access.get_or_create_user, f"{new_id('u')}@example.com", clock)
+        outcomes = race(sandbox.create_sandbox, user, "BH", clock)
+        one_won(outcomes, Conflict)
+        with connection():
+            made = list(Company.select().where(Company.sandbox_owner == user.id))
+            assert len(made) == 1
+            made[0].delete_instance(recursive=True)
+            User.delete_by_id(user.id)
+
+
+def test_linking_one_reference_twice_at_once_keeps_one_link(committed, race, company, clock):
+    person = committed(lambda: Employee.get(Employee.company == company.id, Employee.staff_number == "SBX-004"))
+    for round_number in range(ROUNDS):
+        reference = f"P-{round_number}"
+        sent = [{**punch(100 * round_number + n, "clock_in", "2026-11-20T08:00:00+03:00"),
+                 "employee_ref": {"type": "external_id", "value": reference}} for n in range(3)]
+        committed(attendance.ingest, company, sent, clock)
+        outcomes = race(attendance.link_reference, company, "acme-pos", "external_id", reference, person.id, clock)
+        assert not [o for o in outcomes if isinstance(o, Exception)], outcomes
+        assert sum(outcomes) == 3  # every waiting event moved once
+        with connection():
+            assert IdentityLink.select().where(IdentityLink.company == company.id,
+                                               IdentityLink.value == reference).count() == 1
+
+
+def test_no_race_here_leaks_an_unexpected_error(committed, race, company, clock):
+    """Every loser above is a domain refusal: the console shows it, the API answers 409."""
+    run = finalized_run(committed, company, "2028-01", clock)
+    outcomes = race(payroll_actions.delete_run, run, clock, threads=4)
+    assert all(not isinstance(o, Exception) or isinstance(o, DomainError) for o in outcomes), outcomes
+    assert sum(not isinstance(o, Exception) for o in outcomes) == 1
