@@ -18,7 +18,7 @@ from datetime import datetime, timedelta
 import phonenumbers
 from peewee import fn
 
-from app.domain.clock import from_db, to_db
+from app.domain.clock import from_db, parse_rfc3339, to_db
 from app.domain.errors import NotFound, ValidationFailed
 from app.domain.ids import new_id
 from app.domain.pairing import EVENT_TYPES
@@ -69,9 +69,10 @@ def ingest(company, events, clock, *, channel="partner_api"):
         parsed = _check(raw, now, REF_TYPES if channel == "partner_api" else INTERNAL_REF_TYPES, company.country)
         if isinstance(parsed, str):
             external_id = raw.get("external_id") if isinstance(raw, dict) else None
-            # The result echoes a string or null, never what a wrong type carried.
-            results[index] = Result(external_id if isinstance(external_id, str) else None, "rejected",
-                                    reason=parsed)
+            # The result echoes a string or null, never what a wrong type carried, nor
+            # text that cannot be written back as UTF-8.
+            echo = external_id if isinstance(external_id, str) and not text_problem(external_id) else None
+            results[index] = Result(echo, "rejected", reason=parsed)
         else:
             rows.append((index, parsed))
     if not rows:
@@ -112,13 +113,20 @@ def _check(raw, now, ref_types, region):
     for name in ("external_id", "employee_ref", "type", "at", "source"):
         if raw.get(name) in (None, ""):
             return f"missing_field: `{name}` is required"
+    ref = raw["employee_ref"]
+    texts = {**{name: raw.get(name) for name in ("external_id", "type", "at", "source", "branch_ref")},
+             **({"employee_ref.type": ref.get("type"), "employee_ref.value": ref.get("value")}
+                if isinstance(ref, dict) else {})}
+    for name, value in texts.items():
+        problem = text_problem(value) if isinstance(value, str) else None
+        if problem:
+            return f"invalid_text: `{name}` {problem}"
     for name, limit in TEXT_LIMITS.items():
         value = raw.get(name)
         if value is not None and (not isinstance(value, str) or not value.strip() or len(value) > limit):
             return f"invalid_{name}: `{name}` is a non-empty string of at most {limit} characters"
     if raw["type"] not in EVENT_TYPES:
         return f"unknown_type: `type` {str(raw['type'])[:40]!r} is not one of {', '.join(EVENT_TYPES)}"
-    ref = raw["employee_ref"]
     if not isinstance(ref, dict) or not isinstance(ref.get("type"), str) or not isinstance(ref.get("value"), str):
         return "invalid_employee_ref: `employee_ref` is an object with string `type` and `value`"
     if ref["type"] not in ref_types:
@@ -126,7 +134,10 @@ def _check(raw, now, ref_types, region):
     if not ref["value"].strip() or len(ref["value"]) > REF_VALUE_LIMIT:
         return ("invalid_employee_ref: `employee_ref.value` is a non-empty string of at most "
                 f"{REF_VALUE_LIMIT} characters")
-    at = _parse_time(raw["at"])
+    ref_value = ref_key(ref["type"], ref["value"], region)
+    if len(ref_value) > REF_VALUE_LIMIT:  # lower-casing can lengthen text ("İ" is two characters lower)
+        return f"invalid_employee_ref: `employee_ref.value` is over {REF_VALUE_LIMIT} characters once normalized"
+    at = parse_rfc3339(raw["at"])
     if at is None:
         return "invalid_at: `at` is an RFC 3339 time with a UTC offset, like 2026-11-21T08:00:00+03:00"
     if at > now + MAX_FUTURE:
@@ -135,19 +146,20 @@ def _check(raw, now, ref_types, region):
         return "at_too_old: `at` is more than 35 days in the past"
     return {
         "external_id": raw["external_id"], "source": raw["source"], "type": raw["type"], "at": to_db(at),
-        "branch_ref": raw.get("branch_ref"), "ref_type": ref["type"],
-        "ref_value": ref_key(ref["type"], ref["value"], region),
+        "branch_ref": raw.get("branch_ref"), "ref_type": ref["type"], "ref_value": ref_value,
     }
 
 
-def _parse_time(text):
-    if not isinstance(text, str) or len(text) < 20 or text[10] not in "Tt ":
-        return None
+def text_problem(value):
+    """Why a string cannot be stored as text on every database, or None: PostgreSQL text
+    holds no NUL, and a lone surrogate (JSON's "\\ud800") is not Unicode text at all."""
+    if "\x00" in value:
+        return "contains a NUL character"
     try:
-        moment = datetime.fromisoformat(text.replace("z", "Z"))
-    except ValueError:
-        return None
-    return moment if moment.tzinfo is not None else None
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return "is not valid Unicode text (it holds a lone surrogate)"
+    return None
 
 
 def ref_key(ref_type, value, region):

@@ -3,7 +3,8 @@
 Datetimes handed around are timezone-aware UTC; the database stores them as naive UTC.
 """
 
-from datetime import UTC, datetime, timedelta
+import re
+from datetime import UTC, datetime, timedelta, timezone
 
 
 class SystemClock:
@@ -44,3 +45,28 @@ def format_utc(moment):
     if moment.tzinfo is not None:
         moment = moment.astimezone(UTC)
     return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+# RFC 3339, section 5.6: full-date "T" full-time, seconds required, fraction after a dot,
+# and an offset that is `Z` or `+hh:mm` (its note lets a space stand for the "T").
+RFC3339 = re.compile(
+    r"(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):(\d{2}))", re.ASCII)
+
+
+def parse_rfc3339(text):
+    """An aware datetime from an RFC 3339 timestamp with its offset, or None for anything
+    else (ISO week dates, `+03` or `+0300`, no seconds, a comma, a space before the
+    offset, an impossible date). Fractions finer than microseconds are cut."""
+    match = RFC3339.fullmatch(text) if isinstance(text, str) else None
+    if match is None:
+        return None
+    year, month, day, hour, minute, second, fraction, utc, sign, off_hours, off_minutes = match.groups()
+    if not utc and (int(off_hours) > 23 or int(off_minutes) > 59):
+        return None
+    try:
+        offset = timedelta(0) if utc else (1 if sign == "+" else -1) * timedelta(hours=int(off_hours),
+                                                                               minutes=int(off_minutes))
+        return datetime(int(year), int(month), int(day), int(hour), int(minute), int(second),
+                        int((fraction or "0")[:6].ljust(6, "0")), tzinfo=timezone(offset))
+    except ValueError:  # Feb 30, hour 24, an offset of a day or more
+        return None

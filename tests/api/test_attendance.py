@@ -269,3 +269,42 @@ def test_pairing_is_queued_as_soon_as_an_ingest_commits(app, live_sandbox, clock
         run_queued_jobs(app)
         [day] = AttendanceDay.select().where(AttendanceDay.company == company.id)
         assert json.loads(day.record)["open_shift"]["clock_in"] == "2026-11-21T07:00:00Z"
+
+
+# Hostile values: one bad event is a `rejected` result for that event alone.
+
+BAD_TIMES = ["2026-W47-5T08:00:00+03:00", "2026-11-20T08:00:00+03", "2026-11-20T08:00:00+0300",
+             "2026-11-20T08:00+03:00", "2026-11-20T08:00:00 +03:00", "2026-11-20T08:00:00,5+03:00",
+             "2026-11-20T08:00:00", "2026-02-30T08:00:00Z", "2026-11-20T08:00:00+03:99", "２０２６-11-20T08:00:00Z"]
+
+
+def test_text_no_database_can_store_is_rejected_and_its_neighbours_are_stored(client, headers, sandbox):
+    events = [
+        punch(1),
+        {**punch(2), "external_id": "\ud800"},
+        {**punch(3), "source": "a\u0000b"},
+        {**punch(4), "branch_ref": "x\udfff"},
+        {**punch(5), "employee_ref": {"type": "email", "value": "\u0130" * 254}},
+        {**punch(6), "employee_ref": {"type": "employee_code", "value": "SBX\u0000001"}},
+        punch(7),
+    ]
+    body = json.dumps({"events": events})  # ASCII, with the lone surrogates as \ud800 escapes
+    response = client.post("/v1/attendance/events", headers=headers, data=body, content_type="application/json")
+    assert response.status_code == 207
+    results = response.get_json()["results"]
+    assert [r["status"] for r in results] == ["accepted", "rejected", "rejected", "rejected", "rejected", "rejected",
+                                              "accepted"]
+    assert results[1]["external_id"] is None and results[1]["reason"].startswith("invalid_text: `external_id`")
+    assert results[2]["reason"] == "invalid_text: `source` contains a NUL character"
+    assert results[3]["reason"].startswith("invalid_text: `branch_ref` is not valid Unicode text")
+    assert results[4]["reason"].startswith("invalid_employee_ref:") and "once normalized" in results[4]["reason"]
+    assert results[5]["reason"].startswith("invalid_text: `employee_ref.value`")
+    assert stored(sandbox) == 2
+
+
+def test_times_that_are_not_rfc_3339_are_invalid_at(client, headers, sandbox):
+    events = [punch(n, at=at) for n, at in enumerate(BAD_TIMES)]
+    results = post(client, headers, {"events": [*events, punch(99, at="2026-11-20T08:00:00.123456789+03:00")]})
+    reasons = [r.get("reason", r["status"]) for r in results.get_json()["results"]]
+    assert all(reason.startswith("invalid_at") for reason in reasons[:-1]), list(zip(BAD_TIMES, reasons, strict=False))
+    assert reasons[-1] == "accepted"
