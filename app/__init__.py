@@ -8,7 +8,7 @@ from flask import Flask
 
 from app import cli, console
 from app.api import attendance as attendance_api
-from app.api import auth, company, docs, employees, payroll, problems, request_id
+from app.api import auth, company, docs, employees, payroll, problems, request_id, request_limits
 from app.api.principals import Authenticator
 from app.api.ratelimit import make_limiter
 from app.domain import attendance, credentials, events
@@ -75,6 +75,7 @@ def create_app(config=None, **overrides):
     _init_jobs(app, redis_client)
 
     request_id.register(app)
+    request_limits.register(app)
     api.init_app(app, spec_kwargs={"info": {"description": API_DESCRIPTION}})
     api.spec.components.security_scheme(
         "bearerAuth", {"type": "http", "scheme": "bearer", "description": "API key (`svc_live_...` or `svc_test_...`)."}

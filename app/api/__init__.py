@@ -11,6 +11,8 @@ import json
 from flask import Response, current_app, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
+from app.api.problems import ApiProblem
+
 
 def json_response(data, status=200):
     return Response(json.dumps(data, ensure_ascii=False, separators=(",", ":")), status=status,
@@ -28,7 +30,12 @@ def read_body():
         return request.get_data(cache=False)
     limit, chunks, size = current_app.config["MAX_CONTENT_LENGTH"], [], 0
     while size <= limit:
-        chunk = request.input_stream.read(min(65536, limit + 1 - size))
+        try:
+            chunk = request.input_stream.read(min(65536, limit + 1 - size))
+        except Exception as exc:  # the server's own reader: chunk framing it cannot parse (`zz`)
+            current_app.logger.info("unreadable chunked body: %r", exc)
+            detail = "The chunked body is malformed (bad chunk size or framing)."
+            raise ApiProblem("invalid_request", detail) from None
         if not chunk:
             return b"".join(chunks)
         chunks.append(chunk)

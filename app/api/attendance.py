@@ -132,7 +132,7 @@ class AttendanceQueryArgsSchema(PageArgsSchema):
         start, end = data.get("date_from"), data.get("date_to")
         if start and end and end < start:
             raise ValidationError("must not be before `from`", "to")
-        if start and end and end > start + MAX_RANGE:
+        if start and end and end - start > MAX_RANGE:
             raise ValidationError(f"must be at most 62 days after `from` (here {start + MAX_RANGE})", "to")
 
 
@@ -177,6 +177,8 @@ def _events_of():
         body = json.loads(read_body())
     except (ValueError, UnicodeDecodeError) as exc:
         raise ApiProblem("invalid_request", f"The body is not valid JSON: {exc}") from None
+    except RecursionError:
+        raise ApiProblem("invalid_request", "The body's JSON is nested too deep.") from None
     if not isinstance(body, dict):
         raise ApiProblem("validation_failed", "The body is a JSON object with `events`.",
                          errors=[("$", "must be an object with `events`")])

@@ -36,11 +36,13 @@ STATUS_CODES = {400: "invalid_request", 401: "unauthenticated", 403: "insufficie
 
 
 class ApiProblem(Exception):
-    """Raise anywhere in a request to answer with a problem."""
+    """Raise anywhere in a request to answer with a problem (`status` overrides the
+    code's own, as 414 for an over-long URL)."""
 
-    def __init__(self, code, detail=None, *, errors=None, headers=None):
+    def __init__(self, code, detail=None, *, errors=None, headers=None, status=None):
         super().__init__(detail or code)
         self.code, self.detail, self.errors, self.headers = code, detail, errors, headers or {}
+        self.status = status
 
 
 def problem_response(code, detail=None, *, errors=None, headers=None, status=None):
@@ -71,7 +73,7 @@ def is_api_request():
 
 
 def handle_api_problem(exc):
-    return problem_response(exc.code, exc.detail, errors=exc.errors, headers=exc.headers)
+    return problem_response(exc.code, exc.detail, errors=exc.errors, headers=exc.headers, status=exc.status)
 
 
 def handle_domain_error(exc):

@@ -7,8 +7,7 @@ is made, so logs and headers never carry arbitrary client text.
 import re
 import secrets
 
-from flask import current_app, g, request
-from werkzeug.exceptions import RequestEntityTooLarge
+from flask import g, request
 
 SAFE_REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{8,64}$")
 
@@ -23,15 +22,6 @@ def add_request_id_header(response):
     return response
 
 
-def refuse_oversized_body():
-    """Contract, Limits: bodies over 1 MB are 413, refused from the declared length
-    before any of the body is read."""
-    limit = current_app.config["MAX_CONTENT_LENGTH"]
-    if request.content_length is not None and request.content_length > limit:
-        raise RequestEntityTooLarge()
-
-
 def register(app):
     app.before_request(assign_request_id)
-    app.before_request(refuse_oversized_body)
     app.after_request(add_request_id_header)

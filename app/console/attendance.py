@@ -28,7 +28,7 @@ def page():
     zone = ZoneInfo(g.company.timezone)
     today = clock().now().astimezone(zone).date()
     start, end = _date_arg("from", today - timedelta(days=6)), _date_arg("to", today)
-    if end < start or end > start + timedelta(days=MAX_DAYS):
+    if end < start or (end - start).days > MAX_DAYS:
         flash(f"Show at most {MAX_DAYS} days, from the first date to the last.", "error")
         start, end = today - timedelta(days=6), today
     people = _people()

@@ -129,6 +129,8 @@ def safe_next(target):
     parts = urlsplit(target)
     if parts.scheme or parts.netloc or not parts.path.startswith("/console") or "\\" in target:
         return None
+    if any(ord(character) < 0x20 or ord(character) == 0x7F for character in target):
+        return None  # a line break would reach the Location header
     return target
 
 

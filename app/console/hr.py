@@ -23,6 +23,7 @@ from app.models import Branch, Employee, Entity
 bp = console_blueprint("hr", url_prefix="/console")
 PAGE_SIZE = 100
 EARNINGS = [code for code, component in COMPONENTS.items() if component.kind == EARNING]
+MAX_PAGE = 100_000  # far past any company's last page, and far inside every integer column
 
 
 # ---- employees -------------------------------------------------------------------
@@ -32,7 +33,7 @@ EARNINGS = [code for code, component in COMPONENTS.items() if component.kind == 
 @requires("hr.manage")
 def employees():
     text = request.args.get("q", "").strip()[:100]
-    page = max(1, request.args.get("page", 1, type=int))
+    page = min(max(1, request.args.get("page", 1, type=int)), MAX_PAGE)
     rows = find_employees(g.company.id, text=text or None, offset=(page - 1) * PAGE_SIZE, limit=PAGE_SIZE)
     return render_template("console/employees.html", employees=rows[:PAGE_SIZE], text=text, page=page,
                            more=len(rows) > PAGE_SIZE)

@@ -125,8 +125,10 @@ def _check(raw, now, ref_types, region):
         value = raw.get(name)
         if value is not None and (not isinstance(value, str) or not value.strip() or len(value) > limit):
             return f"invalid_{name}: `{name}` is a non-empty string of at most {limit} characters"
+    if not isinstance(raw["type"], str):
+        return f"unknown_type: `type` is a string, one of {', '.join(EVENT_TYPES)}"
     if raw["type"] not in EVENT_TYPES:
-        return f"unknown_type: `type` {str(raw['type'])[:40]!r} is not one of {', '.join(EVENT_TYPES)}"
+        return f"unknown_type: `type` {raw['type'][:40]!r} is not one of {', '.join(EVENT_TYPES)}"
     if not isinstance(ref, dict) or not isinstance(ref.get("type"), str) or not isinstance(ref.get("value"), str):
         return "invalid_employee_ref: `employee_ref` is an object with string `type` and `value`"
     if ref["type"] not in ref_types:

@@ -175,3 +175,33 @@ def test_each_start_of_serve_leaves_one_working_demo_key(tmp_path):
         working = connection.execute("SELECT COUNT(*) FROM api_key WHERE name = 'serve command key' "
                                      "AND revoked_at IS NULL").fetchone()[0]
     assert working == 1
+
+
+def _raw(base, request):
+    """Send bytes as they are (no client library would send these) and read the answer."""
+    host, port = base.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=10) as connection:
+        connection.sendall(request)
+        answer = b""
+        while chunk := connection.recv(65536):
+            answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    return head.decode("latin-1"), body
+
+
+def test_serve_answers_a_malformed_chunked_body_with_a_problem(served):
+    base, key, _, _ = served
+    head, body = _raw(base, (
+        "POST /v1/attendance/events HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+        f"Authorization: Bearer {key}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+        "zz\r\n{}\r\n0\r\n\r\n").encode())
+    assert head.startswith("HTTP/1.1 400") and "application/problem+json" in head, head
+    assert b"chunked body is malformed" in body
+
+
+def test_serve_answers_an_over_long_url_with_a_problem(served):
+    base, key, _, _ = served
+    response = requests.get(f"{base}/v1/employees?entity_id={'x' * 6000}", timeout=5,
+                            headers={"Authorization": f"Bearer {key}"})
+    assert response.status_code == 414 and response.headers["Content-Type"] == "application/problem+json"
+    assert response.json()["code"] == "invalid_request" and "at most 4096" in response.json()["detail"]

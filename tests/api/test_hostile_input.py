@@ -1,0 +1,67 @@
+"""No input produces a 500 or an HTML error under /v1, nor a server error in the console:
+overflowing dates, pathological nesting, NULs, header injection, huge page numbers and
+over-long URLs each get a 4xx problem (or a console message). Runs on both databases."""
+
+import json
+
+import pytest
+
+from tests.api.test_console import admin, csrf, fresh_login_limiters, live_company, sign_in  # noqa: F401
+
+PROBLEM = "application/problem+json"
+
+
+@pytest.mark.parametrize("url, status", [
+    ("/v1/attendance?from=9999-12-31&to=9999-12-31", 200),
+    ("/v1/attendance?from=0001-01-01&to=0001-01-02", 200),
+    ("/v1/attendance?from=9999-12-01&to=9999-12-31&cursor=abc", 400),
+    ("/v1/employees/%00", 404),
+    ("/v1/employees/emp_%00x", 404),
+    ("/v1/payroll-runs/%00", 404),
+    ("/v1/employees?entity_id=%00", 400),
+    ("/v1/attendance?from=2026-11-01&to=2026-11-02&employee_id=a%00b", 400),
+    ("/v1/employees?cursor=%00", 400),
+    ("/v1/employees?limit=1&limit=2", 400),
+    ("/v1/employees?limit=99999999999999999999999", 400),
+    ("/v1/payroll-runs?from=0000-01", 200),
+    (f"/v1/employees?entity_id={'x' * 5000}", 414),
+])
+def test_hostile_urls_get_a_problem(client, headers, url, status):
+    response = client.get(url, headers=headers)
+    assert response.status_code == status, response.get_data(as_text=True)[:300]
+    assert response.mimetype == (PROBLEM if status >= 400 else "application/json")
+
+
+def test_json_nested_a_thousand_deep_is_a_400(client, headers):
+    body = '{"events": ' + "[" * 1000 + "]" * 1000 + "}"
+    response = client.post("/v1/attendance/events", headers=headers, data=body, content_type="application/json")
+    assert response.status_code == 400 and response.mimetype == PROBLEM
+    assert "nested" in response.get_json()["detail"]
+    deep_event = {"events": [{"external_id": "d", "type": json.loads("[" * 900 + "]" * 900)}]}
+    response = client.post("/v1/attendance/events", headers=headers, data=json.dumps(deep_event),
+                           content_type="application/json")
+    assert response.status_code in (207, 400) and response.mimetype in (PROBLEM, "application/json")
+
+
+@pytest.mark.parametrize("url", [
+    "/console/employees?page=99999999999999999999",
+    "/console/employees?page=-5",
+    "/console/employees?q=%00",
+    "/console/employees/%00",
+    "/console/attendance?from=9999-12-01&to=9999-12-02",
+    "/console/attendance?from=0001-01-01&to=0001-01-02",
+    "/console/payroll/%00",
+])
+def test_hostile_console_urls_get_a_page_not_a_server_error(client, admin, url):  # noqa: F811
+    response = client.get(url)
+    assert response.status_code < 500, response.get_data(as_text=True)[:300]
+
+
+def test_a_next_with_a_line_break_never_reaches_a_header(client, live_company, admin):  # noqa: F811
+    response = sign_in(client, admin.email)
+    assert response.status_code == 302
+    response = client.post("/console/sign-in?next=/console%0d%0aX-Injected:1",
+                           data={"email": admin.email, "password": "correct horse battery staple",
+                                 "csrf_token": csrf(client)})
+    assert response.status_code in (302, 303) and "X-Injected" not in response.headers
+    assert "\r" not in response.headers["Location"] and "\n" not in response.headers["Location"]
