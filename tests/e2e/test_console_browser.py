@@ -293,3 +293,21 @@ def test_a_form_posted_without_its_csrf_token_is_refused(page, service):
     # A cross-site style post with the session cookie but no token fares no better.
     forged = page.request.post(f"{service}/console/integrations/keys", form={"name": "Forged again"})
     assert forged.status == 400
+
+
+def test_the_api_reference_and_errors_page_work_under_their_policy(page, service):
+    refused = []
+    page.on("console", lambda message: refused.append(message.text)
+            if "Content Security Policy" in message.text or "Refused" in message.text else None)
+    response = page.goto("/v1/docs")
+    assert response.headers["x-frame-options"] == "DENY" and response.headers["x-content-type-options"] == "nosniff"
+    assert "script-src" not in response.headers["content-security-policy"]  # own scripts only, no inline
+    expect(page.get_by_text("Read the company the key belongs to")).to_be_visible()
+    page.get_by_text("Read the company the key belongs to").click()
+    expect(page.get_by_text("getCompany").first).to_be_attached()
+    shot(page, "15-api-reference")
+    errors = page.goto("/errors")
+    assert errors.headers["x-frame-options"] == "DENY" and "frame-ancestors 'none'" in errors.headers[
+        "content-security-policy"]
+    expect(page.locator("#rate_limited")).to_be_attached()
+    assert refused == []
