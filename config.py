@@ -68,8 +68,9 @@ class Config:
     WTF_CSRF_CHECK_DEFAULT = False
     WTF_CSRF_TIME_LIMIT = None  # tokens live as long as the session they belong to
     # Sign-in attempts per email and per client address, per 15 minutes (shared via Redis).
-    LOGIN_ATTEMPTS_PER_EMAIL = 10
-    LOGIN_ATTEMPTS_PER_ADDRESS = 100
+    LOGIN_ATTEMPTS_PER_EMAIL_AND_ADDRESS = 10  # per 15 minutes
+    LOGIN_ATTEMPTS_PER_ADDRESS = 100  # per 15 minutes
+    LOGIN_ATTEMPTS_PER_EMAIL_PER_HOUR = 50  # across all addresses; refuses wrong passwords only
     # Reverse proxies in front of the service whose X-Forwarded-For/-Proto to trust.
     PROXY_HOPS = _integer("PROXY_HOPS", 0)
 

@@ -11,6 +11,7 @@ from app.api import attendance as attendance_api
 from app.api import auth, company, docs, employees, payroll, problems, request_id, request_limits
 from app.api.principals import Authenticator
 from app.api.ratelimit import make_limiter
+from app.console.throttle import SignInThrottle
 from app.domain import attendance, credentials, events
 from app.domain.clock import SystemClock
 from app.extensions import api, connect_redis
@@ -65,12 +66,13 @@ def create_app(config=None, **overrides):
         make_limiter(app.config["RATE_LIMIT_PER_MINUTE"], redis_client, path=limits_file),
         last_used_resolution=app.config["KEY_LAST_USED_RESOLUTION"],
     )
-    # Sign-in attempts per email and per client address, over 15 minutes.
-    app.extensions["login_limiters"] = tuple(
-        make_limiter(app.config[setting], redis_client, window_seconds=900, prefix=f"login:{kind}:",
-                     path=limits_file)
-        for kind, setting in (("email", "LOGIN_ATTEMPTS_PER_EMAIL"), ("address", "LOGIN_ATTEMPTS_PER_ADDRESS"))
-    )
+    app.extensions["sign_in_throttle"] = SignInThrottle(**{
+        kind: make_limiter(app.config[setting], redis_client, window_seconds=window, prefix=f"login:{kind}:",
+                           path=limits_file)
+        for kind, setting, window in (("by_email_and_address", "LOGIN_ATTEMPTS_PER_EMAIL_AND_ADDRESS", 900),
+                                      ("by_address", "LOGIN_ATTEMPTS_PER_ADDRESS", 900),
+                                      ("by_email", "LOGIN_ATTEMPTS_PER_EMAIL_PER_HOUR", 3600))
+    })
     credentials.use_redis(redis_client)
     _init_jobs(app, redis_client)
 

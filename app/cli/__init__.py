@@ -13,7 +13,7 @@ from flask.cli import AppGroup
 from app.cli import attendance, hr
 from app.cli.common import clock, country_option, emit, json_option, one_line_errors, reported
 from app.cli.jobs import jobs_cli
-from app.domain import access, keys, sandbox
+from app.domain import access, keys, sandbox, signin
 from app.domain.countries import COUNTRY_CODES
 from app.models import Company, db
 from app.models.base import connection
@@ -86,8 +86,17 @@ def users_create(email, name, password, company_id, role, as_json):
 def users_password(email, password):
     """Set a user's console password (their signed-in sessions end)."""
     new = password or secrets.token_urlsafe(12)
-    user = access.set_password(email, new)
+    user = signin.set_password(email, new, clock())
     click.echo(f"console password of {user.email} set" + ("" if password else f": {new}"))
+
+
+@users_cli.command("end-sessions")
+@click.option("--email", required=True)
+@one_line_errors
+def users_end_sessions(email):
+    """Sign a user out of the console everywhere, at once (a lost laptop, a leaver)."""
+    user = access.get_user(email)
+    click.echo(f"ended {signin.end_all_sessions(user, clock())} console session(s) of {user.email}")
 
 
 sandbox_cli = AppGroup("sandbox", help="Sandbox companies.")
@@ -180,7 +189,7 @@ def serve(host, port, workers, email, country):
         password = None
         if user.password_hash is None:
             password = secrets.token_urlsafe(12)
-            access.set_password(user.email, password)
+            signin.set_password(user.email, password, clock())
     base = f"http://{host}:{port}"
     sign_in = (f"password {password}" if password else
                f"password as first printed; reset: flask --app wsgi users password --email {user.email}")

@@ -15,11 +15,10 @@ from markupsafe import Markup
 from peewee import IntegrityError, PeeweeException
 from werkzeug.exceptions import HTTPException
 
-from app.domain import access
+from app.domain import access, signin
 from app.domain.clock import format_utc, from_db
 from app.domain.errors import DomainError
 from app.domain.money import format_minor
-from app.models import User
 
 csrf = CSRFProtect()
 
@@ -66,12 +65,12 @@ def _before_request():
 
 def load_signed_in_user():
     g.user, g.memberships, g.company, g.permissions = None, [], None, frozenset()
-    user_id = session.get("user_id")
-    if not user_id:
+    token = session.get("session")
+    if not token:
         return
-    user = User.get_or_none(User.id == user_id)
-    if user is None or session.get("fingerprint") != access.session_fingerprint(user):
-        session.clear()  # the user is gone, or changed their password since signing in
+    user = signin.user_of_session(token, clock())
+    if user is None:
+        session.clear()  # signed out, password changed, ended by an operator, or expired
         return
     g.user = user
     g.memberships = access.memberships_of(user)
@@ -84,11 +83,16 @@ def load_signed_in_user():
 
 
 def sign_in(user):
-    # A fresh session: nothing from before signing in carries over.
+    # A fresh session: nothing from before signing in carries over. The cookie holds
+    # only the session's token; the server decides whether it still holds.
     session.clear()
     session.permanent = True
-    session["user_id"] = user.id
-    session["fingerprint"] = access.session_fingerprint(user)
+    session["session"] = signin.start_session(user, clock())
+
+
+def sign_out():
+    signin.end_session(session.get("session"), clock())
+    session.clear()
 
 
 def signed_in(view):

@@ -2,9 +2,9 @@
 
 from flask import abort, current_app, flash, g, redirect, render_template, request, session, url_for
 
-from app.console.common import clock, console_blueprint, safe_next, sign_in, signed_in
+from app.console.common import clock, console_blueprint, safe_next, sign_in, sign_out, signed_in
 from app.console.forms import SandboxForm, SignInForm, SwitchCompanyForm, options
-from app.domain import access, sandbox
+from app.domain import access, sandbox, signin
 from app.domain.errors import DomainError
 
 bp = console_blueprint("signin")
@@ -38,16 +38,21 @@ def sign_in_page():
     form = SignInForm()
     status = 200
     if form.validate_on_submit():
-        refusal = _throttled(form.email.data)
+        throttle, address = current_app.extensions["sign_in_throttle"], request.remote_addr or ""
+        now_us = int(clock().now().timestamp() * 1_000_000)
+        refusal = throttle.refusal_before_checking(form.email.data, address, now_us)
+        user = None if refusal else signin.authenticate(form.email.data, form.password.data)
+        if user is not None:
+            throttle.ceiling_reached(form.email.data, now_us)  # counted; a right password passes it
+            sign_in(user)
+            current_app.logger.info("console sign-in user=%s", user.id)
+            return redirect(safe_next(request.args.get("next")) or url_for("signin.home"))
+        refusal = refusal or throttle.ceiling_reached(form.email.data, now_us)
         if refusal:
-            form.form_errors.append(refusal)
+            current_app.logger.warning("console sign-in throttled address=%s", address)
+            form.form_errors.append(_try_again_in(refusal))
             status = 429
         else:
-            user = access.authenticate(form.email.data, form.password.data)
-            if user is not None:
-                sign_in(user)
-                current_app.logger.info("console sign-in user=%s", user.id)
-                return redirect(safe_next(request.args.get("next")) or url_for("signin.home"))
             form.form_errors.append(SIGN_IN_REFUSED)
             status = 401
     elif request.method == "POST":
@@ -55,22 +60,14 @@ def sign_in_page():
     return render_template("console/sign_in.html", form=form), status
 
 
-def _throttled(email):
-    """A refusal if this email or this address has tried too often lately, else None."""
-    now_us = int(clock().now().timestamp() * 1_000_000)
-    by_email, by_address = current_app.extensions["login_limiters"]
-    for limiter, key in ((by_email, (email or "").strip().lower()), (by_address, request.remote_addr or "")):
-        verdict = limiter.hit(key, now_us)
-        if not verdict.allowed:
-            current_app.logger.warning("console sign-in throttled address=%s", request.remote_addr)
-            minutes = max(1, round(verdict.retry_after_seconds / 60))
-            return f"Too many sign-in attempts. Try again in {minutes} minute{'s' if minutes > 1 else ''}."
-    return None
+def _try_again_in(verdict):
+    minutes = max(1, round(verdict.retry_after_seconds / 60))
+    return f"Too many sign-in attempts. Try again in {minutes} minute{'s' if minutes > 1 else ''}."
 
 
-@bp.post("/console/sign-out")
-def sign_out():
-    session.clear()
+@bp.post("/console/sign-out", endpoint="sign_out")
+def sign_out_page():
+    sign_out()
     flash("You are signed out.", "info")
     return redirect(url_for("signin.sign_in"))
 

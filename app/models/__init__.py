@@ -7,16 +7,18 @@ from app.models.employees import Employee
 from app.models.events import EmployeeAnnouncement, OutboxEvent
 from app.models.keys import ApiKey
 from app.models.payroll import JournalEntry, JournalLine, PayrollComponent, PayrollLine, PayrollRun
+from app.models.sessions import ConsoleSession, PasswordReset
 
 # In dependency order: what migrations create, tests truncate.
 ALL_MODELS = (
     User, Company, Membership, Entity, Branch, Employee, PayrollRun, PayrollLine,
     PayrollComponent, JournalEntry, JournalLine, ApiKey, OutboxEvent, EmployeeAnnouncement,
-    AttendanceEvent, IdentityLink, AttendanceDay,
+    AttendanceEvent, IdentityLink, AttendanceDay, ConsoleSession, PasswordReset,
 )
 
 __all__ = [
-    "ALL_MODELS", "ApiKey", "AttendanceDay", "AttendanceEvent", "BaseModel", "Branch", "Company", "Employee",
+    "ALL_MODELS", "ApiKey", "AttendanceDay", "AttendanceEvent", "BaseModel", "Branch", "Company", "ConsoleSession",
+    "Employee",
     "EmployeeAnnouncement", "Entity", "IdentityLink", "JournalEntry", "JournalLine", "Membership", "OutboxEvent",
-    "PayrollComponent", "PayrollLine", "PayrollRun", "User", "db", "make_database",
+    "PasswordReset", "PayrollComponent", "PayrollLine", "PayrollRun", "User", "db", "make_database",
 ]

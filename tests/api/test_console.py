@@ -8,7 +8,8 @@ import re
 import pytest
 
 from app.api.ratelimit import make_limiter
-from app.domain import access, keys
+from app.console.throttle import SignInThrottle
+from app.domain import access, keys, signin
 from app.domain.payroll import net_by_account
 from app.domain.sandbox import TRIGGERS
 from app.models import ApiKey, Company, Employee, JournalEntry, JournalLine, PayrollRun
@@ -18,13 +19,20 @@ from tests.conftest import bearer
 PASSWORD = "correct horse battery staple"
 
 
+def throttle(redis_client=None, prefix="login:", pair=10, address=100, email=50):
+    return SignInThrottle(
+        by_email_and_address=make_limiter(pair, redis_client, window_seconds=900, prefix=prefix + "pair:"),
+        by_address=make_limiter(address, redis_client, window_seconds=900, prefix=prefix + "address:"),
+        by_email=make_limiter(email, redis_client, window_seconds=3600, prefix=prefix + "email:"))
+
+
 @pytest.fixture(autouse=True)
 def fresh_login_limiters(app):
     """Each test starts with no sign-in attempts counted (the clock restarts every test)."""
-    saved = app.extensions["login_limiters"]
-    app.extensions["login_limiters"] = (make_limiter(10, window_seconds=900), make_limiter(100, window_seconds=900))
+    saved = app.extensions["sign_in_throttle"]
+    app.extensions["sign_in_throttle"] = throttle()
     yield
-    app.extensions["login_limiters"] = saved
+    app.extensions["sign_in_throttle"] = saved
 
 
 @pytest.fixture
@@ -45,8 +53,9 @@ def csrf(client, path="/console/sign-in"):
     return re.search(r'name="csrf_token" (?:type="hidden" )?value="([^"]+)"', page).group(1)
 
 
-def sign_in(client, email, password=PASSWORD):
-    return client.post("/console/sign-in", data={"email": email, "password": password, "csrf_token": csrf(client)})
+def sign_in(client, email, password=PASSWORD, address="127.0.0.1"):
+    return client.post("/console/sign-in", data={"email": email, "password": password, "csrf_token": csrf(client)},
+                       environ_base={"REMOTE_ADDR": address})
 
 
 def post(client, path, data=None, page="/console/"):
@@ -98,26 +107,44 @@ def test_sign_in_without_csrf_token_is_refused(client, live_company, clock):
     assert client.get("/console/integrations").status_code == 302
 
 
-def test_sign_in_attempts_are_throttled_per_email(client, live_company, clock):
+def test_guessing_from_one_address_is_throttled_there_and_the_owner_still_signs_in(app, client, live_company,
+                                                                                     clock):
     user = member(live_company, "hr_admin", clock)
     for _ in range(10):
-        assert sign_in(client, user.email, "guess").status_code == 401
-    throttled = sign_in(client, user.email)  # even the right password, for now
+        assert sign_in(client, user.email, "guess", address="203.0.113.9").status_code == 401
+    throttled = sign_in(client, user.email, address="203.0.113.9")  # even the right password, from there
     assert throttled.status_code == 429 and "Too many sign-in attempts" in text(throttled)
+    owner = app.test_client()
+    assert sign_in(owner, user.email, address="198.51.100.4").status_code == 302  # from elsewhere: in
     clock.advance(minutes=2)  # one attempt back every 90 seconds
-    assert sign_in(client, user.email).status_code == 302
+    assert sign_in(client, user.email, address="203.0.113.9").status_code == 302
+
+
+def test_guessing_from_many_addresses_meets_the_email_ceiling_but_the_right_password_passes(app, client,
+                                                                                          live_company, clock):
+    app.extensions["sign_in_throttle"] = throttle(email=5)  # as 50 per hour, sooner
+    user = member(live_company, "hr_admin", clock)
+    for n in range(5):
+        assert sign_in(client, user.email, "guess", address=f"203.0.113.{n}").status_code == 401
+    assert sign_in(client, user.email, "guess", address="203.0.113.77").status_code == 429
+    assert sign_in(app.test_client(), user.email, address="198.51.100.4").status_code == 302
+
+
+def test_one_address_trying_many_emails_is_throttled(app, client, live_company, clock):
+    app.extensions["sign_in_throttle"] = throttle(address=5)  # as 100 per 15 minutes, sooner
+    for n in range(5):
+        assert sign_in(client, f"nobody{n}@example.com", "guess", address="203.0.113.5").status_code == 401
+    assert sign_in(client, "nobody-else@example.com", "guess", address="203.0.113.5").status_code == 429
 
 
 def test_sign_in_throttle_is_shared_through_redis(app, client, live_company, clock, shared_redis):
     prefix = f"login-test:{live_company.id}:"
-    shared = tuple(make_limiter(limit, shared_redis, window_seconds=900, prefix=prefix) for limit in (3, 100))
-    app.extensions["login_limiters"] = shared
+    app.extensions["sign_in_throttle"] = throttle(shared_redis, prefix, pair=3)
     user = member(live_company, "hr_admin", clock)
     for _ in range(3):
         sign_in(client, user.email, "guess")
     # Another worker process, same Redis: the count carries over.
-    app.extensions["login_limiters"] = tuple(
-        make_limiter(limit, shared_redis, window_seconds=900, prefix=prefix) for limit in (3, 100))
+    app.extensions["sign_in_throttle"] = throttle(shared_redis, prefix, pair=3)
     assert sign_in(client, user.email).status_code == 429
     shared_redis.delete(*shared_redis.keys(prefix + "*"))
 
@@ -138,15 +165,41 @@ def test_the_sign_in_page_sends_a_signed_in_user_on(client, admin):
     assert client.get("/console/sign-in").headers["Location"] == "/console/"
 
 
-def test_sign_out_ends_the_session(client, admin):
+def copied_cookie(app, client):
+    """A second browser holding a copy of this browser's session cookie."""
+    thief = app.test_client()
+    thief.set_cookie("console_session", client.get_cookie("console_session").value)
+    assert thief.get("/console/integrations").status_code == 200
+    return thief
+
+
+def test_sign_out_ends_the_session_even_for_a_copy_of_its_cookie(app, client, admin):
+    thief = copied_cookie(app, client)
     response = post(client, "/console/sign-out")
     assert "You are signed out." in text(response)
     assert client.get("/console/integrations").status_code == 302
+    assert thief.get("/console/integrations").status_code == 302
 
 
-def test_a_password_change_ends_sessions_signed_in_with_the_old_one(client, admin):
-    admin.password_hash = access.hash_password("a new password entirely")
-    admin.save()
+def test_a_new_password_ends_every_session_of_the_user(app, client, admin, clock):
+    thief = copied_cookie(app, client)
+    signin.set_password(admin.email, "a new password entirely", clock)
+    assert client.get("/console/integrations").status_code == 302
+    assert thief.get("/console/integrations").status_code == 302
+
+
+def test_an_operator_ends_all_sessions_of_a_user(app, client, admin):
+    thief = copied_cookie(app, client)
+    ended = app.test_cli_runner().invoke(args=["users", "end-sessions", "--email", admin.email])
+    assert ended.exit_code == 0 and "ended 2 console session(s)" not in ended.output  # one browser, one session
+    assert "ended 1 console session(s)" in ended.output
+    assert thief.get("/console/integrations").status_code == 302
+
+
+def test_a_session_ends_after_12_hours(client, admin, clock):
+    clock.advance(hours=11, minutes=59)
+    assert client.get("/console/integrations").status_code == 200
+    clock.advance(minutes=2)
     assert client.get("/console/integrations").status_code == 302
 
 

@@ -205,3 +205,18 @@ def test_serve_answers_an_over_long_url_with_a_problem(served):
                             headers={"Authorization": f"Bearer {key}"})
     assert response.status_code == 414 and response.headers["Content-Type"] == "application/problem+json"
     assert response.json()["code"] == "invalid_request" and "at most 4096" in response.json()["detail"]
+
+
+def test_without_redis_sign_in_attempts_are_counted_exactly_across_workers(served):
+    """10 guesses from one address for one email, then the 11th is refused, whichever of
+    the two workers answers each (each counted its own before: 20 passed)."""
+    base, _, _, printed = served
+    email = re.search(r"sign in as (\S+),", printed).group(1)
+    browser = requests.Session()
+    statuses = []
+    for _ in range(12):
+        token = _sign_in_form(browser, base)
+        statuses.append(browser.post(f"{base}/console/sign-in", timeout=10,
+                                     data={"email": email, "password": "not the password", "csrf_token": token})
+                        .status_code)
+    assert statuses == [401] * 10 + [429] * 2, statuses
