@@ -71,6 +71,9 @@ class Config:
     LOGIN_ATTEMPTS_PER_EMAIL_AND_ADDRESS = 10  # per 15 minutes
     LOGIN_ATTEMPTS_PER_ADDRESS = 100  # per 15 minutes
     LOGIN_ATTEMPTS_PER_EMAIL_PER_HOUR = 50  # across all addresses; refuses wrong passwords only
+    # Email (password-reset links; later, webhook-disable notices). Unset: written to the log.
+    SMTP_URL = os.environ.get("SMTP_URL") or None
+    MAIL_FROM = os.environ.get("MAIL_FROM", "Partner API console <no-reply@partner-api.invalid>")
     # Reverse proxies in front of the service whose X-Forwarded-For/-Proto to trust.
     PROXY_HOPS = _integer("PROXY_HOPS", 0)
 

@@ -17,8 +17,9 @@ from app.domain.clock import SystemClock
 from app.extensions import api, connect_redis
 from app.jobs import PERIODIC, dispatch_event, pair_attendance
 from app.jobs.queues import InProcessRunner, RQJobs
+from app.mail import make_mailer
 from app.models import db, make_database
-from config import config_from_env, rate_limit_file
+from config import ConfigurationError, config_from_env, rate_limit_file
 
 API_DESCRIPTION = """\
 Read one company, its partner-safe employee records and its closed payroll runs (v1.0);
@@ -73,6 +74,10 @@ def create_app(config=None, **overrides):
                                       ("by_address", "LOGIN_ATTEMPTS_PER_ADDRESS", 900),
                                       ("by_email", "LOGIN_ATTEMPTS_PER_EMAIL_PER_HOUR", 3600))
     })
+    try:
+        app.extensions["mailer"] = make_mailer(app.config["SMTP_URL"], app.config["MAIL_FROM"])
+    except ValueError as exc:
+        raise ConfigurationError(str(exc)) from None
     credentials.use_redis(redis_client)
     _init_jobs(app, redis_client)
 

@@ -42,6 +42,17 @@ class SignInForm(FlaskForm):
     password = PasswordField("Password", validators=[DataRequired(), Length(max=1024)])
 
 
+class ForgotPasswordForm(FlaskForm):
+    email = EmailField("Email", validators=[DataRequired(), Length(max=254)])
+
+
+class ResetPasswordForm(FlaskForm):
+    password = PasswordField("New password", validators=[DataRequired(), Length(max=1024)],
+                             description="10 to 1024 characters. A few words make a phrase easy to type, "
+                                         "hard to guess.")
+    again = PasswordField("The same again", validators=[DataRequired(), Length(max=1024)])
+
+
 class SwitchCompanyForm(FlaskForm):
     company_id = SelectField("Company", choices=[])
 

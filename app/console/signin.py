@@ -3,9 +3,9 @@
 from flask import abort, current_app, flash, g, redirect, render_template, request, session, url_for
 
 from app.console.common import clock, console_blueprint, safe_next, sign_in, sign_out, signed_in
-from app.console.forms import SandboxForm, SignInForm, SwitchCompanyForm, options
+from app.console.forms import ForgotPasswordForm, ResetPasswordForm, SandboxForm, SignInForm, SwitchCompanyForm, options
 from app.domain import access, sandbox, signin
-from app.domain.errors import DomainError
+from app.domain.errors import DomainError, ValidationFailed
 
 bp = console_blueprint("signin")
 
@@ -99,3 +99,71 @@ def sandbox_page():
             flash(f"Created {created.name_en}. Switch to it to create sandbox keys.", "success")
             return redirect(url_for("signin.sandbox_page"))
     return render_template("console/sandbox.html", form=form, sandbox=existing)
+
+
+# ---- forgotten passwords ---------------------------------------------------------------
+
+RESET_SENT = ("If an account has this email, a link to set a new password is on its way. It works once, "
+              "for 30 minutes. No email? Check the address, or ask your administrator.")
+
+
+@bp.route("/console/forgot-password", methods=["GET", "POST"])
+def forgot_password():
+    """Ask for a reset link. The answer is the same whether or not the email has an
+    account; asking is throttled like signing in."""
+    form = ForgotPasswordForm()
+    if not form.validate_on_submit():
+        return render_template("console/forgot_password.html", form=form), 400 if request.method == "POST" else 200
+    throttle, address = current_app.extensions["sign_in_throttle"], request.remote_addr or ""
+    refusal = throttle.refusal_before_checking(form.email.data, address, int(clock().now().timestamp() * 1_000_000))
+    if refusal:
+        form.form_errors.append(_try_again_in(refusal))
+        return render_template("console/forgot_password.html", form=form), 429
+    asked = signin.request_password_reset(form.email.data, clock())
+    if asked is not None:
+        user, token = asked
+        link = url_for("signin.reset_password", token=token, _external=True)
+        try:
+            current_app.extensions["mailer"].send(user.email, "Set a new console password", RESET_EMAIL.format(
+                link=link, minutes=int(signin.RESET_LIFETIME.total_seconds() // 60)))
+        except OSError as exc:  # SMTP down or refusing: logged; the answer stays the same
+            current_app.logger.error("password reset email to user=%s not sent: %s", user.id, exc)
+        current_app.logger.info("password reset asked user=%s", user.id)
+    flash(RESET_SENT, "info")
+    return redirect(url_for("signin.sign_in"))
+
+
+RESET_EMAIL = """Someone (we hope you) asked to set a new password for the Partner API console.
+
+Set it here, within {minutes} minutes; the link works once:
+
+{link}
+
+Setting it signs you out everywhere. If you did not ask, ignore this email: your
+password stays as it is.
+"""
+
+
+@bp.route("/console/reset-password/<token>", methods=["GET", "POST"])
+def reset_password(token):
+    form = ResetPasswordForm()
+    if not signin.reset_link_holds(token, clock()):
+        return render_template("console/reset_password.html", form=None), 410
+    if form.validate_on_submit():
+        if form.password.data != form.again.data:
+            form.again.errors.append("The two passwords differ.")
+        else:
+            try:
+                user = signin.reset_password(token, form.password.data, clock())
+            except ValidationFailed as exc:
+                form.password.errors.extend(message for _, message in exc.errors)
+            except DomainError as exc:
+                flash(exc.message, "error")
+                return redirect(url_for("signin.forgot_password"))
+            else:
+                current_app.logger.info("password reset used user=%s", user.id)
+                sign_out()
+                flash("Your new password is set, and every session you had is ended. Sign in with it.", "success")
+                return redirect(url_for("signin.sign_in"))
+    status = 422 if request.method == "POST" else 200
+    return render_template("console/reset_password.html", form=form), status

@@ -11,7 +11,7 @@ from datetime import date
 
 import pytest
 
-from app.domain import access, attendance, keys, payroll_actions, sandbox
+from app.domain import access, attendance, keys, payroll_actions, sandbox, signin
 from app.domain import employee_actions as hr
 from app.domain.errors import Conflict, DomainError, NotFound, ValidationFailed
 from app.domain.ids import new_id
@@ -238,3 +238,11 @@ def test_no_race_here_leaks_an_unexpected_error(committed, race, company, clock)
     outcomes = race(payroll_actions.delete_run, run, clock, threads=4)
     assert all(not isinstance(o, Exception) or isinstance(o, DomainError) for o in outcomes), outcomes
     assert sum(not isinstance(o, Exception) for o in outcomes) == 1
+
+
+def test_one_reset_link_used_twice_at_once_sets_one_password(committed, race, clock):
+    for round_number in range(ROUNDS):
+        user = committed(access.get_or_create_user, f"{new_id('u')}@example.com", clock)
+        _, token = committed(signin.request_password_reset, user.email, clock)
+        one_won(race(signin.reset_password, token, f"new pass phrase {round_number}", clock), Conflict)
+        committed(User.delete_by_id, user.id)
