@@ -10,10 +10,12 @@ from config import ConfigurationError
 
 db = pw.DatabaseProxy()
 
+# busy_timeout first: the pragmas after it (switching to WAL reads the file's header)
+# then wait for a concurrent writer instead of failing at once with "database is locked".
 SQLITE_PRAGMAS = {
+    "busy_timeout": 5000,
     "journal_mode": "wal",
     "foreign_keys": 1,
-    "busy_timeout": 5000,
     "synchronous": "normal",
 }
 
