@@ -24,6 +24,7 @@ from app.domain.ids import new_id
 from app.domain.pairing import EVENT_TYPES
 from app.models import AttendanceEvent, Employee, IdentityLink, db
 from app.models.attendance import NEW_EVENT_COLUMNS, insert_new_events
+from app.models.base import write_transaction
 
 log = logging.getLogger(__name__)
 
@@ -272,7 +273,7 @@ def link_reference(company, source, ref_type, value, employee_id, clock):
         raise ValidationFailed("Unknown kind of reference.", errors=[("ref_type", f"one of {', '.join(REF_TYPES)}")])
     _employee_of(company, employee_id)
     key = ref_key(ref_type, value, company.country)
-    with db.atomic():
+    with write_transaction():
         # One statement decides, even for two links of the same reference at once: the
         # unique index keeps one link, and the later one names the employee.
         (IdentityLink.insert(company=company.id, source=source, ref_type=ref_type, value=key,

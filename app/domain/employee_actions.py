@@ -71,7 +71,7 @@ def hire(company, fields, clock):
     company = _company(company)
     values = clean_fields(company, fields, creating=True)
     now = to_db(clock.now())
-    with db.atomic():
+    with write_transaction():
         with _staff_number_unique(company.id, values):
             employee = Employee.create(
                 id=new_id("emp"), company=company.id, status="active", created_at=now, updated_at=now, **values,

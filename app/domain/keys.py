@@ -16,8 +16,8 @@ from app.domain import credentials
 from app.domain.clock import from_db, to_db
 from app.domain.errors import NotFound, ValidationFailed
 from app.domain.ids import new_id, random_token
-from app.models import ApiKey, Company, Entity, db
-from app.models.base import Prepared
+from app.models import ApiKey, Company, Entity
+from app.models.base import Prepared, write_transaction
 
 SCOPES = ("employees:read", "payroll:read", "attendance:read", "attendance:write", "webhooks:manage")
 PREFIXES = {"live": "svc_live_", "test": "svc_test_"}
@@ -76,7 +76,7 @@ def reissue_key(company, name, scopes, clock, *, created_by=None):
     """A new key named `name`, revoking the company's earlier working keys of that name:
     one working copy of a demo key, not one more per start of `serve`. Returns (ApiKey,
     secret, how many were revoked)."""
-    with db.atomic():
+    with write_transaction():
         revoked = (ApiKey.update(revoked_at=to_db(clock.now()))
                    .where(ApiKey.company == company.id, ApiKey.name == name, ApiKey.revoked_at.is_null())
                    .execute())
@@ -95,7 +95,7 @@ def revoke_key(key_id, clock, *, company=None):
     query = ApiKey.id == key_id
     if company is not None:
         query &= ApiKey.company == company
-    with db.atomic():
+    with write_transaction():
         # Decided by the update itself: of two revocations at once, one revokes.
         if ApiKey.update(revoked_at=to_db(clock.now())).where(query, ApiKey.revoked_at.is_null()).execute():
             credentials.changed()

@@ -19,7 +19,8 @@ from argon2.exceptions import InvalidHashError, VerificationError
 
 from app.domain.clock import to_db
 from app.domain.errors import Conflict, NotFound, ValidationFailed
-from app.models import ConsoleSession, PasswordReset, User, db
+from app.models import ConsoleSession, PasswordReset, User
+from app.models.base import write_transaction
 
 SESSION_LIFETIME = timedelta(hours=12)
 RESET_LIFETIME = timedelta(minutes=30)
@@ -98,7 +99,7 @@ def set_password(email, password, clock):
 
 
 def _replace_password(user, password, clock):
-    with db.atomic():
+    with write_transaction():
         user.password_hash = hash_password(password)
         user.save(only=[User.password_hash])
         end_all_sessions(user, clock)
@@ -157,7 +158,7 @@ def request_password_reset(email, clock):
         return None
     token = secrets.token_urlsafe(32)
     now = clock.now()
-    with db.atomic():
+    with write_transaction():
         (PasswordReset.update(used_at=to_db(now))
          .where(PasswordReset.user == user.id, PasswordReset.used_at.is_null()).execute())
         PasswordReset.create(token_hash=_hash(token), user=user.id, created_at=to_db(now),
@@ -177,7 +178,7 @@ def reset_password(token, password, clock):
     The link is spent by a conditional update, so two uses at once set one password."""
     check_password_rule(password)
     now = to_db(clock.now())
-    with db.atomic():
+    with write_transaction():
         spent = (PasswordReset.update(used_at=now)
                  .where(PasswordReset.token_hash == _hash(token or ""), PasswordReset.used_at.is_null(),
                         PasswordReset.expires_at > now).execute())

@@ -1,5 +1,6 @@
 """The database proxy and the base model. No Flask here."""
 
+import threading
 from contextlib import contextmanager
 
 import peewee as pw
@@ -97,13 +98,24 @@ class BaseModel(pw.Model):
         legacy_table_names = False
 
 
+# One SQLite writer at a time in this process. Threads of one process queue here (the
+# wait releases the GIL); other processes queue in SQLite's busy handler. Seen without
+# it: a thread waiting in `BEGIN IMMEDIATE` stalled the thread holding the write lock
+# until the 5-second busy timeout failed the waiter ("database is locked").
+_sqlite_writer = threading.RLock()
+
+
+@contextmanager
 def write_transaction():
     """A transaction that holds the write lock from its start. On SQLite (WAL) a
     transaction that reads and then writes fails at once if another wrote in between;
     `BEGIN IMMEDIATE` waits its turn instead. PostgreSQL locks rows (`lock_for_update`)."""
     if isinstance(db.obj, pw.SqliteDatabase):
-        return db.atomic(lock_type="IMMEDIATE")
-    return db.atomic()
+        with _sqlite_writer, db.atomic(lock_type="IMMEDIATE"):
+            yield
+    else:
+        with db.atomic():
+            yield
 
 
 def locked(query):
