@@ -248,3 +248,22 @@ def test_one_reset_link_used_twice_at_once_sets_one_password(committed, race, cl
         _, token = committed(signin.request_password_reset, user.email, clock)
         one_won(race(signin.reset_password, token, f"new pass phrase {round_number}", clock), Conflict)
         committed(User.delete_by_id, user.id)
+
+
+def test_discarding_a_draft_twice_at_once_removes_it_once(committed, race, company, clock):
+    entity = committed(lambda: company.entities.get())
+    for month in months():
+        draft = committed(payroll_actions.build_draft_run, entity, month, clock)
+        one_won(race(payroll_actions.discard_draft, draft), NotFound)
+        with connection():
+            assert PayrollRun.get_or_none(PayrollRun.id == draft.id) is None
+
+
+def test_archiving_twice_at_once_archives_once_and_announces_nothing(committed, race, company, clock):
+    people = committed(lambda: list(Employee.select().where(Employee.company == company.id).limit(ROUNDS)))
+    for person in people:
+        outcomes = race(hr.archive_employee, company.id, person.id)
+        assert not [o for o in outcomes if isinstance(o, Exception)], outcomes
+        with connection():
+            assert Employee.get_by_id(person.id).archived
+            assert not events(company.id, "employee.updated", person.id)
