@@ -19,7 +19,10 @@ MAX_URL_LENGTH = 4096
 
 
 def refuse_hostile_request():
-    url_length = len(request.environ.get("RAW_URI") or request.full_path)
+    # Read from the raw environ: this runs on every request, before anything is parsed.
+    environ = request.environ
+    query = environ.get("QUERY_STRING", "")
+    url_length = len(environ.get("RAW_URI") or "") or len(environ.get("PATH_INFO", "")) + len(query) + 1
     if url_length > MAX_URL_LENGTH:
         if is_api_request():
             raise ApiProblem("invalid_request", f"The URL is {url_length} characters; at most {MAX_URL_LENGTH}.",
@@ -29,7 +32,7 @@ def refuse_hostile_request():
         if is_api_request():
             raise ApiProblem("not_found", "No such resource or path.")
         abort(404)
-    for name, value in request.args.items(multi=True):
+    for name, value in (request.args.items(multi=True) if "%00" in query else ()):
         if "\x00" in name or "\x00" in value:
             if is_api_request():
                 raise ApiProblem("invalid_request", f"The query parameter `{name.replace(chr(0), '')}` holds a "
