@@ -19,7 +19,7 @@ from app.jobs import PERIODIC, dispatch_event, pair_attendance
 from app.jobs.queues import InProcessRunner, RQJobs
 from app.mail import make_mailer
 from app.models import db, make_database
-from config import ConfigurationError, config_from_env, rate_limit_file
+from config import config_from_env, rate_limit_file
 
 API_DESCRIPTION = """\
 Read one company, its partner-safe employee records and its closed payroll runs (v1.0);
@@ -74,10 +74,7 @@ def create_app(config=None, **overrides):
                                       ("by_address", "LOGIN_ATTEMPTS_PER_ADDRESS", 900),
                                       ("by_email", "LOGIN_ATTEMPTS_PER_EMAIL_PER_HOUR", 3600))
     })
-    try:
-        app.extensions["mailer"] = make_mailer(app.config["SMTP_URL"], app.config["MAIL_FROM"])
-    except ValueError as exc:
-        raise ConfigurationError(str(exc)) from None
+    app.extensions["mailer"] = make_mailer(app.config["SMTP_URL"], app.config["MAIL_FROM"])
     credentials.use_redis(redis_client)
     _init_jobs(app, redis_client)
 

@@ -11,6 +11,8 @@ import smtplib
 from email.message import EmailMessage
 from urllib.parse import unquote, urlsplit
 
+from config import ConfigurationError
+
 log = logging.getLogger(__name__)
 
 
@@ -23,7 +25,8 @@ class SmtpMailer:
     def __init__(self, url, sender, timeout=10):
         parts = urlsplit(url)
         if parts.scheme not in ("smtp", "smtps") or not parts.hostname:
-            raise ValueError(f"SMTP_URL must be smtp://host[:port] or smtps://host[:port], not {url.split(':')[0]!r}")
+            raise ConfigurationError("SMTP_URL must be smtp://host[:port] or smtps://host[:port], "
+                                     f"not {url.split(':')[0]!r}")
         self.tls = parts.scheme == "smtps"
         self.host, self.port = parts.hostname, parts.port or (465 if self.tls else 25)
         self.user = unquote(parts.username) if parts.username else None
