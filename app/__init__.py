@@ -12,8 +12,10 @@ from app.api import auth, company, docs, employees, payroll, problems, request_i
 from app.api.principals import Authenticator
 from app.api.ratelimit import make_limiter
 from app.console.throttle import SignInThrottle
-from app.domain import attendance, credentials, events
-from app.domain.clock import SystemClock
+from app.domain.access import credentials
+from app.domain.attendance import ingest as attendance
+from app.domain.kernel import events
+from app.domain.kernel.clock import SystemClock
 from app.extensions import api, connect_redis
 from app.jobs import PERIODIC, dispatch_event, pair_attendance
 from app.jobs.queues import InProcessRunner, RQJobs

@@ -28,7 +28,7 @@ import requests
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from app.domain.ids import new_id  # noqa: E402
+from app.domain.kernel.ids import new_id  # noqa: E402
 from app.models import AttendanceEvent, db, make_database  # noqa: E402
 from bench.read_path import flask, free_port, start_gunicorn  # noqa: E402
 

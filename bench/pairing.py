@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from app.domain.pairing import ClockEvent, pair, sort_key  # noqa: E402
+from app.domain.attendance.pairing import ClockEvent, pair, sort_key  # noqa: E402
 
 START = datetime(2026, 10, 1, tzinfo=UTC)
 EVENTS_PER_EMPLOYEE = 100  # about 25 working days of 4 punches

@@ -56,7 +56,7 @@ def seed_big_company(env, employees):
 import os
 from datetime import datetime, timedelta, date
 from app.models import db, make_database, Employee, Entity
-from app.domain.ids import new_id
+from app.domain.kernel.ids import new_id
 db.initialize(make_database(os.environ["DATABASE_URL"]))
 entity = Entity.get(Entity.company == {company_id!r})
 start = datetime(2020, 1, 1)

@@ -12,9 +12,9 @@ from datetime import UTC, datetime
 import pytest
 
 from app import create_app
-from app.domain import keys
-from app.domain.access import get_or_create_user
-from app.domain.clock import FrozenClock
+from app.domain.access import keys
+from app.domain.access.users import get_or_create_user
+from app.domain.kernel.clock import FrozenClock
 from app.domain.sandbox import create_sandbox
 from app.models import db
 from app.models.schema import upgrade

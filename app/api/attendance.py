@@ -11,9 +11,9 @@ from app.api.auth import current_company, operation
 from app.api.pagination import decode_cursor, fingerprint, page
 from app.api.problems import ApiProblem
 from app.api.schemas import OpenSchema, PageArgsSchema, page_schema
-from app.domain.attendance import REF_TYPES, ingest
-from app.domain.attendance_days import list_days
-from app.domain.pairing import CHANNELS, EVENT_TYPES
+from app.domain.attendance.days import list_days
+from app.domain.attendance.ingest import REF_TYPES, ingest
+from app.domain.attendance.pairing import CHANNELS, EVENT_TYPES
 
 blp = Blueprint("attendance", __name__, url_prefix="/v1/attendance",
                 description="Push clock events; read back each employee's days as paired in the company timezone.")

@@ -12,7 +12,7 @@ from flask.sessions import SecureCookieSessionInterface
 
 from app.api.problems import PROBLEM_MIMETYPE, ApiProblem
 from app.api.schemas import ProblemSchema
-from app.domain.keys import Unauthenticated, secret_hash_of
+from app.domain.access.keys import Unauthenticated, secret_hash_of
 from config import ALL_RELEASES, ConfigurationError
 
 ERROR_DESCRIPTIONS = {

@@ -8,9 +8,9 @@ from app.api import json_response
 from app.api.auth import current_company, operation
 from app.api.pagination import decode_cursor, fingerprint, page
 from app.api.schemas import LocalizedNameSchema, OpenSchema, PageArgsSchema, page_schema
-from app.domain.clock import from_db, to_db
-from app.domain.employees import STATUS_FILTERS, get_employee, list_employees
+from app.domain.kernel.clock import from_db, to_db
 from app.domain.partner_safe import employee_form
+from app.domain.people.employees import STATUS_FILTERS, get_employee, list_employees
 
 blp = Blueprint("employees", __name__, url_prefix="/v1/employees",
                 description="Partner-safe employee records. Archived records are never returned.")

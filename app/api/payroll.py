@@ -7,7 +7,7 @@ from app.api.auth import current_company, operation
 from app.api.pagination import decode_cursor, fingerprint, page
 from app.api.schemas import LocalizedNameSchema, OpenSchema, PageArgsSchema, page_schema
 from app.domain.partner_safe import payroll_run_full, payroll_run_summary
-from app.domain.payroll_runs import VISIBLE_STATUSES, get_run, list_runs
+from app.domain.payroll.runs import VISIBLE_STATUSES, get_run, list_runs
 
 blp = Blueprint("payroll", __name__, url_prefix="/v1/payroll-runs",
                 description="Closed payroll runs: run-level totals, components and journal. "

@@ -2,7 +2,7 @@
 
 With Redis, usable principals (a valid key of a company with the Partner API on) are
 kept in process memory, keyed by the key's hash. The rate-limit step returns the
-credentials version (app/domain/credentials.py) in the same round trip, and an entry is
+credentials version (app/domain/access/credentials.py) in the same round trip, and an entry is
 used only while that version is the one it was loaded under, and for at most `max_age`
 (the bound on staleness if a version bump was lost while Redis was down). A request
 with a warm entry therefore makes one Redis call and no SQL.
@@ -14,7 +14,7 @@ None, nothing is kept, and every request loads its principal with one query.
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from app.domain.keys import Principal, load_principal, record_use
+from app.domain.access.keys import Principal, load_principal, record_use
 
 
 @dataclass

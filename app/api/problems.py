@@ -12,7 +12,7 @@ from peewee import IntegrityError
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
-from app.domain.errors import DomainError
+from app.domain.kernel.errors import DomainError
 
 PROBLEM_MIMETYPE = "application/problem+json"
 

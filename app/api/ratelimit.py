@@ -13,7 +13,7 @@ A key may spend its whole window's allowance at once (burst = limit); after that
 request is allowed every window/limit (60/limit seconds for the API). All times are integer
 microseconds. The console's sign-in throttle uses the same limiter with a longer window.
 
-The Redis step also reads the credentials version (app/domain/credentials.py), so that a
+The Redis step also reads the credentials version (app/domain/access/credentials.py), so that a
 request checks its cached principal in the round trip it makes anyway.
 """
 
@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import redis
 
-from app.domain import credentials
+from app.domain.access import credentials
 from config import ConfigurationError
 
 log = logging.getLogger(__name__)

@@ -13,8 +13,10 @@ from flask.cli import AppGroup
 from app.cli import attendance, hr
 from app.cli.common import clock, country_option, emit, json_option, one_line_errors, reported
 from app.cli.jobs import jobs_cli
-from app.domain import access, keys, sandbox, signin
-from app.domain.countries import COUNTRY_CODES
+from app.domain import sandbox
+from app.domain.access import companies, keys, signin
+from app.domain.access import users as access
+from app.domain.kernel.countries import COUNTRY_CODES
 from app.models import Company, db
 from app.models.base import connection
 from app.models.schema import upgrade
@@ -43,7 +45,7 @@ companies_cli = AppGroup("companies", help="Companies.")
 @one_line_errors
 def companies_create(name, name_ar, country, sandbox, as_json):
     """Create a company (the Partner API starts off)."""
-    company = access.create_company(name, country, clock(), name_ar=name_ar, sandbox=sandbox)
+    company = companies.create_company(name, country, clock(), name_ar=name_ar, sandbox=sandbox)
     emit(as_json, {"company_id": company.id}, f"created company {company.id}")
 
 
@@ -55,7 +57,7 @@ partner_api_cli = AppGroup("partner-api", help="Partner API access per company."
 @one_line_errors
 def partner_api_enable(company_id):
     """Switch the Partner API on for a company."""
-    access.enable_partner_api(company_id)
+    companies.enable_partner_api(company_id)
     click.echo(f"Partner API enabled for {company_id}")
 
 
@@ -75,7 +77,7 @@ def users_create(email, name, password, company_id, role, as_json):
     with db.atomic():
         user = access.get_or_create_user(email, clock(), name=name, password=password)
         if company_id:
-            access.add_membership(user, access.get_company(company_id), role, clock())
+            access.add_membership(user, companies.get_company(company_id), role, clock())
     emit(as_json, {"user_id": user.id, "email": user.email}, f"user {user.email} ({user.id})")
 
 
@@ -119,7 +121,7 @@ def sandbox_create(country, email, as_json):
 @one_line_errors
 def sandbox_trigger(event_type, company_id):
     """Make an event happen in a sandbox by doing the real HR action behind it."""
-    click.echo(sandbox.trigger(access.get_company(company_id), event_type, clock()))
+    click.echo(sandbox.trigger(companies.get_company(company_id), event_type, clock()))
 
 
 def create_sandbox_with_key(email, country, key_name="CLI key"):
@@ -142,7 +144,7 @@ keys_cli = AppGroup("keys", help="Partner API keys.")
 @one_line_errors
 def keys_create(company_id, scopes, name, as_json):
     """Issue a key (shown once) for a company, with exactly the scopes named."""
-    company = access.get_company(company_id)
+    company = companies.get_company(company_id)
     key, secret = keys.create_key(company, scopes, clock(), name=name)
     granted = key.scopes.split()
     emit(as_json, {"key_id": key.id, "api_key": secret, "scopes": granted},

@@ -17,12 +17,12 @@ import click
 from flask.cli import AppGroup
 
 from app.cli.common import clock, emit, json_option, one_line_errors
-from app.domain import attendance
-from app.domain.access import get_company
-from app.domain.clock import format_utc
-from app.domain.employees import resolve_employee
-from app.domain.errors import ValidationFailed
-from app.domain.pairing import EVENT_TYPES
+from app.domain.access.companies import get_company
+from app.domain.attendance import ingest as attendance
+from app.domain.attendance.pairing import EVENT_TYPES
+from app.domain.kernel.clock import format_utc
+from app.domain.kernel.errors import ValidationFailed
+from app.domain.people.employees import resolve_employee
 
 attendance_cli = AppGroup("attendance", help="Punches from HR and the employee app; link unmatched people.")
 

@@ -9,8 +9,8 @@ import peewee
 import redis
 from flask import current_app
 
-from app.domain.countries import COUNTRY_CODES
-from app.domain.errors import DomainError, ValidationFailed
+from app.domain.kernel.countries import COUNTRY_CODES
+from app.domain.kernel.errors import DomainError, ValidationFailed
 from app.models.base import connection
 
 country_option = click.option(

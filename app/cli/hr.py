@@ -17,12 +17,13 @@ import click
 from flask.cli import AppGroup
 
 from app.cli.common import clock, emit, json_option, one_line_errors
-from app.domain import bulk, payroll_actions
-from app.domain import employee_actions as hr
-from app.domain.access import get_company
-from app.domain.employees import resolve_employee
-from app.domain.errors import NotFound, ValidationFailed
-from app.domain.money import parse_major
+from app.domain.access.companies import get_company
+from app.domain.kernel.errors import NotFound, ValidationFailed
+from app.domain.kernel.money import parse_major
+from app.domain.payroll import actions as payroll_actions
+from app.domain.people import actions as hr
+from app.domain.people import bulk
+from app.domain.people.employees import resolve_employee
 from app.models import Employee, Entity, PayrollRun
 
 employees_cli = AppGroup("employees", help="Hire, update, end employment, archive, bulk import.")

@@ -12,9 +12,9 @@ from flask import flash, g, redirect, render_template, request, url_for
 
 from app.console.common import clock, console_blueprint, requires
 from app.console.forms import LinkForm, PunchForm, options
-from app.domain.attendance import link_reference, record_punch, unmatched_references
-from app.domain.attendance_days import list_days
-from app.domain.errors import DomainError
+from app.domain.attendance.days import list_days
+from app.domain.attendance.ingest import link_reference, record_punch, unmatched_references
+from app.domain.kernel.errors import DomainError
 from app.models import Employee
 
 bp = console_blueprint("hr_attendance", url_prefix="/console")

@@ -15,10 +15,11 @@ from markupsafe import Markup
 from peewee import IntegrityError, PeeweeException
 from werkzeug.exceptions import HTTPException
 
-from app.domain import access, signin
-from app.domain.clock import format_utc, from_db
-from app.domain.errors import DomainError
-from app.domain.money import format_minor
+from app.domain.access import signin
+from app.domain.access import users as access
+from app.domain.kernel.clock import format_utc, from_db
+from app.domain.kernel.errors import DomainError
+from app.domain.kernel.money import format_minor
 
 csrf = CSRFProtect()
 

@@ -21,11 +21,11 @@ from wtforms import (
 )
 from wtforms.validators import AnyOf, DataRequired, InputRequired, Length, Optional
 
-from app.domain.attendance import REF_TYPES
-from app.domain.countries import COUNTRIES
-from app.domain.employee_actions import EDITABLE_STATUSES, EMPLOYMENT_TYPES
-from app.domain.keys import SCOPES
-from app.domain.pairing import EVENT_TYPES
+from app.domain.access.keys import SCOPES
+from app.domain.attendance.ingest import REF_TYPES
+from app.domain.attendance.pairing import EVENT_TYPES
+from app.domain.kernel.countries import COUNTRIES
+from app.domain.people.actions import EDITABLE_STATUSES, EMPLOYMENT_TYPES
 from app.domain.sandbox import TRIGGERS
 
 
@@ -77,7 +77,7 @@ class TriggerForm(FlaskForm):
 
 
 class EmployeeForm(FlaskForm):
-    """Hire or edit. Field names are the domain's (app/domain/employee_actions.py), so its
+    """Hire or edit. Field names are the domain's (app/domain/people/actions.py), so its
     refusals land beside the right field."""
 
     staff_number = StringField("Staff number", validators=[DataRequired(), Length(max=40)])

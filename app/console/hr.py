@@ -10,14 +10,14 @@ from flask import abort, flash, g, redirect, render_template, request, url_for
 
 from app.console.common import clock, console_blueprint, requires
 from app.console.forms import DraftRunForm, EmployeeForm, EndEmploymentForm, options
-from app.domain import employee_actions as actions
-from app.domain import payroll_actions
-from app.domain.countries import COUNTRIES
-from app.domain.employees import find_employees
-from app.domain.errors import DomainError, ValidationFailed
-from app.domain.money import format_minor, parse_major
-from app.domain.payroll import COMPONENTS, DEDUCTION, EARNING
-from app.domain.payroll_runs import journal_of
+from app.domain.kernel.countries import COUNTRIES
+from app.domain.kernel.errors import DomainError, ValidationFailed
+from app.domain.kernel.money import format_minor, parse_major
+from app.domain.payroll import actions as payroll_actions
+from app.domain.payroll.rules import COMPONENTS, DEDUCTION, EARNING
+from app.domain.payroll.runs import journal_of
+from app.domain.people import actions
+from app.domain.people.employees import find_employees
 from app.models import Branch, Employee, Entity
 
 bp = console_blueprint("hr", url_prefix="/console")

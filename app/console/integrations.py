@@ -17,8 +17,9 @@ from flask import current_app, flash, g, redirect, render_template, request, ses
 
 from app.console.common import clock, console_blueprint, requires
 from app.console.forms import CreateKeyForm, TriggerForm
-from app.domain import keys, sandbox
-from app.domain.errors import DomainError
+from app.domain import sandbox
+from app.domain.access import keys
+from app.domain.kernel.errors import DomainError
 
 bp = console_blueprint("integrations", url_prefix="/console/integrations")
 

@@ -4,8 +4,10 @@ from flask import abort, current_app, flash, g, redirect, render_template, reque
 
 from app.console.common import clock, console_blueprint, safe_next, sign_in, sign_out, signed_in
 from app.console.forms import ForgotPasswordForm, ResetPasswordForm, SandboxForm, SignInForm, SwitchCompanyForm, options
-from app.domain import access, sandbox, signin
-from app.domain.errors import DomainError, ValidationFailed
+from app.domain import sandbox
+from app.domain.access import signin
+from app.domain.access import users as access
+from app.domain.kernel.errors import DomainError, ValidationFailed
 
 bp = console_blueprint("signin")
 

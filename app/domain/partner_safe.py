@@ -7,8 +7,8 @@ ever read here. The marshmallow schemas in `app/api/` document these shapes, and
 test holds the two together.
 """
 
-from app.domain.clock import format_utc
-from app.domain.money import format_minor
+from app.domain.kernel.clock import format_utc
+from app.domain.kernel.money import format_minor
 
 
 def _iso_date(value):

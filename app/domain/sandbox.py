@@ -14,14 +14,15 @@ from zoneinfo import ZoneInfo
 
 import phonenumbers
 
-from app.domain.access import add_membership, create_company, ensure_no_sandbox
-from app.domain.clock import to_db
-from app.domain.countries import EXPATRIATE_POOLS, get_country
-from app.domain.employee_actions import announce, end_employment, hire, update_employee
-from app.domain.errors import Conflict, ValidationFailed
-from app.domain.ids import new_id
-from app.domain.money import minor_digits
-from app.domain.payroll_actions import build_draft_run, correct_run, delete_run, finalize_run, mark_paid
+from app.domain.access.companies import create_company
+from app.domain.access.users import add_membership, ensure_no_sandbox
+from app.domain.kernel.clock import to_db
+from app.domain.kernel.countries import EXPATRIATE_POOLS, get_country
+from app.domain.kernel.errors import Conflict, ValidationFailed
+from app.domain.kernel.ids import new_id
+from app.domain.kernel.money import minor_digits
+from app.domain.payroll.actions import build_draft_run, correct_run, delete_run, finalize_run, mark_paid
+from app.domain.people.actions import announce, end_employment, hire, update_employee
 from app.models import Branch, Company, Employee, Entity, PayrollLine, PayrollRun, User
 from app.models.base import locked, write_transaction
 

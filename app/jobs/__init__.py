@@ -12,9 +12,10 @@ import logging
 
 from flask import current_app
 
-from app.domain import attendance_days, bulk
-from app.domain.clock import to_db
-from app.domain.events import pending
+from app.domain.attendance import days as attendance_days
+from app.domain.kernel.clock import to_db
+from app.domain.kernel.events import pending
+from app.domain.people import bulk
 from app.models import OutboxEvent
 from app.models.base import connection
 
@@ -47,7 +48,7 @@ def dispatch_event(event_id):
 
 def pair_attendance(company_id, employee_ids):
     """Re-pair the days these employees' new or 16-hour-old clock events touch
-    (app/domain/attendance_days.py). Idempotent."""
+    (app/domain/attendance/days.py). Idempotent."""
     with connection():
         counts = attendance_days.settle(company_id, employee_ids, _clock())
     if counts["rejected"]:
@@ -83,7 +84,7 @@ def sweep():
 
 
 def reconcile():
-    """Nightly: announce what bulk tools changed (app/domain/bulk.py)."""
+    """Nightly: announce what bulk tools changed (app/domain/people/bulk.py)."""
     with connection():
         counts = bulk.reconcile(_clock())
     log.info("reconciliation wrote %s", counts)

@@ -72,7 +72,7 @@ def insert_new_events(rows):
 class IdentityLink(BaseModel):
     """HR's link from how a sending system names a person (an `employee_ref`: a
     partner's own id, or an email or staff number that matched no one) to an employee.
-    `value` is in the form references are matched in (app/domain/attendance.py)."""
+    `value` is in the form references are matched in (app/domain/attendance/ingest.py)."""
 
     company = pw.ForeignKeyField(Company, backref="identity_links", on_delete="CASCADE")
     source = pw.CharField(max_length=100)

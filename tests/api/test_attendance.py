@@ -9,10 +9,11 @@ from datetime import timedelta
 
 import pytest
 
-from app.domain import attendance, keys
-from app.domain.access import get_or_create_user
-from app.domain.attendance_days import due_for_pairing, settle
-from app.domain.ids import new_id
+from app.domain.access import keys
+from app.domain.access.users import get_or_create_user
+from app.domain.attendance import ingest as attendance
+from app.domain.attendance.days import due_for_pairing, settle
+from app.domain.kernel.ids import new_id
 from app.domain.sandbox import create_sandbox
 from app.extensions import connect_redis
 from app.jobs import pair_attendance, sweep

@@ -8,8 +8,8 @@ from datetime import UTC, datetime, timedelta
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.domain.attendance import ingest
-from app.domain.attendance_days import due_for_pairing, expire_unmatched, settle
+from app.domain.attendance.days import due_for_pairing, expire_unmatched, settle
+from app.domain.attendance.ingest import ingest
 from app.models import AttendanceDay, AttendanceEvent, OutboxEvent, db
 from tests.api.test_hr_actions import staff
 from tests.conftest import START

@@ -5,7 +5,7 @@ from datetime import timedelta
 
 import pytest
 
-from app.domain.attendance import ingest
+from app.domain.attendance.ingest import ingest
 from app.models import AttendanceEvent, IdentityLink
 from tests.api.test_hr_actions import staff
 from tests.conftest import START

@@ -5,10 +5,10 @@ import json
 
 import pytest
 
-from app.domain import attendance
-from app.domain.attendance import ingest, link_reference, record_punch, unmatched_references
-from app.domain.attendance_days import due_for_pairing
-from app.domain.errors import NotFound, ValidationFailed
+from app.domain.attendance import ingest as attendance
+from app.domain.attendance.days import due_for_pairing
+from app.domain.attendance.ingest import ingest, link_reference, record_punch, unmatched_references
+from app.domain.kernel.errors import NotFound, ValidationFailed
 from app.models import AttendanceEvent, IdentityLink
 from tests.api.test_attendance_days import days_of, punch, rejections, settle_due, settle_later
 from tests.api.test_cli import run  # noqa: F401  (fixture)

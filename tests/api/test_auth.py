@@ -1,7 +1,7 @@
 import pytest
 
-from app.domain import keys
-from app.domain.access import create_company, enable_partner_api
+from app.domain.access import keys
+from app.domain.access.companies import create_company, enable_partner_api
 from tests.conftest import bearer
 
 

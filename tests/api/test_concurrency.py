@@ -12,11 +12,15 @@ from datetime import date
 
 import pytest
 
-from app.domain import access, attendance, keys, payroll_actions, sandbox, signin
-from app.domain import employee_actions as hr
-from app.domain.errors import Conflict, DomainError, NotFound, ValidationFailed
-from app.domain.ids import new_id
-from app.domain.payroll import accrual_journal, net_by_account
+from app.domain import sandbox
+from app.domain.access import keys, signin
+from app.domain.access import users as access
+from app.domain.attendance import ingest as attendance
+from app.domain.kernel.errors import Conflict, DomainError, NotFound, ValidationFailed
+from app.domain.kernel.ids import new_id
+from app.domain.payroll import actions as payroll_actions
+from app.domain.payroll.rules import accrual_journal, net_by_account
+from app.domain.people import actions as hr
 from app.models import (
     ApiKey,
     Company,

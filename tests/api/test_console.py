@@ -9,8 +9,9 @@ import pytest
 
 from app.api.ratelimit import make_limiter
 from app.console.throttle import SignInThrottle
-from app.domain import access, keys, signin
-from app.domain.payroll import net_by_account
+from app.domain.access import companies, keys, signin
+from app.domain.access import users as access
+from app.domain.payroll.rules import net_by_account
 from app.domain.sandbox import TRIGGERS
 from app.models import ApiKey, Company, Employee, JournalEntry, JournalLine, PayrollRun
 from tests.api.test_hr_actions import event_ids, new_events, staff
@@ -37,8 +38,8 @@ def fresh_login_limiters(app):
 
 @pytest.fixture
 def live_company(transaction, clock):
-    company = access.create_company("Gulf Trading", "KW", clock)
-    access.enable_partner_api(company.id)
+    company = companies.create_company("Gulf Trading", "KW", clock)
+    companies.enable_partner_api(company.id)
     return Company.get_by_id(company.id)
 
 
@@ -237,7 +238,7 @@ def test_pages_follow_the_role(client, live_company, clock, role, allowed):
 
 
 def test_the_company_switcher_only_offers_the_users_companies(client, admin, clock, make_sandbox):
-    other = access.create_company("Someone Else", "SA", clock)
+    other = companies.create_company("Someone Else", "SA", clock)
     response = client.post("/console/company", data={"company_id": other.id, "csrf_token": csrf(client, "/console/")})
     assert response.status_code == 404
     sandbox = make_sandbox("BH")

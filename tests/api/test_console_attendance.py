@@ -1,7 +1,7 @@
 """The console's attendance page: days as partners read them, punches HR enters, and
 linking the people partners named that no employee matched."""
 
-from app.domain.attendance import ingest
+from app.domain.attendance.ingest import ingest
 from app.models import AttendanceEvent
 from tests.api.test_attendance_days import punch, settle_due
 from tests.api.test_console import admin, fresh_login_limiters, in_sandbox, live_company, post, text  # noqa: F401

@@ -4,8 +4,8 @@ keys out of the way, and refusals that do not blame the user for the server."""
 
 import re
 
-from app.domain import keys
-from app.domain.attendance import ingest
+from app.domain.access import keys
+from app.domain.attendance.ingest import ingest
 from app.models import ApiKey, PayrollRun
 from tests.api.test_attendance_days import punch
 from tests.api.test_console import (  # noqa: F401

@@ -7,12 +7,12 @@ from decimal import Decimal
 
 import pytest
 
-from app.domain import bulk
-from app.domain import employee_actions as hr
-from app.domain import payroll_actions as payroll
-from app.domain.access import create_company
-from app.domain.errors import Conflict, ValidationFailed
-from app.domain.payroll import net_by_account
+from app.domain.access.companies import create_company
+from app.domain.kernel.errors import Conflict, ValidationFailed
+from app.domain.payroll import actions as payroll
+from app.domain.payroll.rules import net_by_account
+from app.domain.people import actions as hr
+from app.domain.people import bulk
 from app.models import Employee, JournalEntry, JournalLine, OutboxEvent, PayrollRun
 from tests.api.test_auth import assert_problem
 

@@ -7,9 +7,9 @@ import pytest
 from rq import Queue, SimpleWorker
 
 from app import jobs
-from app.domain import employee_actions as hr
-from app.domain import events
-from app.domain.access import create_company
+from app.domain.access.companies import create_company
+from app.domain.kernel import events
+from app.domain.people import actions as hr
 from app.extensions import connect_redis
 from app.jobs.queues import QUEUE_NAME, RQJobs
 from app.models import Company, OutboxEvent, db

@@ -12,7 +12,7 @@ from openapi_spec_validator import validate
 from werkzeug.wrappers import Request, Response
 
 from app.api.ratelimit import make_limiter
-from app.domain import keys
+from app.domain.access import keys
 from app.models import Company, Employee, PayrollRun
 from tests.api.test_attendance_days import punch, settle_due
 from tests.conftest import bearer

@@ -4,8 +4,8 @@ import json
 import pytest
 from playhouse.test_utils import count_queries
 
-from app.domain.clock import to_db
-from app.domain.ids import new_id
+from app.domain.kernel.clock import to_db
+from app.domain.kernel.ids import new_id
 from app.models import Employee
 from tests.api.test_auth import assert_problem
 from tests.conftest import bearer

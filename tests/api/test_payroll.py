@@ -1,8 +1,8 @@
 from decimal import Decimal
 
-from app.domain.clock import to_db
-from app.domain.ids import new_id
-from app.domain.payroll_actions import build_draft_run, finalize_run
+from app.domain.kernel.clock import to_db
+from app.domain.kernel.ids import new_id
+from app.domain.payroll.actions import build_draft_run, finalize_run
 from app.models import Entity, PayrollRun
 from tests.api.test_auth import assert_problem
 from tests.conftest import bearer

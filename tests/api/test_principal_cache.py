@@ -1,5 +1,5 @@
 """Principals kept in process memory (app/api/principals.py) and the credentials version
-that keeps them honest (app/domain/credentials.py). Two Authenticators on one Redis
+that keeps them honest (app/domain/access/credentials.py). Two Authenticators on one Redis
 stand for two gunicorn workers."""
 
 from datetime import timedelta
@@ -9,8 +9,8 @@ from playhouse.test_utils import count_queries
 
 from app.api.principals import Authenticator
 from app.api.ratelimit import make_limiter
-from app.domain import credentials, keys
-from app.domain.keys import Unauthenticated
+from app.domain.access import credentials, keys
+from app.domain.access.keys import Unauthenticated
 from app.extensions import connect_redis
 from app.models import Company, db
 from tests.conftest import bearer

@@ -5,7 +5,7 @@ import pytest
 from app.api import company as company_api
 from app.api.auth import check_live_settings
 from app.api.ratelimit import make_limiter
-from app.domain.ids import new_id
+from app.domain.kernel.ids import new_id
 from tests.api.test_auth import assert_problem
 from tests.conftest import bearer
 

@@ -1,9 +1,9 @@
 import phonenumbers
 import pytest
 
-from app.domain.countries import COUNTRIES
-from app.domain.employee_actions import valid_iban
-from app.domain.errors import Conflict
+from app.domain.kernel.countries import COUNTRIES
+from app.domain.kernel.errors import Conflict
+from app.domain.people.actions import valid_iban
 from app.domain.sandbox import create_sandbox
 from app.models import Employee, JournalLine, Membership, PayrollRun
 from tests.conftest import bearer

@@ -4,11 +4,11 @@ search every API response and every outbox event for them."""
 import json
 from datetime import date
 
-from app.domain import bulk
-from app.domain import employee_actions as hr
-from app.domain import payroll_actions as payroll
-from app.domain.attendance import ingest
-from app.domain.attendance_days import due_for_pairing, settle
+from app.domain.attendance.days import due_for_pairing, settle
+from app.domain.attendance.ingest import ingest
+from app.domain.payroll import actions as payroll
+from app.domain.people import actions as hr
+from app.domain.people import bulk
 from app.models import Employee, OutboxEvent, PayrollLine, PayrollRun
 from tests.conftest import bearer
 

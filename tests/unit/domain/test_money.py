@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app.domain.money import MINOR_DIGITS, format_minor, parse_major, percent_of
+from app.domain.kernel.money import MINOR_DIGITS, format_minor, parse_major, percent_of
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,7 @@ from itertools import count
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.domain.pairing import EVENT_TYPES, MAX_SHIFT, ClockEvent, pair
+from app.domain.attendance.pairing import EVENT_TYPES, MAX_SHIFT, ClockEvent, pair
 
 T0 = datetime(2026, 11, 20, 5, 0, tzinfo=UTC)  # 08:00 in Riyadh, 09:00 in Dubai
 _ids = count(1)

@@ -1,8 +1,8 @@
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app.domain.countries import COUNTRIES, get_country
-from app.domain.payroll import (
+from app.domain.kernel.countries import COUNTRIES, get_country
+from app.domain.payroll.rules import (
     Pay,
     accrual_journal,
     difference_journal,

@@ -3,7 +3,7 @@ list HR searches in the console."""
 
 from peewee import JOIN, Tuple
 
-from app.domain.errors import NotFound
+from app.domain.kernel.errors import NotFound
 from app.models import Branch, Employee
 
 E = Employee

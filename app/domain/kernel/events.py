@@ -9,8 +9,8 @@ events out later (app/jobs); the table, not the queue, is the record of what is 
 import json
 import logging
 
-from app.domain.clock import format_utc, to_db
-from app.domain.ids import new_id
+from app.domain.kernel.clock import format_utc, to_db
+from app.domain.kernel.ids import new_id
 from app.models import OutboxEvent, db
 
 log = logging.getLogger(__name__)

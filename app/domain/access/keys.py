@@ -12,10 +12,10 @@ from datetime import datetime, timedelta
 
 from peewee import JOIN
 
-from app.domain import credentials
-from app.domain.clock import from_db, to_db
-from app.domain.errors import NotFound, ValidationFailed
-from app.domain.ids import new_id, random_token
+from app.domain.access import credentials
+from app.domain.kernel.clock import from_db, to_db
+from app.domain.kernel.errors import NotFound, ValidationFailed
+from app.domain.kernel.ids import new_id, random_token
 from app.models import ApiKey, Company, Entity
 from app.models.base import Prepared, write_transaction
 

@@ -24,14 +24,14 @@ from datetime import date
 import phonenumbers
 from peewee import IntegrityError
 
-from app.domain import events
-from app.domain.clock import to_db
-from app.domain.countries import COUNTRIES
-from app.domain.employees import employee_row
-from app.domain.errors import Conflict, NotFound, ValidationFailed
-from app.domain.ids import new_id
-from app.domain.money import MAX_AMOUNT_MINOR
+from app.domain.kernel import events
+from app.domain.kernel.clock import to_db
+from app.domain.kernel.countries import COUNTRIES
+from app.domain.kernel.errors import Conflict, NotFound, ValidationFailed
+from app.domain.kernel.ids import new_id
+from app.domain.kernel.money import MAX_AMOUNT_MINOR
 from app.domain.partner_safe import employee_form
+from app.domain.people.employees import employee_row
 from app.models import Branch, Company, Employee, EmployeeAnnouncement, Entity, db
 from app.models.base import locked, write_transaction
 

@@ -18,10 +18,10 @@ from datetime import datetime, timedelta
 import phonenumbers
 from peewee import fn
 
-from app.domain.clock import from_db, parse_rfc3339, to_db
-from app.domain.errors import NotFound, ValidationFailed
-from app.domain.ids import new_id
-from app.domain.pairing import EVENT_TYPES
+from app.domain.attendance.pairing import EVENT_TYPES
+from app.domain.kernel.clock import from_db, parse_rfc3339, to_db
+from app.domain.kernel.errors import NotFound, ValidationFailed
+from app.domain.kernel.ids import new_id
 from app.models import AttendanceEvent, Employee, IdentityLink, db
 from app.models.attendance import NEW_EVENT_COLUMNS, insert_new_events
 from app.models.base import write_transaction

@@ -2,7 +2,7 @@
 
 from peewee import Tuple, prefetch
 
-from app.domain.errors import NotFound
+from app.domain.kernel.errors import NotFound
 from app.models import JournalEntry, JournalLine, PayrollComponent, PayrollRun
 
 VISIBLE_STATUSES = ("finalized", "paid")

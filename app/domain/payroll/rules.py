@@ -1,6 +1,6 @@
 """Payroll arithmetic: per-employee lines -> run totals, components, balanced journals.
 
-Pure functions; `app/domain/payroll_runs.py` stores runs and moves them through their
+Pure functions; `app/domain/payroll/actions.py` stores runs and moves them through their
 states. Amounts are integer minor units throughout. A journal line is
 (account code, account name, debit, credit).
 """
@@ -8,7 +8,7 @@ states. Amounts are integer minor units throughout. A journal line is
 from collections import defaultdict
 from dataclasses import dataclass
 
-from app.domain.money import percent_of
+from app.domain.kernel.money import percent_of
 
 EARNING, DEDUCTION, EMPLOYER = "earning", "deduction", "employer_contribution"
 

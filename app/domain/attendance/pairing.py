@@ -23,7 +23,7 @@ by a total order first), so arrival order and batching cannot change a day. The 
   running until `now`.
 
 Whether a rejection is final yet (16 hours after the event, when no straggler can still
-change it) is decided by the caller (app/domain/attendance.py), not here.
+change it) is decided by the caller (app/domain/attendance/days.py), not here.
 """
 
 from dataclasses import dataclass

@@ -4,7 +4,7 @@ event's fate, and the records listAttendanceDays serves (DESIGN.md, Pairing).
 After an ingest, `settle` re-pairs only the affected employee-days: for each employee,
 the local days within reach of the events pairing has not seen yet, read with enough
 events around them that a shift or an overlap crossing the edge is seen whole. The
-pure function (app/domain/pairing.py) decides; this module stores what it decided.
+pure function (app/domain/attendance/pairing.py) decides; this module stores what it decided.
 
 When fates become final: once 16 hours (`SETTLE_AFTER`) have passed since an event's
 time and since it arrived. Until then a rejection is provisional (the event stays
@@ -20,9 +20,9 @@ import json
 from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
-from app.domain import events
-from app.domain.clock import format_utc, from_db, to_db
-from app.domain.pairing import CHANNELS, MAX_SHIFT, ClockEvent, pair
+from app.domain.attendance.pairing import CHANNELS, MAX_SHIFT, ClockEvent, pair
+from app.domain.kernel import events
+from app.domain.kernel.clock import format_utc, from_db, to_db
 from app.models import AttendanceDay, AttendanceEvent, Company, Employee
 from app.models.base import lock_for_update, write_transaction
 

@@ -15,13 +15,13 @@ from decimal import InvalidOperation
 
 from peewee import JOIN
 
-from app.domain.clock import to_db
-from app.domain.employee_actions import FIELDS, MONEY_FIELDS, announce, canonical, clean_fields
-from app.domain.employees import EMPLOYEE_COLUMNS
-from app.domain.errors import ValidationFailed
-from app.domain.ids import new_id
-from app.domain.money import parse_major
+from app.domain.kernel.clock import to_db
+from app.domain.kernel.errors import ValidationFailed
+from app.domain.kernel.ids import new_id
+from app.domain.kernel.money import parse_major
 from app.domain.partner_safe import employee_form
+from app.domain.people.actions import FIELDS, MONEY_FIELDS, announce, canonical, clean_fields
+from app.domain.people.employees import EMPLOYEE_COLUMNS
 from app.models import Branch, Company, Employee, EmployeeAnnouncement, db
 
 # CSV column -> field. Money columns are in major units of the company's currency.

@@ -17,14 +17,14 @@ waits, sees the moved state and is refused exactly as a later click would be. A 
 passed in is only a hint of which run is meant.
 """
 
-from app.domain import events
-from app.domain.clock import to_db
-from app.domain.countries import get_country
-from app.domain.errors import Conflict, NotFound, ValidationFailed
-from app.domain.ids import new_id
-from app.domain.money import MAX_AMOUNT_MINOR
+from app.domain.kernel import events
+from app.domain.kernel.clock import to_db
+from app.domain.kernel.countries import get_country
+from app.domain.kernel.errors import Conflict, NotFound, ValidationFailed
+from app.domain.kernel.ids import new_id
+from app.domain.kernel.money import MAX_AMOUNT_MINOR
 from app.domain.partner_safe import payroll_run_summary
-from app.domain.payroll import (
+from app.domain.payroll.rules import (
     COMPONENTS,
     ComponentTotal,
     Pay,

@@ -17,8 +17,8 @@ from datetime import timedelta
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
-from app.domain.clock import to_db
-from app.domain.errors import Conflict, NotFound, ValidationFailed
+from app.domain.kernel.clock import to_db
+from app.domain.kernel.errors import Conflict, NotFound, ValidationFailed
 from app.models import ConsoleSession, PasswordReset, User
 from app.models.base import write_transaction
 

@@ -1,0 +1,66 @@
+"""Companies and their legal entities and branches, and switching the Partner API on."""
+
+from app.domain.access import credentials
+from app.domain.kernel.clock import to_db
+from app.domain.kernel.countries import get_country
+from app.domain.kernel.errors import NotFound, ValidationFailed
+from app.domain.kernel.ids import new_id
+from app.models import Branch, Company, Entity, db
+
+
+def create_company(name_en, country_code, clock, *, name_ar=None, sandbox=False, sandbox_owner=None):
+    """A company with one primary legal entity in its country. The Partner API starts off."""
+    if not (name_en or "").strip():
+        raise ValidationFailed("name required", [("name", "must not be empty")])
+    try:
+        country = get_country(country_code)
+    except ValueError as exc:
+        raise ValidationFailed("unknown country", [("country", str(exc))]) from None
+    now = to_db(clock.now())
+    with db.atomic():
+        company = Company.create(
+            id=new_id("cmp"), name_en=name_en.strip(), name_ar=name_ar, country=country.code,
+            currency=country.currency, timezone=country.timezone, sandbox=sandbox,
+            api_enabled=False, sandbox_owner=sandbox_owner, created_at=now,
+        )
+        Entity.create(
+            id=new_id("ent"), company=company, country=country.code, name_en=company.name_en,
+            name_ar=name_ar, currency=country.currency, primary=True, created_at=now,
+        )
+    return company
+
+
+def get_company(company_id):
+    company = Company.get_or_none(Company.id == company_id)
+    if company is None:
+        raise NotFound(f"no company {company_id}")
+    return company
+
+
+def enable_partner_api(company_id):
+    company = get_company(company_id)
+    if not company.api_enabled:
+        Company.update(api_enabled=True).where(Company.id == company.id).execute()
+        credentials.changed()
+    return company
+
+
+def entities_of(company_id):
+    """{id: legal entity} of a company, the primary first, then by name."""
+    return {entity.id: entity for entity in
+            Entity.select().where(Entity.company == company_id).order_by(Entity.primary.desc(), Entity.name_en)}
+
+
+def get_entity(entity_id, *, company_id=None):
+    query = Entity.id == entity_id
+    if company_id is not None:
+        query &= Entity.company == company_id
+    entity = Entity.get_or_none(query)
+    if entity is None:
+        raise NotFound(f"no legal entity {entity_id}")
+    return entity
+
+
+def branches_of(company_id):
+    """A company's branches by name."""
+    return list(Branch.select().where(Branch.company == company_id).order_by(Branch.name))
