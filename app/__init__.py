@@ -9,15 +9,14 @@ from flask import Flask
 from app import cli, console
 from app.api import attendance as attendance_api
 from app.api import auth, company, docs, employees, payroll, problems, request_id, request_limits
-from app.api.principals import Authenticator
+from app.api.openapi import PartnerApi
+from app.api.principal_cache import make_authenticator
 from app.api.ratelimit import make_limiter
 from app.console.throttle import SignInThrottle
-from app.domain.access import credentials
-from app.domain.attendance import ingest as attendance
-from app.domain.kernel import events
 from app.domain.kernel.clock import SystemClock
-from app.extensions import api, connect_redis
-from app.jobs import PERIODIC, dispatch_event, pair_attendance
+from app.domain.kernel.runtime import Runtime
+from app.extensions import connect_redis
+from app.jobs import PERIODIC, attendance, outbox
 from app.jobs.queues import InProcessRunner, RQJobs
 from app.mail import make_mailer
 from app.models import db, make_database
@@ -63,10 +62,9 @@ def create_app(config=None, **overrides):
     _init_database(app)
     redis_client = connect_redis(app.config["REDIS_URL"]) if app.config["REDIS_URL"] else None
     app.extensions["redis"] = redis_client
-    app.extensions["clock"] = app.config.get("CLOCK") or SystemClock()
     limits_file = rate_limit_file(app.config)
-    app.extensions["authenticator"] = Authenticator(
-        make_limiter(app.config["RATE_LIMIT_PER_MINUTE"], redis_client, path=limits_file),
+    authenticator = app.extensions["authenticator"] = make_authenticator(
+        app.config["RATE_LIMIT_PER_MINUTE"], redis_client, limits_file=limits_file,
         last_used_resolution=app.config["KEY_LAST_USED_RESOLUTION"],
     )
     app.extensions["sign_in_throttle"] = SignInThrottle(**{
@@ -77,12 +75,21 @@ def create_app(config=None, **overrides):
                                       ("by_email", "LOGIN_ATTEMPTS_PER_EMAIL_PER_HOUR", 3600))
     })
     app.extensions["mailer"] = make_mailer(app.config["SMTP_URL"], app.config["MAIL_FROM"])
-    credentials.use_redis(redis_client)
-    _init_jobs(app, redis_client)
+    jobs = _init_jobs(app, redis_client)
+    # Where work goes after an action commits (app/domain/kernel/runtime.py). An event is
+    # queued for dispatch, new clock events for pairing; if queueing fails (Redis down)
+    # the sweeper finds them. A changed credential retires every worker's cached copy.
+    app.extensions["runtime"] = Runtime(
+        app.config.get("CLOCK") or SystemClock(),
+        on_event_written=lambda event_id: jobs.enqueue(outbox.dispatch_event, event_id),
+        on_clock_events_stored=lambda company_id, employee_ids: jobs.enqueue(
+            attendance.pair_attendance, company_id, employee_ids),
+        on_credentials_changed=authenticator.versions.changed if authenticator.versions is not None else None,
+    )
 
     request_id.register(app)
     request_limits.register(app)
-    api.init_app(app, spec_kwargs={"info": {"description": API_DESCRIPTION}})
+    api = PartnerApi(app, spec_kwargs={"info": {"description": API_DESCRIPTION}})
     api.spec.components.security_scheme(
         "bearerAuth", {"type": "http", "scheme": "bearer", "description": "API key (`svc_live_...` or `svc_test_...`)."}
     )
@@ -122,9 +129,4 @@ def _init_jobs(app, redis_client):
         # the sweeper and the nightly reconciliation, on its first request.
         app.before_request(jobs.ensure_started)
     app.extensions["jobs"] = jobs
-    # After an HR action commits, its events are queued for dispatch at once; if that
-    # fails (Redis down), they wait in the outbox for the sweeper.
-    events.after_emit = lambda event_id: jobs.enqueue(dispatch_event, event_id)
-    # Likewise newly stored clock events: their employees' days are re-paired at once,
-    # or by the sweeper (their `paired_at` is null).
-    attendance.after_ingest = lambda company_id, employee_ids: jobs.enqueue(pair_attendance, company_id, employee_ids)
+    return jobs

@@ -1,13 +1,21 @@
-"""The shared objects, created unbound here and bound in `create_app`."""
+"""What create_app builds once per app and the rest of the app reaches from inside an
+app context (jobs, the console, the CLI): the Runtime handed to domain actions, and the
+job queue. Plus the Redis client maker the web processes use."""
 
 import redis
+from flask import current_app
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
-from app.api.openapi import PartnerApi
-from app.models import db
 
-api = PartnerApi()
+def runtime():
+    """This app's Runtime (app/domain/kernel/runtime.py): its clock and its hand-offs."""
+    return current_app.extensions["runtime"]
+
+
+def job_queue():
+    """Where this app's jobs go: RQ (with Redis) or the in-process runner (app/jobs/queues.py)."""
+    return current_app.extensions["jobs"]
 
 
 def connect_redis(url):
@@ -16,6 +24,3 @@ def connect_redis(url):
     for seconds, which would stall every request while Redis is down, where the rate
     limiter and the principal cache are meant to fall back at once."""
     return redis.Redis.from_url(url, retry=Retry(NoBackoff(), 1), socket_connect_timeout=0.5, socket_timeout=1)
-
-
-__all__ = ["api", "connect_redis", "db"]

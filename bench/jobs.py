@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/jobs.py [--jobs 3000]
 
-Enqueues trivial jobs (`app.jobs.noop`) into a scratch Redis database and times a burst
+Enqueues trivial jobs (`app.jobs.bench.noop`) into a scratch Redis database and times a burst
 run of each worker: `flask --app wsgi jobs worker --burst` (RQ's SimpleWorker, what the
 Procfile starts) and `rq worker --burst` (RQ's default, one fork per job). Each worker
 runs twice, with a small and a large batch, and the rate is the difference of the two,
@@ -23,7 +23,7 @@ from rq import Queue
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from app.jobs import noop  # noqa: E402
+from app.jobs.bench import noop  # noqa: E402
 from app.jobs.queues import QUEUE_NAME, RESULT_TTL  # noqa: E402
 
 REDIS_URL = "redis://127.0.0.1:6379/13"

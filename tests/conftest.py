@@ -3,7 +3,8 @@
 The backend comes from the environment, as in production: TEST_DATABASE_URL (default a
 fresh SQLite file) and TEST_REDIS_URL (default none: in-process rate limiting). The
 schema is made once by the real migrations; each test then runs inside a transaction
-that is rolled back, and time is a FrozenClock the test moves.
+that is rolled back, and time is a FrozenClock the test moves. Actions that hand work on after commit take
+the app's `runtime` (app/domain/kernel/runtime.py), whose clock is that FrozenClock.
 """
 
 import os
@@ -35,6 +36,12 @@ def app(tmp_path_factory, clock):
     app = create_app(TestConfig, DATABASE_URL=url, CLOCK=clock, RATE_LIMIT_FILE=f"{folder}/rate_limits.sqlite")
     upgrade()
     return app
+
+
+@pytest.fixture(scope="session")
+def runtime(app):
+    """The app's Runtime: the FrozenClock above, and the app's real hand-offs."""
+    return app.extensions["runtime"]
 
 
 @pytest.fixture(autouse=True)
@@ -69,12 +76,12 @@ def client(app, transaction):
 
 
 @pytest.fixture
-def make_sandbox(transaction, clock):
+def make_sandbox(transaction, clock, runtime):
     counter = iter(range(1, 1000))
 
     def make(country="KW", email=None):
         user = get_or_create_user(email or f"user{next(counter)}@example.com", clock)
-        return create_sandbox(user, country, clock, seed=7)
+        return create_sandbox(user, country, runtime, seed=7)
 
     return make
 

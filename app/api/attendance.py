@@ -1,7 +1,6 @@
 import json
 from datetime import date, timedelta
 
-from flask import current_app
 from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import ValidationError, fields, validate, validates_schema
@@ -14,6 +13,7 @@ from app.api.schemas import OpenSchema, PageArgsSchema, page_schema
 from app.domain.attendance.days import list_days
 from app.domain.attendance.ingest import REF_TYPES, ingest
 from app.domain.attendance.pairing import CHANNELS, EVENT_TYPES
+from app.extensions import runtime
 
 blp = Blueprint("attendance", __name__, url_prefix="/v1/attendance",
                 description="Push clock events; read back each employee's days as paired in the company timezone.")
@@ -146,7 +146,7 @@ class AttendanceEvents(MethodView):
         "One result per event, in request order. Per-event failures are `rejected` results, not HTTP errors."))
     def post(self):
         """Push clock events (1 to 500); each is handled on its own"""
-        results = ingest(current_company(), _events_of(), current_app.extensions["clock"])
+        results = ingest(current_company(), _events_of(), runtime())
         return json_response({"results": [result.as_dict() for result in results]}, status=207)
 
 

@@ -2,7 +2,7 @@
 
 Order of checks (each failure answers at once): the operation's release is live
 (else 404), the bearer credential (401), the company has the Partner API on (403
-`api_not_enabled`), the key's rate limit (429), the operation's scope (403
+`api_not_enabled`), the credential's rate limit (429), the operation's scope (403
 `insufficient_scope`), then no query parameter the operation does not take, and none
 given twice (400). Views declare their contract name, release and scope with `@operation`.
 """
@@ -12,7 +12,8 @@ from flask.sessions import SecureCookieSessionInterface
 
 from app.api.problems import PROBLEM_MIMETYPE, ApiProblem
 from app.api.schemas import ProblemSchema
-from app.domain.access.keys import Unauthenticated, secret_hash_of
+from app.domain.access.credentials import identify
+from app.domain.access.principal import Unauthenticated
 from config import ALL_RELEASES, ConfigurationError
 
 ERROR_DESCRIPTIONS = {
@@ -97,10 +98,10 @@ def guard():
     config = current_app.config
     if op.release not in config["LIVE_RELEASES"] and op.operation_id not in config["LIVE_OPERATIONS"]:
         raise ApiProblem("not_found", "This operation is not live yet.")
-    now = current_app.extensions["clock"].now()
+    now = current_app.extensions["runtime"].now()
     try:
-        secret_hash = secret_hash_of(request.headers.get("Authorization"))
-        principal, verdict = current_app.extensions["authenticator"](secret_hash, now)
+        principal, verdict = current_app.extensions["authenticator"](identify(request.headers.get("Authorization")),
+                                                                     now)
     except Unauthenticated:
         raise ApiProblem(
             "unauthenticated", "Send `Authorization: Bearer <API key>` with a valid key of "
@@ -128,7 +129,7 @@ def add_rate_limit_headers(response):
 
 
 def current_principal():
-    """The request's credential: key, company and entities (app/api/principals.py)."""
+    """The request's principal: credential, company and entities (app/domain/access/principal.py)."""
     return g.principal
 
 

@@ -13,7 +13,8 @@ A key may spend its whole window's allowance at once (burst = limit); after that
 request is allowed every window/limit (60/limit seconds for the API). All times are integer
 microseconds. The console's sign-in throttle uses the same limiter with a longer window.
 
-The Redis step also reads the credentials version (app/domain/access/credentials.py), so that a
+The Redis step can also read one more key in the same round trip (`version_key`): the API
+limiter reads the credentials version there (app/api/principal_cache.py), so that a
 request checks its cached principal in the round trip it makes anyway.
 """
 
@@ -27,7 +28,6 @@ from dataclasses import dataclass
 
 import redis
 
-from app.domain.access import credentials
 from config import ConfigurationError
 
 log = logging.getLogger(__name__)
@@ -41,7 +41,7 @@ class Decision:
     remaining: int
     reset_seconds: int  # until the full allowance is back
     retry_after_seconds: int  # 0 when allowed
-    credentials_version: str | None = None  # None when not read from Redis
+    version: str | None = None  # the value under `version_key`; None when not read from Redis
 
     def headers(self):
         headers = {
@@ -64,13 +64,13 @@ def gcra(stored_tat, now, interval, window=WINDOW_US):
     return True, new_tat, new_tat - now, 0
 
 
-def decision(limit, interval, window, allowed, backlog_us, wait_us, credentials_version=None):
+def decision(limit, interval, window, allowed, backlog_us, wait_us, version=None):
     remaining = max(0, (window - backlog_us) // interval) if allowed else 0
     return Decision(
         allowed=allowed, limit=limit, remaining=int(remaining),
         reset_seconds=math.ceil(backlog_us / 1_000_000),
         retry_after_seconds=max(1, math.ceil(wait_us / 1_000_000)) if not allowed else 0,
-        credentials_version=credentials_version,
+        version=version,
     )
 
 
@@ -87,9 +87,6 @@ class MemoryLimiter:
                 if len(self._tats) > 100_000:  # forget keys whose allowance is restored
                     self._tats = {k: t for k, t in self._tats.items() if t > now_us}
         return decision(self.limit, self.interval, self.window, allowed, backlog, wait)
-
-    def credentials_version(self):
-        return None
 
 
 class SharedFileLimiter:
@@ -128,9 +125,6 @@ class SharedFileLimiter:
         _, _, backlog, wait = gcra(stored[0] if stored else None, now_us, self.interval, self.window)
         return decision(self.limit, self.interval, self.window, False, backlog, wait)
 
-    def credentials_version(self):
-        return None
-
     def _step(self, key, now_us):
         connection = self._connect()
         row = connection.execute(self.STEP, (key, now_us, self.interval, self.window)).fetchone()
@@ -157,17 +151,20 @@ class SharedFileLimiter:
         return self._connection
 
 
-# The same step as `gcra`, atomic in Redis, plus the credentials version.
-# KEYS: the key's GCRA state, the credentials version. ARGV: now_us, interval_us,
-# window_us, a fresh version to store if there is none (first use, or Redis restarted).
+# The same step as `gcra`, atomic in Redis, plus reading a version key if one is given.
+# KEYS: the key's GCRA state [, the version key]. ARGV: now_us, interval_us, window_us
+# [, a fresh version to store if there is none (first use, or Redis restarted)].
 GCRA_LUA = """
 local now = tonumber(ARGV[1])
 local interval = tonumber(ARGV[2])
 local window = tonumber(ARGV[3])
-local version = redis.call('GET', KEYS[2])
-if not version then
-  version = ARGV[4]
-  redis.call('SET', KEYS[2], version)
+local version = false
+if #KEYS > 1 then
+  version = redis.call('GET', KEYS[2])
+  if not version then
+    version = ARGV[4]
+    redis.call('SET', KEYS[2], version)
+  end
 end
 local tat = tonumber(redis.call('GET', KEYS[1]) or now)
 if tat < now then tat = now end
@@ -182,16 +179,22 @@ return {1, new_tat - now, 0, version}
 
 
 class RedisLimiter:
-    def __init__(self, limit, client, prefix="ratelimit:", window_us=WINDOW_US, fallback=None):
+    """`version_key`: (key, function making a fresh value) of a version read in the same
+    step; its value comes back as `Decision.version`."""
+
+    def __init__(self, limit, client, prefix="ratelimit:", window_us=WINDOW_US, fallback=None, version_key=None):
         self.limit, self.window, self.interval = limit, window_us, window_us // limit
-        self.prefix = prefix
+        self.prefix, self.version_key = prefix, version_key
         self._client = client
         self._sha = hashlib.sha1(GCRA_LUA.encode()).hexdigest()
         self._fallback = fallback or MemoryLimiter(limit, window_us)
 
     def hit(self, key, now_us):
-        args = (2, self.prefix + key, credentials.VERSION_KEY,
-                now_us, self.interval, self.window, credentials.new_version())
+        if self.version_key is None:
+            args = (1, self.prefix + key, now_us, self.interval, self.window)
+        else:
+            version_key, fresh = self.version_key
+            args = (2, self.prefix + key, version_key, now_us, self.interval, self.window, fresh())
         try:
             try:
                 # EVALSHA straight away: redis-py's Script wrapper costs more than the step.
@@ -204,26 +207,17 @@ class RedisLimiter:
             log.warning("rate limiter falling back to %s: %s", type(self._fallback).__name__, exc)
             return self._fallback.hit(key, now_us)
         return decision(self.limit, self.interval, self.window, bool(allowed), int(backlog), int(wait),
-                        version.decode())
-
-    def credentials_version(self):
-        """The current credentials version (made if missing), or None if Redis is down."""
-        fresh = credentials.new_version()
-        try:
-            stored = self._client.set(credentials.VERSION_KEY, fresh, nx=True, get=True)
-        except redis.RedisError as exc:
-            log.warning("credentials version unreadable: %s", exc)
-            return None
-        return stored.decode() if stored is not None else fresh
+                        version.decode() if version else None)
 
 
-def make_limiter(limit, redis_client=None, *, window_seconds=60, prefix="ratelimit:", path=None):
+def make_limiter(limit, redis_client=None, *, window_seconds=60, prefix="ratelimit:", path=None, version_key=None):
     """`limit` requests per `window_seconds` per key: shared through Redis if given, else
-    through the SQLite file at `path` (also Redis's fallback), else in this process only."""
+    through the SQLite file at `path` (also Redis's fallback), else in this process only.
+    `version_key` as for RedisLimiter (read only with Redis)."""
     window_us = window_seconds * 1_000_000
     if not 1 <= limit <= window_us:
         raise ConfigurationError(f"RATE_LIMIT_PER_MINUTE must be between 1 and {window_us}, not {limit}")
     local = SharedFileLimiter(limit, path, window_us, prefix) if path else MemoryLimiter(limit, window_us)
     if redis_client is None:
         return local
-    return RedisLimiter(limit, redis_client, prefix, window_us, fallback=local)
+    return RedisLimiter(limit, redis_client, prefix, window_us, fallback=local, version_key=version_key)

@@ -11,12 +11,13 @@ from flask import current_app
 from flask.cli import AppGroup
 
 from app.cli import attendance, hr
-from app.cli.common import clock, country_option, emit, json_option, one_line_errors, reported
+from app.cli.common import country_option, emit, json_option, one_line_errors, reported
 from app.cli.jobs import jobs_cli
 from app.domain import sandbox
 from app.domain.access import companies, keys, signin
 from app.domain.access import users as access
 from app.domain.kernel.countries import COUNTRY_CODES
+from app.extensions import runtime
 from app.models import Company, db
 from app.models.base import connection
 from app.models.schema import upgrade
@@ -45,7 +46,7 @@ companies_cli = AppGroup("companies", help="Companies.")
 @one_line_errors
 def companies_create(name, name_ar, country, sandbox, as_json):
     """Create a company (the Partner API starts off)."""
-    company = companies.create_company(name, country, clock(), name_ar=name_ar, sandbox=sandbox)
+    company = companies.create_company(name, country, runtime(), name_ar=name_ar, sandbox=sandbox)
     emit(as_json, {"company_id": company.id}, f"created company {company.id}")
 
 
@@ -57,7 +58,7 @@ partner_api_cli = AppGroup("partner-api", help="Partner API access per company."
 @one_line_errors
 def partner_api_enable(company_id):
     """Switch the Partner API on for a company."""
-    companies.enable_partner_api(company_id)
+    companies.enable_partner_api(company_id, runtime())
     click.echo(f"Partner API enabled for {company_id}")
 
 
@@ -75,9 +76,9 @@ users_cli = AppGroup("users", help="Console users.")
 def users_create(email, name, password, company_id, role, as_json):
     """Create a user, optionally a member of a company."""
     with db.atomic():
-        user = access.get_or_create_user(email, clock(), name=name, password=password)
+        user = access.get_or_create_user(email, runtime(), name=name, password=password)
         if company_id:
-            access.add_membership(user, companies.get_company(company_id), role, clock())
+            access.add_membership(user, companies.get_company(company_id), role, runtime())
     emit(as_json, {"user_id": user.id, "email": user.email}, f"user {user.email} ({user.id})")
 
 
@@ -88,7 +89,7 @@ def users_create(email, name, password, company_id, role, as_json):
 def users_password(email, password):
     """Set a user's console password (their signed-in sessions end)."""
     new = password or secrets.token_urlsafe(12)
-    user = signin.set_password(email, new, clock())
+    user = signin.set_password(email, new, runtime())
     click.echo(f"console password of {user.email} set" + ("" if password else f": {new}"))
 
 
@@ -98,7 +99,7 @@ def users_password(email, password):
 def users_end_sessions(email):
     """Sign a user out of the console everywhere, at once (a lost laptop, a leaver)."""
     user = access.get_user(email)
-    click.echo(f"ended {signin.end_all_sessions(user, clock())} console session(s) of {user.email}")
+    click.echo(f"ended {signin.end_all_sessions(user, runtime())} console session(s) of {user.email}")
 
 
 sandbox_cli = AppGroup("sandbox", help="Sandbox companies.")
@@ -121,14 +122,14 @@ def sandbox_create(country, email, as_json):
 @one_line_errors
 def sandbox_trigger(event_type, company_id):
     """Make an event happen in a sandbox by doing the real HR action behind it."""
-    click.echo(sandbox.trigger(companies.get_company(company_id), event_type, clock()))
+    click.echo(sandbox.trigger(companies.get_company(company_id), event_type, runtime()))
 
 
 def create_sandbox_with_key(email, country, key_name="CLI key"):
     with db.atomic():
-        user = access.get_or_create_user(email, clock())
-        company = sandbox.create_sandbox(user, country, clock())
-        _, secret = keys.create_key(company, keys.SCOPES, clock(), name=key_name, created_by=user)
+        user = access.get_or_create_user(email, runtime())
+        company = sandbox.create_sandbox(user, country, runtime())
+        _, secret = keys.create_key(company, keys.SCOPES, runtime(), name=key_name, created_by=user)
     return {"company_id": company.id, "user_email": user.email, "api_key": secret, "scopes": list(keys.SCOPES)}
 
 
@@ -145,7 +146,7 @@ keys_cli = AppGroup("keys", help="Partner API keys.")
 def keys_create(company_id, scopes, name, as_json):
     """Issue a key (shown once) for a company, with exactly the scopes named."""
     company = companies.get_company(company_id)
-    key, secret = keys.create_key(company, scopes, clock(), name=name)
+    key, secret = keys.create_key(company, scopes, runtime(), name=name)
     granted = key.scopes.split()
     emit(as_json, {"key_id": key.id, "api_key": secret, "scopes": granted},
          f"{key.id}: {secret}\nscopes: {', '.join(granted) or 'none (GET /v1/company only)'}")
@@ -156,7 +157,7 @@ def keys_create(company_id, scopes, name, as_json):
 @one_line_errors
 def keys_revoke(key_id):
     """Revoke a key; it stops working at once."""
-    keys.revoke_key(key_id, clock())
+    keys.revoke_key(key_id, runtime())
     click.echo(f"revoked {key_id}")
 
 
@@ -182,16 +183,16 @@ def serve(host, port, workers, email, country):
     runner = current_app.extensions["jobs"]
     autostart, runner.autostart = getattr(runner, "autostart", False), False
     with connection(), db.atomic():
-        user = access.get_or_create_user(email, clock())
+        user = access.get_or_create_user(email, runtime())
         company = Company.get_or_none(Company.sandbox_owner == user)
         if company is None:
-            company = sandbox.create_sandbox(user, country, clock())
-        _, secret, replaced = keys.reissue_key(company, "serve command key", keys.SCOPES, clock(), created_by=user)
+            company = sandbox.create_sandbox(user, country, runtime())
+        _, secret, replaced = keys.reissue_key(company, "serve command key", keys.SCOPES, runtime(), created_by=user)
         # The demo user gets a console password on the first run, printed that once.
         password = None
         if user.password_hash is None:
             password = secrets.token_urlsafe(12)
-            signin.set_password(user.email, password, clock())
+            signin.set_password(user.email, password, runtime())
     base = f"http://{host}:{port}"
     sign_in = (f"password {password}" if password else
                f"password as first printed; reset: flask --app wsgi users password --email {user.email}")

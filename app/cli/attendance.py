@@ -16,13 +16,14 @@ from zoneinfo import ZoneInfo
 import click
 from flask.cli import AppGroup
 
-from app.cli.common import clock, emit, json_option, one_line_errors
+from app.cli.common import emit, json_option, one_line_errors
 from app.domain.access.companies import get_company
 from app.domain.attendance import ingest as attendance
 from app.domain.attendance.pairing import EVENT_TYPES
 from app.domain.kernel.clock import format_utc
 from app.domain.kernel.errors import ValidationFailed
 from app.domain.people.employees import resolve_employee
+from app.extensions import runtime
 
 attendance_cli = AppGroup("attendance", help="Punches from HR and the employee app; link unmatched people.")
 
@@ -88,14 +89,14 @@ def link(company_id, source, ref_type, value, employee):
     """Say which employee a reference means; the events waiting for it are paired."""
     company = get_company(company_id)
     employee_id = resolve_employee(company.id, employee)
-    waiting = attendance.link_reference(company, source, ref_type, value, employee_id, clock())
+    waiting = attendance.link_reference(company, source, ref_type, value, employee_id, runtime())
     click.echo(f"linked {source} {ref_type}={value} to {employee_id}; {waiting} waiting event(s) handed to pairing")
 
 
 def _record(company_id, employee, kind, at, branch, channel, external_id, as_json):
     company = get_company(company_id)
     result = attendance.record_punch(company, resolve_employee(company.id, employee), kind,
-                                     _moment(at, company.timezone), clock(), channel=channel,
+                                     _moment(at, company.timezone), runtime(), channel=channel,
                                      external_id=external_id, branch_ref=branch)
     emit(as_json, result.as_dict(), f"{result.status}: {result.event_id}")
 

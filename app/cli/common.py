@@ -20,10 +20,6 @@ country_option = click.option(
 json_option = click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 
 
-def clock():
-    return current_app.extensions["clock"]
-
-
 def one_line_errors(command):
     """`reported`, for a short command that holds one database connection throughout."""
 

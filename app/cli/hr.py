@@ -16,7 +16,7 @@ from decimal import InvalidOperation
 import click
 from flask.cli import AppGroup
 
-from app.cli.common import clock, emit, json_option, one_line_errors
+from app.cli.common import emit, json_option, one_line_errors
 from app.domain.access.companies import get_company
 from app.domain.kernel.errors import NotFound, ValidationFailed
 from app.domain.kernel.money import parse_major
@@ -24,6 +24,7 @@ from app.domain.payroll import actions as payroll_actions
 from app.domain.people import actions as hr
 from app.domain.people import bulk
 from app.domain.people.employees import resolve_employee
+from app.extensions import runtime
 from app.models import Employee, Entity, PayrollRun
 
 employees_cli = AppGroup("employees", help="Hire, update, end employment, archive, bulk import.")
@@ -94,7 +95,7 @@ def run(run_id):
 def employees_hire(company_id, as_json, **options):
     """Hire an employee (writes employee.created)."""
     company = get_company(company_id)
-    hired = hr.hire(company, fields_from(options, company.currency), clock())
+    hired = hr.hire(company, fields_from(options, company.currency), runtime())
     emit(as_json, {"employee_id": hired.id}, f"hired {hired.staff_number} ({hired.id})")
 
 
@@ -108,7 +109,7 @@ def employees_update(employee_id, **options):
     fields = fields_from(options, get_company(found.company_id).currency)
     if not fields:
         raise click.UsageError("name at least one field to change, e.g. --job-title")
-    hr.update_employee(found.company_id, employee_id, fields, clock())
+    hr.update_employee(found.company_id, employee_id, fields, runtime())
     click.echo(f"updated {employee_id}")
 
 
@@ -124,7 +125,7 @@ def employees_end(employee_id, termination_date, reason):
     day = parse_date(termination_date, "date", errors)
     if errors:
         raise ValidationFailed("invalid date", errors)
-    hr.end_employment(found.company_id, employee_id, day, clock(), reason=reason)
+    hr.end_employment(found.company_id, employee_id, day, runtime(), reason=reason)
     click.echo(f"{found.staff_number} has left as of {day}")
 
 
@@ -145,7 +146,7 @@ def employees_archive(employee_id):
 def employees_import(path, company_id, as_json):
     """Create or update employees from a CSV file, without per-row events (the nightly
     reconciliation announces them). Columns: staff_number and any employee field."""
-    counts = bulk.import_employees(get_company(company_id), path.read(), clock())
+    counts = bulk.import_employees(get_company(company_id), path.read(), runtime())
     emit(as_json, counts, ", ".join(f"{n} {what}" for what, n in counts.items()))
 
 
@@ -159,7 +160,7 @@ def payroll_draft(entity_id, month, as_json):
     entity = Entity.get_or_none(Entity.id == entity_id)
     if entity is None:
         raise NotFound(f"no legal entity {entity_id}")
-    draft = payroll_actions.build_draft_run(entity, month, clock())
+    draft = payroll_actions.build_draft_run(entity, month, runtime())
     emit(as_json, {"payroll_run_id": draft.id}, f"draft {draft.id} for {month}")
 
 
@@ -168,7 +169,7 @@ def payroll_draft(entity_id, month, as_json):
 @one_line_errors
 def payroll_finalize(run_id):
     """Close a draft and post its accrual journal (payroll_run.finalized)."""
-    payroll_actions.finalize_run(run(run_id), clock())
+    payroll_actions.finalize_run(run(run_id), runtime())
     click.echo(f"finalized {run_id}")
 
 
@@ -177,7 +178,7 @@ def payroll_finalize(run_id):
 @one_line_errors
 def payroll_pay(run_id):
     """Mark a finalized run paid and post the payment journal (payroll_run.paid)."""
-    payroll_actions.mark_paid(run(run_id), clock())
+    payroll_actions.mark_paid(run(run_id), runtime())
     click.echo(f"paid {run_id}")
 
 
@@ -204,7 +205,7 @@ def payroll_correct(run_id, employee, **amounts):
     if not earnings:
         raise click.UsageError("give at least one of --basic, --housing, --transport, --other-allowance")
     employee_id = resolve_employee(target.company_id, employee)
-    payroll_actions.correct_run(target, {employee_id: earnings}, clock())
+    payroll_actions.correct_run(target, {employee_id: earnings}, runtime())
     click.echo(f"corrected {run_id}")
 
 
@@ -213,7 +214,7 @@ def payroll_correct(run_id, employee, **amounts):
 @one_line_errors
 def payroll_delete(run_id):
     """Delete a finalized run: its journal is reversed (payroll_run.deleted)."""
-    payroll_actions.delete_run(run(run_id), clock())
+    payroll_actions.delete_run(run(run_id), runtime())
     click.echo(f"deleted {run_id}")
 
 

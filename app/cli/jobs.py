@@ -7,8 +7,8 @@ from flask import current_app
 from flask.cli import AppGroup
 from rq import Queue
 
-from app import jobs
 from app.cli.common import one_line_errors, reported
+from app.jobs import PERIODIC, reconcile, sweeper
 from app.jobs.queues import QUEUE_NAME
 from app.jobs.worker import Worker
 
@@ -42,8 +42,8 @@ def scheduler():
     from rq.cron import CronScheduler
 
     cron = CronScheduler(connection=_redis_for_workers())
-    for name, (interval, expression) in jobs.PERIODIC.items():
-        cron.register(jobs.JOBS[name], QUEUE_NAME, interval=interval, cron=expression)
+    for job in PERIODIC.values():
+        cron.register(job.function, QUEUE_NAME, interval=job.every, cron=job.cron)
     cron.start()
 
 
@@ -51,11 +51,11 @@ def scheduler():
 @one_line_errors
 def run_due():
     """Do all due work now, in this process (no worker needed)."""
-    click.echo(json.dumps(jobs.run_due()))
+    click.echo(json.dumps(sweeper.run_due()))
 
 
 @jobs_cli.command("reconcile")
 @one_line_errors
-def reconcile():
+def reconcile_now():
     """Run the nightly reconciliation now."""
-    click.echo(json.dumps(jobs.reconcile()))
+    click.echo(json.dumps(reconcile.reconcile()))

@@ -10,11 +10,12 @@ from zoneinfo import ZoneInfo
 
 from flask import flash, g, redirect, render_template, request, url_for
 
-from app.console.common import clock, console_blueprint, requires
+from app.console.common import console_blueprint, requires
 from app.console.forms import LinkForm, PunchForm, options
 from app.domain.attendance.days import list_days
 from app.domain.attendance.ingest import link_reference, record_punch, unmatched_references
 from app.domain.kernel.errors import DomainError
+from app.extensions import runtime
 from app.models import Employee
 
 bp = console_blueprint("hr_attendance", url_prefix="/console")
@@ -26,7 +27,7 @@ SHOWN_DAYS = 500
 @requires("hr.manage")
 def page():
     zone = ZoneInfo(g.company.timezone)
-    today = clock().now().astimezone(zone).date()
+    today = runtime().now().astimezone(zone).date()
     start, end = _date_arg("from", today - timedelta(days=6)), _date_arg("to", today)
     if end < start or (end - start).days > MAX_DAYS:
         flash(f"Show at most {MAX_DAYS} days, from the first date to the last.", "error")
@@ -55,7 +56,7 @@ def punch():
         return redirect(url_for("hr_attendance.page"))
     at = datetime.combine(form.day.data, form.time.data, ZoneInfo(g.company.timezone))
     try:
-        result = record_punch(g.company, form.employee.data, form.kind.data, at, clock(), channel="manual",
+        result = record_punch(g.company, form.employee.data, form.kind.data, at, runtime(), channel="manual",
                               branch_ref=(form.branch_ref.data or "").strip() or None)
     except DomainError as exc:
         flash(_message(exc), "error")
@@ -75,7 +76,7 @@ def link():
         return redirect(url_for("hr_attendance.page"))
     try:
         waiting = link_reference(g.company, form.source.data, form.ref_type.data, form.value.data,
-                                 form.employee.data, clock())
+                                 form.employee.data, runtime())
     except DomainError as exc:
         flash(_message(exc), "error")
     else:

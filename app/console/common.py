@@ -20,6 +20,7 @@ from app.domain.access import users as access
 from app.domain.kernel.clock import format_utc, from_db
 from app.domain.kernel.errors import DomainError
 from app.domain.kernel.money import format_minor
+from app.extensions import runtime
 
 csrf = CSRFProtect()
 
@@ -69,7 +70,7 @@ def load_signed_in_user():
     token = session.get("session")
     if not token:
         return
-    user = signin.user_of_session(token, clock())
+    user = signin.user_of_session(token, runtime())
     if user is None:
         session.clear()  # signed out, password changed, ended by an operator, or expired
         return
@@ -88,11 +89,11 @@ def sign_in(user):
     # only the session's token; the server decides whether it still holds.
     session.clear()
     session.permanent = True
-    session["session"] = signin.start_session(user, clock())
+    session["session"] = signin.start_session(user, runtime())
 
 
 def sign_out():
-    signin.end_session(session.get("session"), clock())
+    signin.end_session(session.get("session"), runtime())
     session.clear()
 
 
@@ -121,10 +122,6 @@ def requires(permission):
         return wrapper
 
     return decorator
-
-
-def clock():
-    return current_app.extensions["clock"]
 
 
 def safe_next(target):

@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 
 from flask import abort, flash, g, redirect, render_template, request, url_for
 
-from app.console.common import clock, console_blueprint, requires
+from app.console.common import console_blueprint, requires
 from app.console.forms import DraftRunForm, EmployeeForm, EndEmploymentForm, options
 from app.domain.kernel.countries import COUNTRIES
 from app.domain.kernel.errors import DomainError, ValidationFailed
@@ -18,6 +18,7 @@ from app.domain.payroll.rules import COMPONENTS, DEDUCTION, EARNING
 from app.domain.payroll.runs import journal_of
 from app.domain.people import actions
 from app.domain.people.employees import find_employees
+from app.extensions import runtime
 from app.models import Branch, Employee, Entity
 
 bp = console_blueprint("hr", url_prefix="/console")
@@ -48,7 +49,7 @@ def hire():
         fields = _fields_of(form)
         if fields is not None:
             try:
-                hired = actions.hire(g.company, fields, clock())
+                hired = actions.hire(g.company, fields, runtime())
             except ValidationFailed as exc:
                 _show_errors(form, exc)
             else:
@@ -72,7 +73,7 @@ def employee(employee_id):
                 flash("Nothing changed.", "info")
                 return redirect(url_for("hr.employee", employee_id=found.id))
             try:
-                actions.update_employee(g.company.id, found.id, changes, clock())
+                actions.update_employee(g.company.id, found.id, changes, runtime())
             except DomainError as exc:
                 _show_errors(form, exc)
             else:
@@ -91,7 +92,7 @@ def end_employment(employee_id):
         flash("Give the last day of employment (YYYY-MM-DD).", "error")
     else:
         try:
-            actions.end_employment(g.company.id, found.id, form.termination_date.data, clock(),
+            actions.end_employment(g.company.id, found.id, form.termination_date.data, runtime(),
                                    reason=(form.reason.data or "").strip() or None)
         except DomainError as exc:
             flash(_message(exc), "error")
@@ -195,7 +196,7 @@ def _message(exc):
 @requires("payroll.manage")
 def payroll_runs():
     # The month HR most often builds: this one, in the company's time zone.
-    this_month = clock().now().astimezone(ZoneInfo(g.company.timezone)).date().replace(day=1)
+    this_month = runtime().now().astimezone(ZoneInfo(g.company.timezone)).date().replace(day=1)
     return render_template("console/payroll.html", runs=payroll_actions.hr_runs(g.company.id),
                            form=_draft_form(DraftRunForm(formdata=None, month=this_month)), entities=_entities())
 
@@ -207,7 +208,7 @@ def draft_run():
     if form.validate():
         try:
             run = payroll_actions.build_draft_run(_entities()[form.entity.data], form.month.data.strftime("%Y-%m"),
-                                                  clock())
+                                                  runtime())
         except DomainError as exc:
             flash(_message(exc), "error")
         else:
@@ -242,7 +243,7 @@ RUN_ACTIONS = {
                  "Finalized: the accrual is posted and payroll_run.finalized is on its way."),
     "pay": (payroll_actions.mark_paid, "Marked paid: the payment is posted and payroll_run.paid is on its way."),
     "delete": (payroll_actions.delete_run, "Deleted: the journal is reversed and payroll_run.deleted is on its way."),
-    "discard": (lambda run, clock: payroll_actions.discard_draft(run), "Draft discarded."),
+    "discard": (lambda run, runtime: payroll_actions.discard_draft(run), "Draft discarded."),
 }
 
 
@@ -254,7 +255,7 @@ def run_action(run_id, action):
     run = payroll_actions.get_run_for_update(g.company.id, run_id)
     act, done = RUN_ACTIONS[action]
     try:
-        act(run, clock())
+        act(run, runtime())
     except DomainError as exc:
         flash(_message(exc), "error")
         return redirect(url_for("hr.payroll_run", run_id=run.id))
@@ -289,7 +290,7 @@ def correct(run_id):
         flash("No amount was changed, so there is nothing to correct.", "info")
     else:
         try:
-            payroll_actions.correct_run(run, changes, clock())
+            payroll_actions.correct_run(run, changes, runtime())
         except DomainError as exc:
             flash(_message(exc), "error")
         else:

@@ -15,11 +15,12 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from flask import current_app, flash, g, redirect, render_template, request, session, url_for
 
-from app.console.common import clock, console_blueprint, requires
+from app.console.common import console_blueprint, requires
 from app.console.forms import CreateKeyForm, TriggerForm
 from app.domain import sandbox
 from app.domain.access import keys
 from app.domain.kernel.errors import DomainError
+from app.extensions import runtime
 
 bp = console_blueprint("integrations", url_prefix="/console/integrations")
 
@@ -44,7 +45,7 @@ def create_key():
     form = CreateKeyForm()
     if not form.validate():
         return _render(form), 422
-    key, secret = keys.create_key(g.company, form.scopes.data or [], clock(), name=form.name.data.strip(),
+    key, secret = keys.create_key(g.company, form.scopes.data or [], runtime(), name=form.name.data.strip(),
                                   created_by=g.user)
     current_app.logger.info("console key created key=%s company=%s user=%s", key.id, g.company.id, g.user.id)
     session["new_key"] = {"id": key.id, "company": g.company.id, "sealed": _fernet().encrypt(secret.encode()).decode()}
@@ -54,7 +55,7 @@ def create_key():
 @bp.post("/keys/<key_id>/revoke")
 @requires("integrations.manage")
 def revoke_key(key_id):
-    key = keys.revoke_key(key_id, clock(), company=g.company.id)
+    key = keys.revoke_key(key_id, runtime(), company=g.company.id)
     current_app.logger.info("console key revoked key=%s company=%s user=%s", key.id, g.company.id, g.user.id)
     flash(f"Revoked “{key.name}” ({key.display_prefix}…). Requests with it now get 401.", "success")
     return redirect(url_for("integrations.page"))
@@ -66,7 +67,7 @@ def trigger():
     form = TriggerForm()
     if form.validate():
         try:
-            done = sandbox.trigger(g.company, form.event_type.data, clock())
+            done = sandbox.trigger(g.company, form.event_type.data, runtime())
         except DomainError as exc:
             flash(exc.message, "error")
         else:

@@ -2,12 +2,13 @@
 
 from flask import abort, current_app, flash, g, redirect, render_template, request, session, url_for
 
-from app.console.common import clock, console_blueprint, safe_next, sign_in, sign_out, signed_in
+from app.console.common import console_blueprint, safe_next, sign_in, sign_out, signed_in
 from app.console.forms import ForgotPasswordForm, ResetPasswordForm, SandboxForm, SignInForm, SwitchCompanyForm, options
 from app.domain import sandbox
 from app.domain.access import signin
 from app.domain.access import users as access
 from app.domain.kernel.errors import DomainError, ValidationFailed
+from app.extensions import runtime
 
 bp = console_blueprint("signin")
 
@@ -41,7 +42,7 @@ def sign_in_page():
     status = 200
     if form.validate_on_submit():
         throttle, address = current_app.extensions["sign_in_throttle"], request.remote_addr or ""
-        now_us = int(clock().now().timestamp() * 1_000_000)
+        now_us = int(runtime().now().timestamp() * 1_000_000)
         refusal = throttle.refusal_before_checking(form.email.data, address, now_us)
         user = None if refusal else signin.authenticate(form.email.data, form.password.data)
         if user is not None:
@@ -94,7 +95,7 @@ def sandbox_page():
     existing = access.sandbox_of(g.user)
     if existing is None and form.validate_on_submit():
         try:
-            created = sandbox.create_sandbox(g.user, form.country.data, clock())
+            created = sandbox.create_sandbox(g.user, form.country.data, runtime())
         except DomainError as exc:
             flash(exc.message, "error")
         else:
@@ -117,11 +118,11 @@ def forgot_password():
     if not form.validate_on_submit():
         return render_template("console/forgot_password.html", form=form), 400 if request.method == "POST" else 200
     throttle, address = current_app.extensions["sign_in_throttle"], request.remote_addr or ""
-    refusal = throttle.refusal_before_checking(form.email.data, address, int(clock().now().timestamp() * 1_000_000))
+    refusal = throttle.refusal_before_checking(form.email.data, address, int(runtime().now().timestamp() * 1_000_000))
     if refusal:
         form.form_errors.append(_try_again_in(refusal))
         return render_template("console/forgot_password.html", form=form), 429
-    asked = signin.request_password_reset(form.email.data, clock())
+    asked = signin.request_password_reset(form.email.data, runtime())
     if asked is not None:
         user, token = asked
         link = url_for("signin.reset_password", token=token, _external=True)
@@ -149,14 +150,14 @@ password stays as it is.
 @bp.route("/console/reset-password/<token>", methods=["GET", "POST"])
 def reset_password(token):
     form = ResetPasswordForm()
-    if not signin.reset_link_holds(token, clock()):
+    if not signin.reset_link_holds(token, runtime()):
         return render_template("console/reset_password.html", form=None), 410
     if form.validate_on_submit():
         if form.password.data != form.again.data:
             form.again.errors.append("The two passwords differ.")
         else:
             try:
-                user = signin.reset_password(token, form.password.data, clock())
+                user = signin.reset_password(token, form.password.data, runtime())
             except ValidationFailed as exc:
                 form.password.errors.extend(message for _, message in exc.errors)
             except DomainError as exc:

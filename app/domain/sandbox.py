@@ -57,7 +57,7 @@ BANK_NAMES = {
 }
 
 
-def create_sandbox(user, country_code, clock, *, seed=None):
+def create_sandbox(user, country_code, runtime, *, seed=None):
     """The user's sandbox company (one per user), with generated data and the API on.
 
     The user becomes its CEO by membership only; nothing else about the user changes.
@@ -73,22 +73,22 @@ def create_sandbox(user, country_code, clock, *, seed=None):
         locked(User.select(User.id).where(User.id == user.id))
         ensure_no_sandbox(user)
         company = create_company(
-            f"{country.name_en} Sandbox Trading Co.", country.code, clock,
+            f"{country.name_en} Sandbox Trading Co.", country.code, runtime.clock,
             name_ar=f"شركة {country.name_ar} التجريبية للتجارة", sandbox=True, sandbox_owner=user,
         )
         Company.update(api_enabled=True).where(Company.id == company.id).execute()
         company.api_enabled = True
-        add_membership(user, company, "ceo", clock)
+        add_membership(user, company, "ceo", runtime.clock)
         entity = company.entities.get()
         branches = [
             Branch.create(id=new_id("br"), company=company, entity=entity, name=name,
-                          created_at=to_db(clock.now()))
+                          created_at=to_db(runtime.now()))
             for name in ("Head Office", f"{CITIES[country.code]} Branch")
         ]
-        for employee in _generate_employees(company, entity, branches, country, clock, rng):
-            announce(company, employee.id, "employee.created", clock)
-        run = build_draft_run(entity, previous_month(clock.now(), company.timezone), clock)
-        finalize_run(run, clock)
+        for employee in _generate_employees(company, entity, branches, country, runtime.clock, rng):
+            announce(company, employee.id, "employee.created", runtime)
+        run = build_draft_run(entity, previous_month(runtime.now(), company.timezone), runtime.clock)
+        finalize_run(run, runtime)
     return company
 
 
@@ -213,7 +213,7 @@ TRIGGERS = ("employee.created", "employee.updated", "employee.left", "payroll_ru
             "payroll_run.paid", "payroll_run.corrected", "payroll_run.deleted")
 
 
-def trigger(company, event_type, clock):
+def trigger(company, event_type, runtime):
     """Make `event_type` happen in a sandbox by doing the real HR action behind it, so a
     partner developer can get any webhook on demand. Returns what was done, in words."""
     if not company.sandbox:
@@ -224,7 +224,7 @@ def trigger(company, event_type, clock):
                                       Employee.archived == False)  # noqa: E712
               .order_by(Employee.staff_number))
     if event_type == "employee.created":
-        return _hire_someone(company, clock)
+        return _hire_someone(company, runtime)
     if event_type in ("employee.updated", "employee.left"):
         employee = active.first() if event_type == "employee.updated" else active.order_by(
             Employee.staff_number.desc()).first()
@@ -233,15 +233,15 @@ def trigger(company, event_type, clock):
         if event_type == "employee.updated":
             title = (employee.job_title or "Associate")
             title = title[len("Senior "):] if title.startswith("Senior ") else f"Senior {title}"[:200]
-            update_employee(company.id, employee.id, {"job_title": title}, clock)
+            update_employee(company.id, employee.id, {"job_title": title}, runtime)
             return f"{employee.staff_number} is now {title}"
-        today = clock.now().astimezone(ZoneInfo(company.timezone)).date()
-        end_employment(company.id, employee.id, max(today, employee.hire_date), clock,
+        today = runtime.now().astimezone(ZoneInfo(company.timezone)).date()
+        end_employment(company.id, employee.id, max(today, employee.hire_date), runtime,
                        reason="Sandbox trigger")
         return f"{employee.staff_number} has left"
     runs = PayrollRun.select().where(PayrollRun.company == company.id, PayrollRun.status != "deleted")
     if event_type == "payroll_run.finalized":
-        run = _finalize_next_month(company, runs, clock)
+        run = _finalize_next_month(company, runs, runtime)
         return f"finalized the {run.payroll_month} run"
     if event_type == "payroll_run.corrected":
         run = runs.where(PayrollRun.status.in_(("finalized", "paid"))).order_by(PayrollRun.payroll_month.desc()).first()
@@ -250,22 +250,22 @@ def trigger(company, event_type, clock):
             raise Conflict("no run to correct; trigger payroll_run.finalized first")
         current = Employee.get_by_id(employee.employee_id)
         raised = current.basic_salary_minor + 10 ** minor_digits(run.currency)
-        correct_run(run, {current.id: {"basic": raised}}, clock)
+        correct_run(run, {current.id: {"basic": raised}}, runtime)
         return f"corrected the {run.payroll_month} run ({current.staff_number}'s basic pay)"
     finalized = runs.where(PayrollRun.status == "finalized").order_by(PayrollRun.payroll_month.desc()).first()
-    run = finalized or _finalize_next_month(company, runs, clock)
+    run = finalized or _finalize_next_month(company, runs, runtime)
     if event_type == "payroll_run.paid":
-        mark_paid(run, clock)
+        mark_paid(run, runtime)
         return f"paid the {run.payroll_month} run"
-    delete_run(run, clock)
+    delete_run(run, runtime)
     return f"deleted the {run.payroll_month} run"
 
 
-def _finalize_next_month(company, runs, clock):
+def _finalize_next_month(company, runs, runtime):
     latest = runs.order_by(PayrollRun.payroll_month.desc()).first()
-    month = previous_month(clock.now(), company.timezone) if latest is None else _month_after(latest.payroll_month)
+    month = previous_month(runtime.now(), company.timezone) if latest is None else _month_after(latest.payroll_month)
     entity = Entity.get(Entity.company == company.id, Entity.primary == True)  # noqa: E712
-    return finalize_run(build_draft_run(entity, month, clock), clock)
+    return finalize_run(build_draft_run(entity, month, runtime.clock), runtime)
 
 
 def _month_after(month):
@@ -273,7 +273,7 @@ def _month_after(month):
     return f"{year + number // 12}-{number % 12 + 1:02d}"
 
 
-def _hire_someone(company, clock):
+def _hire_someone(company, runtime):
     country = get_country(company.country)
     taken = {e.staff_number for e in Employee.select(Employee.staff_number).where(Employee.company == company.id)}
     number = next(n for n in range(11, 1000) if f"SBX-{n:03d}" not in taken)
@@ -283,8 +283,8 @@ def _hire_someone(company, clock):
     employee = hire(company, {
         "staff_number": f"SBX-{number:03d}", "name_en": f"{first[0]} {family[0]}", "job_title": "Associate",
         "department": "Operations", "employment_type": "full_time",
-        "hire_date": clock.now().astimezone(ZoneInfo(company.timezone)).date(),
+        "hire_date": runtime.now().astimezone(ZoneInfo(company.timezone)).date(),
         "basic_salary_minor": _scaled_minor(7000 * rng.uniform(0.9, 1.1), country.currency),
         "nationality": nationality, "contact_phone": _phone(rng, country.code),
-    }, clock)
+    }, runtime)
     return f"hired {employee.staff_number} {employee.name_en}"

@@ -1,8 +1,9 @@
 """Where jobs go: RQ over Redis, or a thread of this process when there is no Redis.
 
-Both take `enqueue(function, *args)` with a function of `app.jobs`, so the job code is
-the same either way. The in-process runner also runs the periodic jobs (`PERIODIC`),
-so the README's one run command gives a service whose background work happens.
+Both take `enqueue(function, *args)` with a job function (app/jobs), so the job code is
+the same either way. The in-process runner is also handed the periodic jobs
+(`app.jobs.PERIODIC`) and runs them, so the README's one run command gives a service
+whose background work happens.
 """
 
 import logging
@@ -29,8 +30,9 @@ class RQJobs:
 
 
 class InProcessRunner:
-    """A daemon thread that runs queued jobs and the periodic schedule, each inside the
-    app's context. Started on first use in each process (gunicorn forks after import)."""
+    """A daemon thread that runs queued jobs and the periodic schedule (name -> Periodic),
+    each inside the app's context. Started on first use in each process (gunicorn forks
+    after import)."""
 
     def __init__(self, app, periodic, *, autostart=True):
         self.app, self.periodic, self.autostart = app, periodic, autostart
@@ -60,8 +62,6 @@ class InProcessRunner:
             self._run(function, args)
 
     def _loop(self):
-        from app.jobs import JOBS
-
         next_run = {name: self._next(name, datetime.now(UTC), first=True) for name in self.periodic}
         while True:
             try:
@@ -72,14 +72,14 @@ class InProcessRunner:
             now = datetime.now(UTC)
             for name, due in next_run.items():
                 if now >= due:
-                    self._run(JOBS[name], ())
+                    self._run(self.periodic[name].function, ())
                     next_run[name] = self._next(name, now)
 
     def _next(self, name, now, first=False):
-        interval, cron = self.periodic[name]
-        if interval:
-            return now if first else now + timedelta(seconds=interval)
-        return croniter(cron, now).get_next(datetime)
+        job = self.periodic[name]
+        if job.every:
+            return now if first else now + timedelta(seconds=job.every)
+        return croniter(job.cron, now).get_next(datetime)
 
     def _run(self, function, args):
         try:

@@ -5,19 +5,20 @@ and reading days back by range, employee and cursor."""
 import json
 import logging
 import threading
+from dataclasses import replace
 from datetime import timedelta
 
 import pytest
 
 from app.domain.access import keys
 from app.domain.access.users import get_or_create_user
-from app.domain.attendance import ingest as attendance
 from app.domain.attendance.days import due_for_pairing, settle
 from app.domain.kernel.ids import new_id
 from app.domain.sandbox import create_sandbox
 from app.extensions import connect_redis
-from app.jobs import pair_attendance, sweep
+from app.jobs.attendance import pair_attendance
 from app.jobs.queues import RQJobs
+from app.jobs.sweeper import sweep
 from app.models import AttendanceDay, AttendanceEvent, Employee, db
 from tests.api.test_auth import assert_problem
 from tests.api.test_hr_actions import staff
@@ -40,9 +41,9 @@ def stored(company):
     return AttendanceEvent.select().where(AttendanceEvent.company == company.id).count()
 
 
-def settle_due(clock):
-    for company_id, employee_ids in due_for_pairing(clock.now()).items():
-        settle(company_id, employee_ids, clock)
+def settle_due(runtime):
+    for company_id, employee_ids in due_for_pairing(runtime.now()).items():
+        settle(company_id, employee_ids, runtime)
 
 
 def test_ingest_answers_207_with_one_result_per_event_in_order(client, headers, sandbox):
@@ -59,9 +60,9 @@ def test_ingest_answers_207_with_one_result_per_event_in_order(client, headers, 
     assert stored(sandbox) == 2
 
 
-def test_a_resend_changes_nothing(client, headers, sandbox, clock):
+def test_a_resend_changes_nothing(client, headers, sandbox, clock, runtime):
     post(client, headers, {"events": [punch(1), punch(2, "clock_out", "2026-11-20T16:00:00+03:00")]})
-    settle_due(clock)
+    settle_due(runtime)
     before = [(e.id, e.state, e.paired_at) for e in AttendanceEvent.select().order_by(AttendanceEvent.id)]
     clock.advance(minutes=5)
     again = post(client, headers, {"events": [punch(1), punch(2, "clock_out", "2026-11-20T16:00:00+03:00")]})
@@ -144,14 +145,14 @@ class _QueryCounter(logging.Handler):
         self.queries.append(record.getMessage()[:120])
 
 
-def test_days_read_back_by_range_employee_and_cursor(client, headers, sandbox, make_sandbox, clock):
+def test_days_read_back_by_range_employee_and_cursor(client, headers, sandbox, make_sandbox, clock, runtime):
     events = []
     for person in ("SBX-001", "SBX-002", "SBX-003"):
         for day in (17, 18):
             events += [punch(f"{person}-{day}-in", at=f"2026-11-{day}T08:00:00+03:00", person=person),
                        punch(f"{person}-{day}-out", "clock_out", f"2026-11-{day}T16:30:00+03:00", person=person)]
     post(client, headers, {"events": events})
-    settle_due(clock)
+    settle_due(runtime)
 
     first = client.get("/v1/attendance?from=2026-11-17&to=2026-11-18&limit=4", headers=headers)
     assert first.status_code == 200 and "X-RateLimit-Limit" in first.headers
@@ -176,9 +177,9 @@ def test_days_read_back_by_range_employee_and_cursor(client, headers, sandbox, m
     assert_problem(moved, 400, "invalid_request")
 
 
-def test_days_of_archived_employees_are_not_returned(client, headers, sandbox, clock):
+def test_days_of_archived_employees_are_not_returned(client, headers, sandbox, clock, runtime):
     post(client, headers, {"events": [punch(1), punch(2, "clock_out", "2026-11-20T16:00:00+03:00")]})
-    settle_due(clock)
+    settle_due(runtime)
     Employee.update(archived=True).where(Employee.id == staff(sandbox, "SBX-001").id).execute()
     assert client.get("/v1/attendance?from=2026-11-20&to=2026-11-20", headers=headers).get_json()["data"] == []
 
@@ -203,12 +204,12 @@ def test_62_days_is_the_longest_range(client, headers):
 # Committed work: requests in parallel, and the after-commit hooks, need real commits.
 
 @pytest.fixture
-def live_sandbox(app, clock):
+def live_sandbox(app, clock, runtime):
     """A sandbox and an attendance key, committed, removed afterwards."""
     with app.app_context():
         db.connect(reuse_if_open=True)
         user = get_or_create_user(f"{new_id('u')}@example.com", clock)
-        company = create_sandbox(user, "KW", clock, seed=7)
+        company = create_sandbox(user, "KW", runtime, seed=7)
         secret = keys.create_key(company, ("attendance:write", "attendance:read"), clock)[1]
         db.close()
     yield company, bearer(secret)
@@ -244,10 +245,11 @@ def test_the_same_batch_sent_in_parallel_is_stored_once(app, live_sandbox):
 
 
 def test_ingest_answers_207_with_redis_down_and_the_sweeper_pairs_later(app, live_sandbox, clock, monkeypatch,
-                                                                        caplog):
+                                                                        caplog, runtime):
     company, headers = live_sandbox
     dead = RQJobs(connect_redis("redis://127.0.0.1:1/0"))
-    monkeypatch.setattr(attendance, "after_ingest", lambda c, e: dead.enqueue(pair_attendance, c, e))
+    monkeypatch.setitem(app.extensions, "runtime",
+                        replace(runtime, on_clock_events_stored=lambda c, e: dead.enqueue(pair_attendance, c, e)))
     with caplog.at_level(logging.WARNING):
         response = post(app.test_client(), headers, {"events": [
             punch(1), punch(2, "clock_out", "2026-11-20T17:00:00+03:00")]})

@@ -74,10 +74,10 @@ def race(app):
 
 
 @pytest.fixture
-def company(committed, clock):
+def company(committed, clock, runtime):
     """A committed sandbox (ten employees, a finalized run), removed afterwards."""
     user = committed(access.get_or_create_user, f"{new_id('u')}@example.com", clock)
-    made = committed(sandbox.create_sandbox, user, "KW", clock, seed=7)
+    made = committed(sandbox.create_sandbox, user, "KW", runtime, seed=7)
     yield made
     committed(lambda: (made.delete_instance(recursive=True), user.delete_instance(recursive=True)))
 
@@ -100,43 +100,43 @@ def entries(run_id, kind):
     return JournalEntry.select().where(JournalEntry.run == run_id, JournalEntry.kind == kind).count()
 
 
-def finalized_run(committed, company, month, clock):
+def finalized_run(committed, company, month, runtime):
     entity = committed(lambda: company.entities.get())
-    draft = committed(payroll_actions.build_draft_run, entity, month, clock)
-    return committed(payroll_actions.finalize_run, draft, clock)
+    draft = committed(payroll_actions.build_draft_run, entity, month, runtime.clock)
+    return committed(payroll_actions.finalize_run, draft, runtime)
 
 
-def correct_basic(run, person, amounts, clock):
-    return payroll_actions.correct_run(run, {person.id: {"basic": next(amounts)}}, clock)
+def correct_basic(run, person, amounts, runtime):
+    return payroll_actions.correct_run(run, {person.id: {"basic": next(amounts)}}, runtime)
 
 
 def months():
     return [f"2027-{month:02d}" for month in range(1, ROUNDS + 1)]
 
 
-def test_finalizing_twice_at_once_posts_one_accrual(committed, race, company, clock):
+def test_finalizing_twice_at_once_posts_one_accrual(committed, race, company, clock, runtime):
     entity = committed(lambda: company.entities.get())
     for month in months():
         draft = committed(payroll_actions.build_draft_run, entity, month, clock)
-        one_won(race(payroll_actions.finalize_run, draft, clock), Conflict)
+        one_won(race(payroll_actions.finalize_run, draft, runtime), Conflict)
         with connection():
             assert entries(draft.id, "accrual") == 1
             assert len(events(company.id, "payroll_run.finalized", draft.id)) == 1
 
 
-def test_paying_twice_at_once_posts_one_payment(committed, race, company, clock):
+def test_paying_twice_at_once_posts_one_payment(committed, race, company, clock, runtime):
     for month in months():
-        run = finalized_run(committed, company, month, clock)
-        one_won(race(payroll_actions.mark_paid, run, clock), Conflict)
+        run = finalized_run(committed, company, month, runtime)
+        one_won(race(payroll_actions.mark_paid, run, runtime), Conflict)
         with connection():
             assert entries(run.id, "payment") == 1
             assert len(events(company.id, "payroll_run.paid", run.id)) == 1
 
 
-def test_deleting_twice_at_once_posts_one_reversal_and_zeroes_the_accounts(committed, race, company, clock):
+def test_deleting_twice_at_once_posts_one_reversal_and_zeroes_the_accounts(committed, race, company, clock, runtime):
     for month in months():
-        run = finalized_run(committed, company, month, clock)
-        one_won(race(payroll_actions.delete_run, run, clock), (Conflict, NotFound))
+        run = finalized_run(committed, company, month, runtime)
+        one_won(race(payroll_actions.delete_run, run, runtime), (Conflict, NotFound))
         with connection():
             assert entries(run.id, "reversal") == 1
             assert len(events(company.id, "payroll_run.deleted", run.id)) == 1
@@ -145,12 +145,12 @@ def test_deleting_twice_at_once_posts_one_reversal_and_zeroes_the_accounts(commi
             assert set(net_by_account(lines).values()) == {0}
 
 
-def test_two_corrections_at_once_leave_the_journal_equal_to_the_lines(committed, race, company, clock):
+def test_two_corrections_at_once_leave_the_journal_equal_to_the_lines(committed, race, company, clock, runtime):
     person = committed(lambda: Employee.get(Employee.company == company.id, Employee.staff_number == "SBX-001"))
     for round_number, month in enumerate(months()):
-        run = finalized_run(committed, company, month, clock)
+        run = finalized_run(committed, company, month, runtime)
         raises = iter([1_111_000 + round_number, 2_222_000 + round_number])
-        outcomes = race(correct_basic, run, person, raises, clock)
+        outcomes = race(correct_basic, run, person, raises, runtime)
         assert not [o for o in outcomes if isinstance(o, Exception)], outcomes
         with connection():
             stored = PayrollRun.get_by_id(run.id)
@@ -170,30 +170,30 @@ def test_two_drafts_for_one_month_at_once_make_one_run(committed, race, company,
                                              PayrollRun.status != "deleted").count() == 1
 
 
-def test_ending_employment_twice_at_once_announces_one_leaver(committed, race, company, clock):
+def test_ending_employment_twice_at_once_announces_one_leaver(committed, race, company, clock, runtime):
     for round_number in range(ROUNDS):
         person = committed(hr.hire, company, {"staff_number": f"RACE-{round_number}", "name_en": "Racer",
                                               "employment_type": "full_time", "hire_date": date(2026, 1, 1),
-                                              "basic_salary_minor": 500_000}, clock)
-        one_won(race(hr.end_employment, company.id, person.id, date(2026, 12, 31), clock), Conflict)
+                                              "basic_salary_minor": 500_000}, runtime)
+        one_won(race(hr.end_employment, company.id, person.id, date(2026, 12, 31), runtime), Conflict)
         with connection():
             assert len(events(company.id, "employee.left", person.id)) == 1
 
 
-def test_two_identical_edits_at_once_announce_one_update(committed, race, company, clock):
+def test_two_identical_edits_at_once_announce_one_update(committed, race, company, clock, runtime):
     people = committed(lambda: list(Employee.select().where(Employee.company == company.id).limit(ROUNDS)))
     for person in people:
-        outcomes = race(hr.update_employee, company.id, person.id, {"job_title": "Night shift lead"}, clock)
+        outcomes = race(hr.update_employee, company.id, person.id, {"job_title": "Night shift lead"}, runtime)
         assert not [o for o in outcomes if isinstance(o, Exception)], outcomes
         with connection():
             assert len(events(company.id, "employee.updated", person.id)) == 1
 
 
-def test_two_hires_of_one_staff_number_at_once_make_one_employee(committed, race, company, clock):
+def test_two_hires_of_one_staff_number_at_once_make_one_employee(committed, race, company, clock, runtime):
     for round_number in range(ROUNDS):
         fields = {"staff_number": f"TWIN-{round_number}", "name_en": "Twin", "employment_type": "contract",
                   "hire_date": date(2026, 1, 1), "basic_salary_minor": 400_000}
-        outcomes = race(hr.hire, company, fields, clock)
+        outcomes = race(hr.hire, company, fields, runtime)
         one_won(outcomes, ValidationFailed)
         refusal = next(o for o in outcomes if isinstance(o, Exception))
         assert refusal.errors == [("staff_number", f"TWIN-{round_number} is already taken in this company")]
@@ -202,19 +202,19 @@ def test_two_hires_of_one_staff_number_at_once_make_one_employee(committed, race
                                            Employee.staff_number == f"TWIN-{round_number}").count() == 1
 
 
-def test_revoking_a_key_twice_at_once_revokes_it_once(committed, race, company, clock):
+def test_revoking_a_key_twice_at_once_revokes_it_once(committed, race, company, clock, runtime):
     for _ in range(ROUNDS):
         key, _ = committed(keys.create_key, company, [], clock)
-        outcomes = race(keys.revoke_key, key.id, clock)
+        outcomes = race(keys.revoke_key, key.id, runtime)
         assert not [o for o in outcomes if isinstance(o, Exception)], outcomes
         with connection():
             assert ApiKey.get_by_id(key.id).revoked_at is not None
 
 
-def test_two_sandboxes_for_one_user_at_once_make_one(committed, race, clock):
+def test_two_sandboxes_for_one_user_at_once_make_one(committed, race, clock, runtime):
     for _ in range(ROUNDS):
         user = committed(access.get_or_create_user, f"{new_id('u')}@example.com", clock)
-        outcomes = race(sandbox.create_sandbox, user, "BH", clock)
+        outcomes = race(sandbox.create_sandbox, user, "BH", runtime)
         one_won(outcomes, Conflict)
         with connection():
             made = list(Company.select().where(Company.sandbox_owner == user.id))
@@ -223,14 +223,14 @@ def test_two_sandboxes_for_one_user_at_once_make_one(committed, race, clock):
             User.delete_by_id(user.id)
 
 
-def test_linking_one_reference_twice_at_once_keeps_one_link(committed, race, company, clock):
+def test_linking_one_reference_twice_at_once_keeps_one_link(committed, race, company, clock, runtime):
     person = committed(lambda: Employee.get(Employee.company == company.id, Employee.staff_number == "SBX-004"))
     for round_number in range(ROUNDS):
         reference = f"P-{round_number}"
         sent = [{**punch(100 * round_number + n, "clock_in", "2026-11-20T08:00:00+03:00"),
                  "employee_ref": {"type": "external_id", "value": reference}} for n in range(3)]
-        committed(attendance.ingest, company, sent, clock)
-        outcomes = race(attendance.link_reference, company, "acme-pos", "external_id", reference, person.id, clock)
+        committed(attendance.ingest, company, sent, runtime)
+        outcomes = race(attendance.link_reference, company, "acme-pos", "external_id", reference, person.id, runtime)
         assert not [o for o in outcomes if isinstance(o, Exception)], outcomes
         assert sum(outcomes) == 3  # every waiting event moved once
         with connection():
@@ -238,10 +238,10 @@ def test_linking_one_reference_twice_at_once_keeps_one_link(committed, race, com
                                                IdentityLink.value == reference).count() == 1
 
 
-def test_no_race_here_leaks_an_unexpected_error(committed, race, company, clock):
+def test_no_race_here_leaks_an_unexpected_error(committed, race, company, clock, runtime):
     """Every loser above is a domain refusal: the console shows it, the API answers 409."""
-    run = finalized_run(committed, company, "2028-01", clock)
-    outcomes = race(payroll_actions.delete_run, run, clock, threads=4)
+    run = finalized_run(committed, company, "2028-01", runtime)
+    outcomes = race(payroll_actions.delete_run, run, runtime, threads=4)
     assert all(not isinstance(o, Exception) or isinstance(o, DomainError) for o in outcomes), outcomes
     assert sum(not isinstance(o, Exception) for o in outcomes) == 1
 

@@ -37,9 +37,9 @@ def fresh_login_limiters(app):
 
 
 @pytest.fixture
-def live_company(transaction, clock):
+def live_company(transaction, clock, runtime):
     company = companies.create_company("Gulf Trading", "KW", clock)
-    companies.enable_partner_api(company.id)
+    companies.enable_partner_api(company.id, runtime)
     return Company.get_by_id(company.id)
 
 

@@ -43,10 +43,10 @@ def test_a_punch_without_an_employee_or_for_another_company_stores_nothing(clien
     assert stored(in_sandbox) == []
 
 
-def test_hr_links_an_unmatched_reference_from_the_list(client, in_sandbox, clock):  # noqa: F811
+def test_hr_links_an_unmatched_reference_from_the_list(client, in_sandbox, clock, runtime):  # noqa: F811
     badge = {"type": "external_id", "value": "BADGE-9"}
     ingest(in_sandbox, [{**punch(1, "clock_in", "2026-11-19T08:00:00+03:00"), "employee_ref": badge},
-                        {**punch(2, "clock_out", "2026-11-19T16:00:00+03:00"), "employee_ref": badge}], clock)
+                        {**punch(2, "clock_out", "2026-11-19T16:00:00+03:00"), "employee_ref": badge}], runtime)
     page = text(client.get("/console/attendance"))
     assert "People no employee matched" in page and "BADGE-9" in page
     person = staff(in_sandbox, "SBX-007")

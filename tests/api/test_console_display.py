@@ -23,9 +23,9 @@ from tests.api.test_console import (  # noqa: F401
 GROUPED_KWD = r"\d{1,3}(?:,\d{3})+\.\d{3} KWD"
 
 
-def test_times_are_shown_in_the_companys_zone_and_say_which(client, in_sandbox, clock):  # noqa: F811
+def test_times_are_shown_in_the_companys_zone_and_say_which(client, in_sandbox, clock, runtime):  # noqa: F811
     ingest(in_sandbox, [{**punch(1, "clock_in", "2026-11-21T07:00:00+03:00"),
-                         "employee_ref": {"type": "external_id", "value": "P-9"}}], clock)
+                         "employee_ref": {"type": "external_id", "value": "P-9"}}], runtime)
     attendance = text(client.get("/console/attendance"))
     # Sent at 04:00 UTC, arrived 09:00 UTC: shown as Kuwait's 07:00 and 12:00, not UTC.
     assert '<time datetime="2026-11-21T04:00:00Z" title="Asia/Kuwait · 2026-11-21 04:00 UTC">' \

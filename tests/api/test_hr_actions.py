@@ -42,9 +42,9 @@ HIRE = {"staff_number": "N-100", "name_en": "Layla Haddad", "employment_type": "
         "contact_phone": "+965 5551 2345", "contact_email": "layla@example.com"}
 
 
-def test_hire_writes_employee_created_with_the_partner_form(client, headers, sandbox, clock):
+def test_hire_writes_employee_created_with_the_partner_form(client, headers, sandbox, clock, runtime):
     seen = event_ids(sandbox)
-    employee = hr.hire(sandbox, HIRE, clock)
+    employee = hr.hire(sandbox, HIRE, runtime)
     [event] = new_events(sandbox, seen)
     assert set(event) == {"id", "type", "created_at", "company_id", "livemode", "data"}
     assert event["type"] == "employee.created" and event["company_id"] == sandbox.id
@@ -55,17 +55,17 @@ def test_hire_writes_employee_created_with_the_partner_form(client, headers, san
     assert api_form["contact_phone"] == "+96555512345"  # stored in E.164
 
 
-def test_live_companies_have_livemode_true(clock):
+def test_live_companies_have_livemode_true(clock, runtime):
     company = create_company("Live Co", "SA", clock)
-    hr.hire(company, {**HIRE, "contact_phone": "+966 50 123 4567"}, clock)
+    hr.hire(company, {**HIRE, "contact_phone": "+966 50 123 4567"}, runtime)
     assert [e["livemode"] for e in outbox(company)] == [True]
 
 
-def test_a_partner_field_change_writes_employee_updated(client, headers, sandbox, clock):
+def test_a_partner_field_change_writes_employee_updated(client, headers, sandbox, clock, runtime):
     employee = staff(sandbox)
     seen = event_ids(sandbox)
     clock.advance(hours=1)
-    hr.update_employee(sandbox.id, employee.id, {"job_title": "Senior Sales Executive"}, clock)
+    hr.update_employee(sandbox.id, employee.id, {"job_title": "Senior Sales Executive"}, runtime)
     [event] = new_events(sandbox, seen)
     assert event["type"] == "employee.updated"
     assert event["data"]["employee"]["job_title"] == "Senior Sales Executive"
@@ -73,32 +73,32 @@ def test_a_partner_field_change_writes_employee_updated(client, headers, sandbox
     assert client.get(f"/v1/employees/{employee.id}", headers=headers).get_json() == event["data"]["employee"]
 
 
-def test_an_internal_field_change_writes_nothing_and_keeps_updated_at(sandbox, clock):
+def test_an_internal_field_change_writes_nothing_and_keeps_updated_at(sandbox, clock, runtime):
     employee = staff(sandbox)
     seen = event_ids(sandbox)
     clock.advance(hours=1)
     hr.update_employee(sandbox.id, employee.id, {"basic_salary_minor": 1_234_000,
-                                                 "iban": "KW81CBKU0000000000001234560101"}, clock)
+                                                 "iban": "KW81CBKU0000000000001234560101"}, runtime)
     assert new_events(sandbox, seen) == []
     stored = Employee.get_by_id(employee.id)
     assert stored.basic_salary_minor == 1_234_000 and stored.updated_at == employee.updated_at
 
 
-def test_an_unchanged_value_writes_nothing(sandbox, clock):
+def test_an_unchanged_value_writes_nothing(sandbox, clock, runtime):
     employee = staff(sandbox)
     seen = event_ids(sandbox)
-    hr.update_employee(sandbox.id, employee.id, {"job_title": employee.job_title}, clock)
+    hr.update_employee(sandbox.id, employee.id, {"job_title": employee.job_title}, runtime)
     assert new_events(sandbox, seen) == []
 
 
-def test_invalid_changes_are_all_listed_and_nothing_is_stored(sandbox, clock):
+def test_invalid_changes_are_all_listed_and_nothing_is_stored(sandbox, clock, runtime):
     employee = staff(sandbox)
     seen = event_ids(sandbox)
     with pytest.raises(ValidationFailed) as failure:
         hr.update_employee(sandbox.id, employee.id, {
             "job_title": "Lead", "status": "left", "contact_phone": "12", "contact_email": "nope",
             "staff_number": "SBX-001", "iban": "KW00XXXX", "employment_type": "intern", "salary": 5,
-        }, clock)
+        }, runtime)
     paths = {path for path, _ in failure.value.errors}
     assert paths == {"status", "contact_phone", "contact_email", "staff_number", "iban", "employment_type",
                      "salary"}
@@ -106,19 +106,19 @@ def test_invalid_changes_are_all_listed_and_nothing_is_stored(sandbox, clock):
     assert new_events(sandbox, seen) == []
 
 
-def test_another_companys_records_are_not_found(sandbox, make_sandbox, clock):
+def test_another_companys_records_are_not_found(sandbox, make_sandbox, clock, runtime):
     other = make_sandbox("SA")
     with pytest.raises(Exception) as failure:
-        hr.update_employee(other.id, staff(sandbox).id, {"job_title": "x"}, clock)
+        hr.update_employee(other.id, staff(sandbox).id, {"job_title": "x"}, runtime)
     assert failure.value.code == "not_found"
     with pytest.raises(ValidationFailed):
-        hr.update_employee(sandbox.id, staff(sandbox).id, {"manager": staff(other, "SBX-001").id}, clock)
+        hr.update_employee(sandbox.id, staff(sandbox).id, {"manager": staff(other, "SBX-001").id}, runtime)
 
 
-def test_end_employment_writes_employee_left_without_the_reason(client, headers, sandbox, clock):
+def test_end_employment_writes_employee_left_without_the_reason(client, headers, sandbox, clock, runtime):
     employee = staff(sandbox)
     seen = event_ids(sandbox)
-    hr.end_employment(sandbox.id, employee.id, date(2026, 11, 30), clock, reason="Resigned: SENTINEL-REASON")
+    hr.end_employment(sandbox.id, employee.id, date(2026, 11, 30), runtime, reason="Resigned: SENTINEL-REASON")
     [event] = new_events(sandbox, seen)
     assert event["type"] == "employee.left"
     form = event["data"]["employee"]
@@ -126,9 +126,9 @@ def test_end_employment_writes_employee_left_without_the_reason(client, headers,
     assert "SENTINEL-REASON" not in json.dumps(event)
     assert client.get(f"/v1/employees/{employee.id}", headers=headers).get_json()["status"] == "left"
     with pytest.raises(Conflict):
-        hr.end_employment(sandbox.id, employee.id, date(2026, 12, 1), clock)
+        hr.end_employment(sandbox.id, employee.id, date(2026, 12, 1), runtime)
     with pytest.raises(Conflict):
-        hr.update_employee(sandbox.id, employee.id, {"status": "active"}, clock)
+        hr.update_employee(sandbox.id, employee.id, {"status": "active"}, runtime)
 
 
 def test_archive_writes_nothing_and_the_record_leaves_the_api(client, headers, sandbox, clock):
@@ -154,20 +154,20 @@ def assert_every_entry_balances(run):
 
 
 @pytest.fixture
-def finalized(sandbox, clock):
+def finalized(sandbox, clock, runtime):
     entity = sandbox.entities.get()
-    return payroll.finalize_run(payroll.build_draft_run(entity, "2026-11", clock), clock)
+    return payroll.finalize_run(payroll.build_draft_run(entity, "2026-11", runtime), runtime)
 
 
-def test_build_and_finalize(sandbox, clock, client, headers):
+def test_build_and_finalize(sandbox, clock, client, headers, runtime):
     seen = event_ids(sandbox)
     draft = payroll.build_draft_run(sandbox.entities.get(), "2026-11", clock)
     assert new_events(sandbox, seen) == [] and draft.status == "draft"
     with pytest.raises(Conflict):
         payroll.build_draft_run(sandbox.entities.get(), "2026-11", clock)
     with pytest.raises(Conflict):
-        payroll.mark_paid(draft, clock)
-    payroll.finalize_run(draft, clock)
+        payroll.mark_paid(draft, runtime)
+    payroll.finalize_run(draft, runtime)
     [event] = new_events(sandbox, seen)
     assert event["type"] == "payroll_run.finalized"
     api = client.get(f"/v1/payroll-runs/{draft.id}", headers=headers).get_json()
@@ -175,10 +175,10 @@ def test_build_and_finalize(sandbox, clock, client, headers):
                                              if k not in ("components", "journal_entries")}}
 
 
-def test_mark_paid_posts_the_payment_journal(sandbox, finalized, clock, client, headers):
+def test_mark_paid_posts_the_payment_journal(sandbox, finalized, clock, client, headers, runtime):
     seen = event_ids(sandbox)
     clock.advance(days=3)
-    payroll.mark_paid(finalized, clock)
+    payroll.mark_paid(finalized, runtime)
     [event] = new_events(sandbox, seen)
     assert event["type"] == "payroll_run.paid" and event["data"]["payroll_run"]["status"] == "paid"
     assert event["data"]["payroll_run"]["paid_at"] == "2026-11-24T09:00:00Z"
@@ -189,21 +189,21 @@ def test_mark_paid_posts_the_payment_journal(sandbox, finalized, clock, client, 
     assert balances[("1010", "Bank")] == -finalized.net_minor
     assert_every_entry_balances(finalized)
     with pytest.raises(Conflict):
-        payroll.mark_paid(finalized, clock)
+        payroll.mark_paid(finalized, runtime)
     run = client.get(f"/v1/payroll-runs/{finalized.id}", headers=headers).get_json()
     assert [e["kind"] for e in run["journal_entries"]] == ["accrual", "payment"]
 
 
 @pytest.mark.parametrize("pay_first", [False, True])
-def test_correct_recomputes_totals_and_posts_a_correcting_entry(sandbox, finalized, clock, pay_first):
+def test_correct_recomputes_totals_and_posts_a_correcting_entry(sandbox, finalized, clock, pay_first, runtime):
     if pay_first:
-        payroll.mark_paid(finalized, clock)
+        payroll.mark_paid(finalized, runtime)
     before = PayrollRun.get_by_id(finalized.id)
     gross_before, status_before = before.gross_minor, before.status
     employee = staff(sandbox)
     seen = event_ids(sandbox)
     raised = employee.basic_salary_minor + 100_000
-    payroll.correct_run(before, {employee.id: {"basic": raised}}, clock)
+    payroll.correct_run(before, {employee.id: {"basic": raised}}, runtime)
     after = PayrollRun.get_by_id(finalized.id)
     [event] = new_events(sandbox, seen)
     assert event["type"] == "payroll_run.corrected"
@@ -221,17 +221,17 @@ def test_correct_recomputes_totals_and_posts_a_correcting_entry(sandbox, finaliz
     assert -accrued[("2110", "Salaries payable")] == after.net_minor
 
 
-def test_a_correction_that_changes_nothing_is_refused(sandbox, finalized, clock):
+def test_a_correction_that_changes_nothing_is_refused(sandbox, finalized, clock, runtime):
     employee = staff(sandbox)
     with pytest.raises(ValidationFailed):
-        payroll.correct_run(finalized, {employee.id: {"basic": employee.basic_salary_minor}}, clock)
+        payroll.correct_run(finalized, {employee.id: {"basic": employee.basic_salary_minor}}, runtime)
     with pytest.raises(ValidationFailed):
-        payroll.correct_run(finalized, {"emp_nobody": {"basic": 1}}, clock)
+        payroll.correct_run(finalized, {"emp_nobody": {"basic": 1}}, runtime)
 
 
-def test_delete_reverses_the_journal_and_the_run_vanishes(sandbox, finalized, clock, client, headers):
+def test_delete_reverses_the_journal_and_the_run_vanishes(sandbox, finalized, clock, client, headers, runtime):
     seen = event_ids(sandbox)
-    payroll.delete_run(finalized, clock)
+    payroll.delete_run(finalized, runtime)
     [event] = new_events(sandbox, seen)
     assert event["type"] == "payroll_run.deleted" and event["data"] == {"payroll_run_id": finalized.id}
     assert [kind for kind, _ in entry_lines(finalized)] == ["accrual", "reversal"]
@@ -241,19 +241,19 @@ def test_delete_reverses_the_journal_and_the_run_vanishes(sandbox, finalized, cl
     assert finalized.id not in [r["id"] for r in client.get("/v1/payroll-runs", headers=headers).get_json()["data"]]
 
 
-def test_a_paid_run_cannot_be_deleted_nor_a_draft(sandbox, finalized, clock):
-    payroll.mark_paid(finalized, clock)
+def test_a_paid_run_cannot_be_deleted_nor_a_draft(sandbox, finalized, clock, runtime):
+    payroll.mark_paid(finalized, runtime)
     with pytest.raises(Conflict, match="paid run cannot be deleted"):
-        payroll.delete_run(finalized, clock)
+        payroll.delete_run(finalized, runtime)
     draft = payroll.build_draft_run(sandbox.entities.get(), "2026-12", clock)
     with pytest.raises(Conflict, match="draft"):
-        payroll.delete_run(draft, clock)
+        payroll.delete_run(draft, runtime)
     payroll.discard_draft(draft)
     assert PayrollRun.get_or_none(PayrollRun.id == draft.id) is None
 
 
-def test_money_totals_stay_exact_strings(sandbox, finalized, clock):
-    payroll.correct_run(finalized, {staff(sandbox).id: {"housing": 123_456}}, clock)
+def test_money_totals_stay_exact_strings(sandbox, finalized, clock, runtime):
+    payroll.correct_run(finalized, {staff(sandbox).id: {"housing": 123_456}}, runtime)
     [event] = [e for e in outbox(sandbox) if e["type"] == "payroll_run.corrected"]
     gross = event["data"]["payroll_run"]["totals"]["gross"]
     assert Decimal(gross) == Decimal(PayrollRun.get_by_id(finalized.id).gross_minor) / 1000
@@ -268,7 +268,7 @@ SBX-004,{name},full_time,2020-01-01,730.000,182.000,,Regional Sales Executive
 """
 
 
-def test_bulk_import_writes_no_events_and_reconciliation_announces_once(sandbox, clock):
+def test_bulk_import_writes_no_events_and_reconciliation_announces_once(sandbox, clock, runtime):
     existing = staff(sandbox)
     seen = event_ids(sandbox)
     counts = bulk.import_employees(sandbox, CSV.format(name=existing.name_en), clock)
@@ -276,25 +276,25 @@ def test_bulk_import_writes_no_events_and_reconciliation_announces_once(sandbox,
     assert new_events(sandbox, seen) == []
     assert Employee.get(Employee.staff_number == "B-002").basic_salary_minor == 400_500
 
-    assert bulk.reconcile(clock) == {"employee.created": 2, "employee.updated": 1, "employee.left": 0}
+    assert bulk.reconcile(runtime) == {"employee.created": 2, "employee.updated": 1, "employee.left": 0}
     written = new_events(sandbox, seen)
     assert sorted(e["type"] for e in written) == ["employee.created", "employee.created", "employee.updated"]
     updated = next(e for e in written if e["type"] == "employee.updated")
     assert updated["data"]["employee"]["job_title"] == "Regional Sales Executive"
-    assert bulk.reconcile(clock) == {"employee.created": 0, "employee.updated": 0, "employee.left": 0}
+    assert bulk.reconcile(runtime) == {"employee.created": 0, "employee.updated": 0, "employee.left": 0}
 
 
-def test_reconciliation_announces_a_leaver_as_left(sandbox, clock):
+def test_reconciliation_announces_a_leaver_as_left(sandbox, clock, runtime):
     employee = staff(sandbox, "SBX-007")
     Employee.update(status="left", termination_date=date(2026, 11, 20)).where(Employee.id == employee.id).execute()
     seen = event_ids(sandbox)
-    assert bulk.reconcile(clock)["employee.left"] == 1
+    assert bulk.reconcile(runtime)["employee.left"] == 1
     [event] = new_events(sandbox, seen)
     assert event["type"] == "employee.left" and event["data"]["employee"]["id"] == employee.id
 
 
-def test_a_new_sandbox_has_nothing_to_reconcile(sandbox, clock):
-    assert sum(bulk.reconcile(clock).values()) == 0
+def test_a_new_sandbox_has_nothing_to_reconcile(sandbox, clock, runtime):
+    assert sum(bulk.reconcile(runtime).values()) == 0
 
 
 def test_a_bad_file_imports_nothing_and_names_every_problem(sandbox, clock):
@@ -311,7 +311,7 @@ def test_a_bad_file_imports_nothing_and_names_every_problem(sandbox, clock):
         bulk.import_employees(sandbox, "name,salary\nx,1\n", clock)
 
 
-def test_amounts_beyond_any_salary_are_refused_before_they_reach_a_column(sandbox, clock):
+def test_amounts_beyond_any_salary_are_refused_before_they_reach_a_column(sandbox, clock, runtime):
     with pytest.raises(ValidationFailed) as refused:
-        hr.hire(sandbox, {**HIRE, "staff_number": "N-999", "basic_salary_minor": 10**19}, clock)
+        hr.hire(sandbox, {**HIRE, "staff_number": "N-999", "basic_salary_minor": 10**19}, runtime)
     assert refused.value.errors == [("basic_salary_minor", "an amount of zero or more (at most 10^15 minor units)")]

@@ -46,21 +46,21 @@ def test_money_is_a_string_with_the_currency_minor_digits(client, make_sandbox, 
         assert all(isinstance(a, str) and len(a.split(".")[1]) == digits for a in amounts)
 
 
-def make_run(company, month, clock, *, finalize=True):
+def make_run(company, month, runtime, *, finalize=True):
     entity = Entity.get(Entity.company == company)
-    run = build_draft_run(entity, month, clock)
-    return finalize_run(run, clock) if finalize else run
+    run = build_draft_run(entity, month, runtime.clock)
+    return finalize_run(run, runtime) if finalize else run
 
 
-def test_drafts_are_never_listed_and_404_by_id(client, headers, sandbox, clock):
-    draft = make_run(sandbox, "2026-11", clock, finalize=False)
+def test_drafts_are_never_listed_and_404_by_id(client, headers, sandbox, clock, runtime):
+    draft = make_run(sandbox, "2026-11", runtime, finalize=False)
     assert draft.id not in {r["id"] for r in runs(client, headers)}
     assert_problem(client.get(f"/v1/payroll-runs/{draft.id}", headers=headers), 404, "not_found")
 
 
-def test_newest_month_first_with_month_and_status_filters(client, headers, sandbox, clock):
+def test_newest_month_first_with_month_and_status_filters(client, headers, sandbox, clock, runtime):
     for month in ("2026-07", "2026-08", "2026-09"):
-        make_run(sandbox, month, clock)
+        make_run(sandbox, month, runtime)
     PayrollRun.update(status="paid", paid_at=to_db(clock.now())).where(
         PayrollRun.payroll_month == "2026-08").execute()
     assert [r["payroll_month"] for r in runs(client, headers)] == ["2026-10", "2026-09", "2026-08", "2026-07"]
@@ -71,10 +71,10 @@ def test_newest_month_first_with_month_and_status_filters(client, headers, sandb
     assert [r["payroll_month"] for r in rest["data"]] == ["2026-07"] and rest["next_cursor"] is None
 
 
-def test_two_entities_in_one_month_are_both_listed(client, headers, sandbox, clock):
+def test_two_entities_in_one_month_are_both_listed(client, headers, sandbox, clock, runtime):
     second = Entity.create(id=new_id("ent"), company=sandbox, country="KW", name_en="Second",
                            currency="KWD", primary=False, created_at=to_db(clock.now()))
-    finalize_run(build_draft_run(second, "2026-10", clock), clock)
+    finalize_run(build_draft_run(second, "2026-10", runtime), runtime)
     assert len(runs(client, headers, "?from=2026-10&to=2026-10")) == 2
 
 

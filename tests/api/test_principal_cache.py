@@ -1,35 +1,35 @@
-"""Principals kept in process memory (app/api/principals.py) and the credentials version
-that keeps them honest (app/domain/access/credentials.py). Two Authenticators on one Redis
-stand for two gunicorn workers."""
+"""Principals kept in process memory and the credentials version that keeps them honest
+(app/api/principal_cache.py). Two Authenticators on one Redis stand for two gunicorn
+workers."""
 
 from datetime import timedelta
 
 import pytest
 from playhouse.test_utils import count_queries
 
-from app.api.principals import Authenticator
-from app.api.ratelimit import make_limiter
-from app.domain.access import credentials, keys
-from app.domain.access.keys import Unauthenticated
+from app.api.principal_cache import CredentialsVersion, make_authenticator
+from app.domain.access import keys
+from app.domain.access.credentials import identify
+from app.domain.access.principal import Unauthenticated
 from app.extensions import connect_redis
 from app.models import Company, db
 from tests.conftest import bearer
 
 
-def worker(redis_client):
-    return Authenticator(make_limiter(600, redis_client), last_used_resolution=60)
+def worker(redis_client, **options):
+    return make_authenticator(600, redis_client, last_used_resolution=60, **options)
 
 
 def key_of(sandbox, clock):
     """A key already used this minute, so that loading it makes no "last used" write."""
     key, secret = keys.create_key(sandbox, keys.SCOPES, clock)
     keys.record_use(key.id, None, clock.now(), 60)
-    return key, keys.hash_secret(secret)
+    return key, identify(f"Bearer {secret}")
 
 
-def queries(authenticate, secret_hash, clock):
+def queries(authenticate, presented, clock):
     with count_queries() as counter:
-        principal, verdict = authenticate(secret_hash, clock.now())
+        principal, verdict = authenticate(presented, clock.now())
     assert verdict.allowed
     return principal, counter.count
 
@@ -43,84 +43,82 @@ def test_a_warm_request_makes_no_sql_query(client, sandbox, make_key, shared_red
     assert response.get_json()["id"] == sandbox.id
 
 
-def test_revocation_reaches_every_worker_at_once(sandbox, clock, shared_redis):
+def test_revocation_reaches_every_worker_at_once(sandbox, clock, shared_redis, runtime):
     first, second = worker(shared_redis), worker(shared_redis)
-    key, secret_hash = key_of(sandbox, clock)
+    key, presented = key_of(sandbox, clock)
     for authenticate in (first, second):
-        assert queries(authenticate, secret_hash, clock)[1] == 1  # loaded
-        assert queries(authenticate, secret_hash, clock)[1] == 0  # from memory
-    keys.revoke_key(key.id, clock)
+        assert queries(authenticate, presented, clock)[1] == 1  # loaded
+        assert queries(authenticate, presented, clock)[1] == 0  # from memory
+    keys.revoke_key(key.id, runtime)
     for authenticate in (first, second):
         with pytest.raises(Unauthenticated):
-            authenticate(secret_hash, clock.now())
+            authenticate(presented, clock.now())
 
 
 def test_partner_api_switched_off_reaches_every_worker(sandbox, clock, shared_redis):
     first = worker(shared_redis)
-    _, secret_hash = key_of(sandbox, clock)
-    queries(first, secret_hash, clock)
+    _, presented = key_of(sandbox, clock)
+    queries(first, presented, clock)
     Company.update(api_enabled=False).where(Company.id == sandbox.id).execute()
-    credentials.changed()
-    principal, verdict = first(secret_hash, clock.now())
+    CredentialsVersion(shared_redis).changed()
+    principal, verdict = first(presented, clock.now())
     assert principal.company.api_enabled is False
 
 
 def test_an_unrelated_change_costs_one_reload(sandbox, clock, shared_redis):
     first = worker(shared_redis)
-    _, secret_hash = key_of(sandbox, clock)
-    queries(first, secret_hash, clock)
-    credentials.changed()
-    assert queries(first, secret_hash, clock)[1] == 1
-    assert queries(first, secret_hash, clock)[1] == 0
+    _, presented = key_of(sandbox, clock)
+    queries(first, presented, clock)
+    CredentialsVersion(shared_redis).changed()
+    assert queries(first, presented, clock)[1] == 1
+    assert queries(first, presented, clock)[1] == 0
 
 
 def test_a_lost_version_reloads(sandbox, clock, shared_redis):
     # As after a Redis restart: the version is gone, a fresh one is made, entries reload.
     first = worker(shared_redis)
-    _, secret_hash = key_of(sandbox, clock)
-    queries(first, secret_hash, clock)
-    shared_redis.delete(credentials.VERSION_KEY)
-    assert queries(first, secret_hash, clock)[1] == 1
-    assert queries(first, secret_hash, clock)[1] == 0
+    _, presented = key_of(sandbox, clock)
+    queries(first, presented, clock)
+    shared_redis.delete(CredentialsVersion.KEY)
+    assert queries(first, presented, clock)[1] == 1
+    assert queries(first, presented, clock)[1] == 0
 
 
 def test_entries_expire_even_without_a_version_change(sandbox, clock, shared_redis):
     first = worker(shared_redis)
-    _, secret_hash = key_of(sandbox, clock)
-    queries(first, secret_hash, clock)
+    _, presented = key_of(sandbox, clock)
+    queries(first, presented, clock)
     clock.advance(seconds=29)
-    assert queries(first, secret_hash, clock)[1] == 0
+    assert queries(first, presented, clock)[1] == 0
     clock.advance(seconds=1)
-    assert queries(first, secret_hash, clock)[1] == 1
+    assert queries(first, presented, clock)[1] == 1
 
 
 def test_without_redis_every_request_loads_its_principal(sandbox, clock):
-    memory_only = Authenticator(make_limiter(600), last_used_resolution=60)
-    unreachable = Authenticator(make_limiter(600, connect_redis("redis://127.0.0.1:1/0")),
-                                last_used_resolution=60)
-    _, secret_hash = key_of(sandbox, clock)
+    memory_only = worker(None)
+    unreachable = worker(connect_redis("redis://127.0.0.1:1/0"))
+    _, presented = key_of(sandbox, clock)
     for authenticate in (memory_only, unreachable):
         for _ in range(2):
-            assert queries(authenticate, secret_hash, clock)[1] == 1
+            assert queries(authenticate, presented, clock)[1] == 1
 
 
 def test_last_use_is_still_recorded_once_a_minute(sandbox, clock, shared_redis):
     first = worker(shared_redis)
-    key, secret_hash = key_of(sandbox, clock)
-    queries(first, secret_hash, clock)
+    key, presented = key_of(sandbox, clock)
+    queries(first, presented, clock)
     clock.advance(seconds=20)
-    assert queries(first, secret_hash, clock)[1] == 0
+    assert queries(first, presented, clock)[1] == 0
     clock.advance(seconds=45)
-    assert queries(first, secret_hash, clock)[1] == 2  # a reload (age 65 s) and the write
+    assert queries(first, presented, clock)[1] == 2  # a reload (age 65 s) and the write
     assert keys.ApiKey.get_by_id(key.id).last_used_at == clock.now().replace(tzinfo=None)
 
 
 def test_the_cache_holds_a_bounded_number_of_keys(sandbox, clock, shared_redis):
-    small = Authenticator(make_limiter(600, shared_redis), last_used_resolution=60, max_entries=2,
-                          max_age=timedelta(minutes=5))
+    small = worker(shared_redis, max_entries=2, max_age=timedelta(minutes=5))
     hashes = [key_of(sandbox, clock)[1] for _ in range(3)]
-    for secret_hash in hashes:
-        queries(small, secret_hash, clock)
+    for presented in hashes:
+        queries(small, presented, clock)
     assert queries(small, hashes[0], clock)[1] == 1  # the oldest was let go
     assert queries(small, hashes[2], clock)[1] == 0
 
@@ -132,9 +130,9 @@ def test_a_change_bumps_again_after_its_commit(app, shared_redis):
         db.connect(reuse_if_open=True)
         try:
             with db.atomic():
-                credentials.changed()
-                during = shared_redis.get(credentials.VERSION_KEY)
-            after = shared_redis.get(credentials.VERSION_KEY)
+                CredentialsVersion(shared_redis).changed()
+                during = shared_redis.get(CredentialsVersion.KEY)
+            after = shared_redis.get(CredentialsVersion.KEY)
         finally:
             db.close()
     assert during is not None and after != during

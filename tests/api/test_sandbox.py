@@ -45,10 +45,10 @@ def test_creator_becomes_ceo_by_membership_only(make_sandbox):
     assert membership.role == "ceo" and membership.user.email == "maha@example.com"
 
 
-def test_one_sandbox_per_user(make_sandbox, clock):
+def test_one_sandbox_per_user(make_sandbox, clock, runtime):
     company = make_sandbox("KW", email="once@example.com")
     with pytest.raises(Conflict):
-        create_sandbox(company.sandbox_owner, "SA", clock)
+        create_sandbox(company.sandbox_owner, "SA", runtime)
 
 
 def test_sandbox_payroll_is_computed_from_the_employee_lines(make_sandbox):

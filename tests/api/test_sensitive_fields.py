@@ -35,7 +35,7 @@ def needles(value):
     return {value}
 
 
-def test_no_response_ever_carries_a_sensitive_value(client, sandbox, make_key, clock):
+def test_no_response_ever_carries_a_sensitive_value(client, sandbox, make_key, clock, runtime):
     Employee.update(**SENTINELS, status="left").where(Employee.company == sandbox).execute()
     line_amount = 111222333
     PayrollLine.update(amount_minor=line_amount).where(
@@ -50,7 +50,7 @@ def test_no_response_ever_carries_a_sensitive_value(client, sandbox, make_key, c
                     (("clock_in", "08"), ("clock_out", "16"))]
     ingested = client.post("/v1/attendance/events", headers=headers, json={"events": clock_events})
     for company_id, employee_ids in due_for_pairing(clock.now()).items():
-        settle(company_id, employee_ids, clock)
+        settle(company_id, employee_ids, runtime)
     urls = ["/v1/company", "/v1/employees?limit=200", "/v1/employees?status=left", "/v1/payroll-runs",
             "/v1/attendance?from=2026-11-01&to=2026-11-30&limit=200"]
     urls += [f"/v1/employees/{e['id']}" for e in employees] + [f"/v1/payroll-runs/{r['id']}" for r in runs]
@@ -67,30 +67,30 @@ def test_no_response_ever_carries_a_sensitive_value(client, sandbox, make_key, c
             assert f'"{word}' not in body.lower()
 
 
-def test_no_outbox_event_ever_carries_a_sensitive_value(sandbox, clock):
+def test_no_outbox_event_ever_carries_a_sensitive_value(sandbox, clock, runtime):
     """Every kind of event the HR side writes, after sentinels were seeded."""
     Employee.update(**{k: v for k, v in SENTINELS.items() if k != "leaving_reason"}).where(
         Employee.company == sandbox).execute()
     first, second, third = Employee.select().where(Employee.company == sandbox).order_by(Employee.staff_number)[:3]
-    hr.update_employee(sandbox.id, first.id, {"job_title": "Head of Sales"}, clock)
-    hr.end_employment(sandbox.id, second.id, date(2026, 11, 30), clock, reason=SENTINELS["leaving_reason"])
+    hr.update_employee(sandbox.id, first.id, {"job_title": "Head of Sales"}, runtime)
+    hr.end_employment(sandbox.id, second.id, date(2026, 11, 30), runtime, reason=SENTINELS["leaving_reason"])
     hr.hire(sandbox, {"staff_number": "N-1", "name_en": "New Hire", "employment_type": "full_time",
                       "hire_date": date(2026, 11, 1), "basic_salary_minor": SENTINELS["basic_salary_minor"],
-                      "iban": "KW81CBKU0000000000001234560101", "civil_id": SENTINELS["civil_id"]}, clock)
+                      "iban": "KW81CBKU0000000000001234560101", "civil_id": SENTINELS["civil_id"]}, runtime)
     Employee.update(job_title="Bulk-edited").where(Employee.id == third.id).execute()
-    bulk.reconcile(clock)
+    bulk.reconcile(runtime)
     entity = sandbox.entities.get()
-    paid = payroll.finalize_run(payroll.build_draft_run(entity, "2026-11", clock), clock)
-    payroll.mark_paid(paid, clock)
-    payroll.correct_run(paid, {first.id: {"basic": 1_000_000}}, clock)
-    deleted = payroll.finalize_run(payroll.build_draft_run(entity, "2026-12", clock), clock)
-    payroll.delete_run(deleted, clock)
+    paid = payroll.finalize_run(payroll.build_draft_run(entity, "2026-11", runtime), runtime)
+    payroll.mark_paid(paid, runtime)
+    payroll.correct_run(paid, {first.id: {"basic": 1_000_000}}, runtime)
+    deleted = payroll.finalize_run(payroll.build_draft_run(entity, "2026-12", runtime), runtime)
+    payroll.delete_run(deleted, runtime)
 
     ingest(sandbox, [{"external_id": "late-out", "type": "clock_out", "source": "pos", "at": "2026-11-20T17:00:00Z",
-                      "employee_ref": {"type": "employee_code", "value": first.staff_number}}], clock)
+                      "employee_ref": {"type": "employee_code", "value": first.staff_number}}], runtime)
     clock.advance(hours=17)
     for company_id, employee_ids in due_for_pairing(clock.now()).items():
-        settle(company_id, employee_ids, clock)
+        settle(company_id, employee_ids, runtime)
 
     events = [row.payload for row in OutboxEvent.select().where(OutboxEvent.company == sandbox)]
     types = {json.loads(body)["type"] for body in events}

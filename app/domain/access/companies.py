@@ -1,6 +1,5 @@
 """Companies and their legal entities and branches, and switching the Partner API on."""
 
-from app.domain.access import credentials
 from app.domain.kernel.clock import to_db
 from app.domain.kernel.countries import get_country
 from app.domain.kernel.errors import NotFound, ValidationFailed
@@ -37,11 +36,11 @@ def get_company(company_id):
     return company
 
 
-def enable_partner_api(company_id):
+def enable_partner_api(company_id, runtime):
     company = get_company(company_id)
     if not company.api_enabled:
         Company.update(api_enabled=True).where(Company.id == company.id).execute()
-        credentials.changed()
+        runtime.credentials_changed()
     return company
 
 

@@ -1,52 +1,63 @@
-"""One service-wide version of everything an API principal is made of.
+"""The kinds of bearer credential /v1 accepts, told apart by their prefix.
 
-A principal is a key, its company and the company's legal entities. Web processes keep
-principals in memory so that a request needs no SQL to authenticate (bench/read_path);
-they stay correct because each request reads this version from Redis in the same round
-trip as its rate limit, and a process that sees a new version loads the principal again.
-So a revoked key, a switched-off Partner API or a renamed entity takes effect at once in
-every worker.
-
-Every change to keys, companies or entities calls `changed()` inside its transaction.
-The version is bumped then and again after commit: between the two, another process may
-reload the old rows under the new version, and the second bump retires that copy. A
-version is a random token, never a counter, so a Redis restart cannot bring an old one
-back. Without Redis nothing is cached and this module does nothing.
+Each kind says what its tokens look like, how to load the principal of one by the
+token's hash, and what to note when one is used (`record_use`: keys keep a "last used"
+time; a kind without it notes nothing). Today there is one kind, the Partner API key
+(app/domain/access/keys.py); an OAuth access token is added here as a second, and gets
+the same scopes, rate limit and errors. Revoking any credential calls
+`Runtime.credentials_changed()` in its transaction, so every worker drops its copy.
 """
 
-import logging
-import secrets
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import NamedTuple
 
-import redis
-
-from app.models import db
-
-log = logging.getLogger(__name__)
-VERSION_KEY = "partner-api:credentials-version"
-_redis = None
+from app.domain.access import keys
+from app.domain.access.principal import Unauthenticated, hash_secret
 
 
-def use_redis(client):
-    """Set at start-up by `create_app`: the Redis the web processes check against."""
-    global _redis
-    _redis = client
+@dataclass(frozen=True)
+class CredentialKind:
+    name: str
+    prefixes: tuple
+    pattern: re.Pattern  # the whole token
+    load: Callable  # secret hash -> Principal, or raise Unauthenticated
+    record_use: Callable | None = None  # (credential id, last used, now, resolution) -> last used
 
 
-def new_version():
-    return secrets.token_hex(8)
+KINDS = (
+    CredentialKind("api_key", tuple(keys.PREFIXES.values()), keys.KEY_PATTERN, keys.load_principal,
+                   keys.record_use),
+)
+_BY_NAME = {kind.name: kind for kind in KINDS}
 
 
-def changed():
-    if _redis is None:
-        return
-    _bump()
-    if db.in_transaction():
-        db.after_commit(_bump)
+class Bearer(NamedTuple):
+    """A presented credential: its kind and the hash of its token (never the token)."""
+
+    kind: str
+    secret_hash: str
 
 
-def _bump():
-    try:
-        _redis.set(VERSION_KEY, new_version())
-    except redis.RedisError as exc:
-        # Cached principals still expire on their own (PRINCIPAL_MAX_AGE in app/api/auth.py).
-        log.error("could not bump the credentials version: %s", exc)
+def identify(authorization):
+    """`Authorization` header value -> Bearer, or raise Unauthenticated."""
+    scheme, _, token = (authorization or "").partition(" ")
+    token = token.strip()
+    if scheme.lower() == "bearer":
+        for kind in KINDS:
+            if token.startswith(kind.prefixes) and kind.pattern.fullmatch(token):
+                return Bearer(kind.name, hash_secret(token))
+    raise Unauthenticated("missing or malformed bearer credential")
+
+
+def load_principal(bearer):
+    return _BY_NAME[bearer.kind].load(bearer.secret_hash)
+
+
+def record_use(principal, last_used_at, now, resolution_seconds):
+    """Note the use where the kind keeps one; returns the last-used time to remember."""
+    note = _BY_NAME[principal.kind].record_use
+    if note is None:
+        return last_used_at
+    return note(principal.credential_id, last_used_at, now, resolution_seconds)

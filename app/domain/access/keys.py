@@ -1,18 +1,16 @@
-"""Partner API keys: issue, revoke, and turn a bearer credential into a principal.
+"""Partner API keys: issue, revoke, and load the principal of a presented key.
 
 A key is `svc_live_` or `svc_test_` followed by 32 base62 characters (~190 bits). Only
-its SHA-256 is stored: the key is high-entropy, so a fast hash is the right tool and
-lets a request be authenticated with one indexed lookup.
+its SHA-256 is stored (`hash_secret`). Keys are one kind of credential
+(app/domain/access/credentials.py): they never expire, and they note when last used.
 """
 
-import hashlib
 import re
-from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 from peewee import JOIN
 
-from app.domain.access import credentials
+from app.domain.access.principal import Principal, Unauthenticated, hash_secret
 from app.domain.kernel.clock import from_db, to_db
 from app.domain.kernel.errors import NotFound, ValidationFailed
 from app.domain.kernel.ids import new_id, random_token
@@ -22,23 +20,6 @@ from app.models.base import Prepared, write_transaction
 SCOPES = ("employees:read", "payroll:read", "attendance:read", "attendance:write", "webhooks:manage")
 PREFIXES = {"live": "svc_live_", "test": "svc_test_"}
 KEY_PATTERN = re.compile(r"^svc_(live|test)_[A-Za-z0-9]{32}$")
-
-
-class Unauthenticated(Exception):
-    """Missing, malformed, unknown, revoked or wrong-environment credential."""
-
-
-@dataclass(frozen=True)
-class Principal:
-    key_id: str
-    company: Company
-    entities: tuple  # the company's legal entities, primary first
-    scopes: frozenset
-    last_used_at: datetime | None  # as loaded; the key row is updated by `record_use`
-
-
-def hash_secret(secret):
-    return hashlib.sha256(secret.encode()).hexdigest()
 
 
 def parse_scopes(scopes):
@@ -72,17 +53,17 @@ def create_key(company, scopes, clock, *, name="API key", created_by=None):
     return key, secret
 
 
-def reissue_key(company, name, scopes, clock, *, created_by=None):
+def reissue_key(company, name, scopes, runtime, *, created_by=None):
     """A new key named `name`, revoking the company's earlier working keys of that name:
     one working copy of a demo key, not one more per start of `serve`. Returns (ApiKey,
     secret, how many were revoked)."""
     with write_transaction():
-        revoked = (ApiKey.update(revoked_at=to_db(clock.now()))
+        revoked = (ApiKey.update(revoked_at=to_db(runtime.now()))
                    .where(ApiKey.company == company.id, ApiKey.name == name, ApiKey.revoked_at.is_null())
                    .execute())
         if revoked:
-            credentials.changed()
-        key, secret = create_key(company, scopes, clock, name=name, created_by=created_by)
+            runtime.credentials_changed()
+        key, secret = create_key(company, scopes, runtime.clock, name=name, created_by=created_by)
     return key, secret, revoked
 
 
@@ -91,14 +72,14 @@ def list_keys(company_id):
     return list(ApiKey.select().where(ApiKey.company == company_id).order_by(ApiKey.created_at.desc(), ApiKey.id))
 
 
-def revoke_key(key_id, clock, *, company=None):
+def revoke_key(key_id, runtime, *, company=None):
     query = ApiKey.id == key_id
     if company is not None:
         query &= ApiKey.company == company
     with write_transaction():
         # Decided by the update itself: of two revocations at once, one revokes.
-        if ApiKey.update(revoked_at=to_db(clock.now())).where(query, ApiKey.revoked_at.is_null()).execute():
-            credentials.changed()
+        if ApiKey.update(revoked_at=to_db(runtime.now())).where(query, ApiKey.revoked_at.is_null()).execute():
+            runtime.credentials_changed()
         key = ApiKey.get_or_none(query)
     if key is None:
         raise NotFound(f"no API key {key_id}")
@@ -126,15 +107,6 @@ _PRINCIPAL_QUERY = Prepared(lambda: (
 ))
 
 
-def secret_hash_of(authorization):
-    """`Authorization` header value -> the SHA-256 of its key, or raise Unauthenticated."""
-    scheme, _, secret = (authorization or "").partition(" ")
-    secret = secret.strip()
-    if scheme.lower() != "bearer" or not KEY_PATTERN.match(secret):
-        raise Unauthenticated("missing or malformed bearer credential")
-    return hash_secret(secret)
-
-
 def load_principal(secret_hash):
     """The principal of a key, in one query; raise Unauthenticated if the key is
     unknown, revoked or of the wrong environment for its company."""
@@ -152,8 +124,8 @@ def load_principal(secret_hash):
         Entity(**dict(zip(_ENTITY_FIELDS, row[_ENTITY_START:], strict=True)))
         for row in rows if row[_ENTITY_START] is not None
     )
-    return Principal(key_id=key_id, company=company, entities=entities, scopes=frozenset(scopes.split()),
-                     last_used_at=from_db(last_used_at))
+    return Principal(kind="api_key", credential_id=key_id, company=company, entities=entities,
+                     scopes=frozenset(scopes.split()), last_used_at=from_db(last_used_at))
 
 
 def record_use(key_id, last_used_at, now, resolution_seconds):

@@ -36,14 +36,14 @@ CONTEXT = timedelta(hours=40)
 LIVE_STATES = ("pending", "paired")  # events pairing reads; `rejected` is final, `unmatched` has no one
 
 
-def settle(company_id, employee_ids, clock):
+def settle(company_id, employee_ids, runtime):
     """Re-pair the days of these employees that their unseen or 16-hour-old events touch,
     and store the outcome. Idempotent: a second run finds nothing to do. Returns counts."""
     counts = {"employees": 0, "days": 0, "paired": 0, "rejected": 0}
     company = Company.get_or_none(Company.id == company_id)
     if company is None or not employee_ids:
         return counts
-    now, zone = clock.now(), ZoneInfo(company.timezone)
+    now, zone = runtime.now(), ZoneInfo(company.timezone)
     with write_transaction():
         lock_for_update(Employee.select(Employee.id).where(Employee.id.in_(employee_ids)).order_by(Employee.id))
         spans = _spans(_due(employee_ids, now), zone)
@@ -56,7 +56,7 @@ def settle(company_id, employee_ids, clock):
                 start, end = _local_start(first, zone), _local_start(last + timedelta(days=1), zone)
                 window = [e for e in employee_events if start - CONTEXT <= e.at < end + CONTEXT]
                 outcome.add(employee_id, first, last, pair(window, zone, now), start, end + SETTLE_AFTER, due, now)
-        counts.update(employees=len(spans), **outcome.store(company, clock, now))
+        counts.update(employees=len(spans), **outcome.store(company, runtime, now))
     return counts
 
 
@@ -73,10 +73,10 @@ def due_for_pairing(now, limit=5000):
     return {company_id: sorted(ids) for company_id, ids in found.items()}
 
 
-def expire_unmatched(clock, batch=500):
+def expire_unmatched(runtime, batch=500):
     """Reject events that have waited 72 hours for HR to link their person (Contract,
     Attendance event states), each announced once. Returns how many."""
-    now = clock.now()
+    now = runtime.now()
     expired = 0
     while True:
         rows = list(AttendanceEvent.select(AttendanceEvent.id, AttendanceEvent.company, AttendanceEvent.external_id,
@@ -90,7 +90,7 @@ def expire_unmatched(clock, batch=500):
                 detail = (f"no employee matched {row.ref_type} {row.ref_value!r} from {row.source} within 72 hours; "
                           "link the person and send the event again")
                 expired += _reject(companies[row.company_id], row.id, row.external_id,
-                                   "unmatched_employee_expired", detail, ("unmatched",), clock, now)
+                                   "unmatched_employee_expired", detail, ("unmatched",), runtime, now)
         if len(rows) < batch:
             return expired
 
@@ -198,9 +198,9 @@ class _Outcome:
             _total(record)
         self.days[(employee_id, first, last)] = records
 
-    def store(self, company, clock, now):
+    def store(self, company, runtime, now):
         stamp = to_db(now)
-        rejected = sum(_reject(company, r.event_id, r.external_id, r.reason, r.detail, LIVE_STATES, clock, now)
+        rejected = sum(_reject(company, r.event_id, r.external_id, r.reason, r.detail, LIVE_STATES, runtime, now)
                        for r in self.rejections)
         final = self.final_paired - {r.event_id for r in self.rejections}
         paired = 0
@@ -226,14 +226,14 @@ class _Outcome:
         return {"days": len(rows), "paired": paired, "rejected": rejected}
 
 
-def _reject(company, event_id, external_id, reason, detail, from_states, clock, now):
+def _reject(company, event_id, external_id, reason, detail, from_states, runtime, now):
     """Make one event's rejection final and announce it, once: 1 if this call did."""
     changed = (AttendanceEvent.update(state="rejected", reason=reason, detail=detail, decided_at=to_db(now),
                                       paired_at=to_db(now))
                .where(AttendanceEvent.id == event_id, AttendanceEvent.state.in_(from_states)).execute())
     if changed:
         events.emit(company, "attendance.rejected",
-                    {"external_id": external_id, "event_id": event_id, "reason": reason, "detail": detail}, clock)
+                    {"external_id": external_id, "event_id": event_id, "reason": reason, "detail": detail}, runtime)
     return changed
 
 

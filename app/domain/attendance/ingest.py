@@ -11,7 +11,6 @@ Result `reason`s start with a short code a client can branch on, then say what t
 `invalid_at: ...`.
 """
 
-import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -22,11 +21,9 @@ from app.domain.attendance.pairing import EVENT_TYPES
 from app.domain.kernel.clock import from_db, parse_rfc3339, to_db
 from app.domain.kernel.errors import NotFound, ValidationFailed
 from app.domain.kernel.ids import new_id
-from app.models import AttendanceEvent, Employee, IdentityLink, db
+from app.models import AttendanceEvent, Employee, IdentityLink
 from app.models.attendance import NEW_EVENT_COLUMNS, insert_new_events
 from app.models.base import write_transaction
-
-log = logging.getLogger(__name__)
 
 REF_TYPES = ("external_id", "employee_code", "email", "phone")
 # HR and the employee app know exactly whom they mean; partners never send our ids.
@@ -39,12 +36,6 @@ REF_VALUE_LIMIT = 254
 
 # The sending system's name for events that do not come from a partner.
 INTERNAL_SOURCES = {"manual": "hr", "employee_app": "employee_app"}
-
-# Called with (company id, employee ids) once newly stored events of those employees
-# are committed; the job layer sets it to "queue their pairing" (app/jobs). None: the
-# sweeper finds them (their `paired_at` is null).
-after_ingest = None
-
 
 @dataclass(frozen=True)
 class Result:
@@ -62,9 +53,9 @@ class Result:
         return shown
 
 
-def ingest(company, events, clock, *, channel="partner_api"):
+def ingest(company, events, runtime, *, channel="partner_api"):
     """Store what is valid and new; return one Result per input event, in order."""
-    now = clock.now()
+    now = runtime.now()
     results, rows = [None] * len(events), []
     for index, raw in enumerate(events):
         parsed = _check(raw, now, REF_TYPES if channel == "partner_api" else INTERNAL_REF_TYPES, company.country)
@@ -86,8 +77,7 @@ def ingest(company, events, clock, *, channel="partner_api"):
                    received_at=received, state="pending" if employee_id else "unmatched")
     stored = insert_new_events([tuple(row[c] for c in NEW_EVENT_COLUMNS) for _, row in rows])
     matched = {row["employee"] for _, row in rows if row["id"] in stored and row["employee"]}
-    if matched and after_ingest is not None:
-        db.after_commit(lambda: _notify(company.id, sorted(matched)))
+    runtime.clock_events_stored(company.id, matched)
     originals = _originals(company, channel, [row for _, row in rows if row["id"] not in stored])
     for index, row in rows:
         if row["id"] in stored:
@@ -97,14 +87,6 @@ def ingest(company, events, clock, *, channel="partner_api"):
             results[index] = Result(row["external_id"], "duplicate",
                                     originals.get((row["source"], row["external_id"])))
     return results
-
-
-def _notify(company_id, employee_ids):
-    try:
-        after_ingest(company_id, employee_ids)
-    except Exception:  # the events are stored; the sweeper will pair them
-        log.warning("could not queue pairing for %d employee(s) of %s; the sweeper will", len(employee_ids),
-                    company_id, exc_info=True)
 
 
 def _check(raw, now, ref_types, region):
@@ -232,7 +214,7 @@ def _originals(company, channel, duplicates):
     return {(event.source, event.external_id): event.id for event in stored}
 
 
-def record_punch(company, employee_id, kind, at, clock, *, channel, external_id=None, branch_ref=None):
+def record_punch(company, employee_id, kind, at, runtime, *, channel, external_id=None, branch_ref=None):
     """One punch entered by HR (`manual`) or sent by the employee app (`employee_app`),
     stored and paired exactly like a partner's event. The app passes its own id for the
     punch, so a resend is a `duplicate`. Refusals raise ValidationFailed."""
@@ -242,7 +224,7 @@ def record_punch(company, employee_id, kind, at, clock, *, channel, external_id=
     event = {"external_id": external_id or new_id("pun"), "employee_ref": {"type": "employee_id", "value": employee_id},
              "type": kind, "at": at.isoformat() if isinstance(at, datetime) else at,
              "source": INTERNAL_SOURCES[channel], "branch_ref": branch_ref or None}
-    [result] = ingest(company, [event], clock, channel=channel)
+    [result] = ingest(company, [event], runtime, channel=channel)
     if result.status == "rejected":
         code, _, message = result.reason.partition(": ")
         raise ValidationFailed(message, errors=[({"unknown_type": "type"}.get(code, "at"), message)])
@@ -265,7 +247,7 @@ def unmatched_references(company_id):
             for row in rows]
 
 
-def link_reference(company, source, ref_type, value, employee_id, clock):
+def link_reference(company, source, ref_type, value, employee_id, runtime):
     """HR says whom a sending system's reference means (DESIGN.md: employee_ref
     matching). The link is kept, so later events match at once, and the events waiting
     for it are handed to pairing. Returns how many were waiting."""
@@ -277,7 +259,7 @@ def link_reference(company, source, ref_type, value, employee_id, clock):
         # One statement decides, even for two links of the same reference at once: the
         # unique index keeps one link, and the later one names the employee.
         (IdentityLink.insert(company=company.id, source=source, ref_type=ref_type, value=key,
-                             employee=employee_id, created_at=to_db(clock.now()))
+                             employee=employee_id, created_at=to_db(runtime.now()))
          .on_conflict(conflict_target=[IdentityLink.company, IdentityLink.source, IdentityLink.ref_type,
                                        IdentityLink.value],
                       update={IdentityLink.employee: employee_id})
@@ -287,8 +269,8 @@ def link_reference(company, source, ref_type, value, employee_id, clock):
                           AttendanceEvent.ref_type == ref_type, AttendanceEvent.ref_value == key,
                           AttendanceEvent.state == "unmatched")
                    .execute())
-        if waiting and after_ingest is not None:
-            db.after_commit(lambda: _notify(company.id, [employee_id]))
+        if waiting:
+            runtime.clock_events_stored(company.id, [employee_id])
     return waiting
 
 

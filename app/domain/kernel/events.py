@@ -3,27 +3,21 @@
 An event is stored as its whole webhook envelope (Contract, Webhook event envelope):
 `id`, `type`, `created_at`, `company_id`, `livemode` (false for sandboxes) and `data`,
 whose objects come from `partner_safe`, the same forms the API serves. Workers fan
-events out later (app/jobs); the table, not the queue, is the record of what is due.
+events out later (app/jobs/outbox.py); the table, not the queue, is the record of what
+is due: an event without `dispatched_at` is still to be handed on.
 """
 
 import json
-import logging
 
 from app.domain.kernel.clock import format_utc, to_db
 from app.domain.kernel.ids import new_id
-from app.models import OutboxEvent, db
-
-log = logging.getLogger(__name__)
+from app.models import OutboxEvent
 
 EVENT_TYPES = (
     "employee.created", "employee.updated", "employee.left",
     "payroll_run.finalized", "payroll_run.paid", "payroll_run.corrected", "payroll_run.deleted",
     "attendance.rejected", "ping",
 )
-
-# Called with an event id after the transaction that wrote it commits; the job layer
-# sets it to "enqueue its dispatch" (app/jobs). None: the sweeper picks events up.
-after_emit = None
 
 
 def envelope(event_id, event_type, created_at, company, data):
@@ -37,27 +31,29 @@ def envelope(event_id, event_type, created_at, company, data):
     }
 
 
-def emit(company, event_type, data, clock):
-    """Write one event to the outbox; call inside the change's transaction."""
+def emit(company, event_type, data, runtime):
+    """Write one event to the outbox; call inside the change's transaction. Its dispatch
+    is handed on after commit (app/domain/kernel/runtime.py)."""
     if event_type not in EVENT_TYPES:
         raise ValueError(f"unknown event type {event_type!r}")
-    now = clock.now()
+    now = runtime.now()
     event_id = new_id("evt")
     body = envelope(event_id, event_type, now, company, data)
     OutboxEvent.create(
         id=event_id, company=company.id, type=event_type,
         payload=json.dumps(body, ensure_ascii=False, separators=(",", ":")), created_at=to_db(now),
     )
-    if after_emit is not None:
-        db.after_commit(lambda: _notify(event_id))
+    runtime.event_written(event_id)
     return event_id
 
 
-def _notify(event_id):
-    try:
-        after_emit(event_id)
-    except Exception:  # the event is stored; the sweeper will pick it up
-        log.warning("could not hand event %s to the queue; the sweeper will", event_id, exc_info=True)
+def mark_dispatched(event_id, now):
+    """Record that the event was handed on; False if it already was (a job run twice)."""
+    return bool(
+        OutboxEvent.update(dispatched_at=to_db(now))
+        .where(OutboxEvent.id == event_id, OutboxEvent.dispatched_at.is_null())
+        .execute()
+    )
 
 
 def pending(limit=500):

@@ -97,17 +97,17 @@ def build_draft_run(entity, payroll_month, clock):
     return run
 
 
-def finalize_run(run, clock):
+def finalize_run(run, runtime):
     """Close a draft run and post its accrual journal."""
     with write_transaction():
         run = _locked(run)
         if run.status != "draft":
             raise Conflict(f"payroll run {run.id} is {run.status}; only a draft can be finalized")
-        return _move(run, "finalized", "accrual", accrual_journal(_components_of(run)), clock,
+        return _move(run, "finalized", "accrual", accrual_journal(_components_of(run)), runtime,
                      stamp="finalized_at")
 
 
-def mark_paid(run, clock):
+def mark_paid(run, runtime):
     """Record that a finalized run's net pay went out, and post the payment journal."""
     with write_transaction():
         run = _locked(run)
@@ -117,10 +117,10 @@ def mark_paid(run, clock):
             raise Conflict(f"payroll run {run.id} is already paid")
         if run.status != "finalized":
             raise Conflict(f"payroll run {run.id} is {run.status}")
-        return _move(run, "paid", "payment", payment_journal(run.net_minor), clock, stamp="paid_at")
+        return _move(run, "paid", "payment", payment_journal(run.net_minor), runtime, stamp="paid_at")
 
 
-def correct_run(run, earnings_by_employee, clock):
+def correct_run(run, earnings_by_employee, runtime):
     """Change some employees' earnings in a finalized or paid run.
 
     `earnings_by_employee` is {employee id: {"basic", "housing", "transport",
@@ -136,10 +136,10 @@ def correct_run(run, earnings_by_employee, clock):
         run = _locked(run)
         if run.status not in ("finalized", "paid"):
             raise Conflict(f"payroll run {run.id} is {run.status}; only a finalized or paid run can be corrected")
-        return _correct(run, earnings_by_employee, clock)
+        return _correct(run, earnings_by_employee, runtime)
 
 
-def _correct(run, earnings_by_employee, clock):
+def _correct(run, earnings_by_employee, runtime):
     country = get_country(run.country)
     lines = lines_by_employee(run)
     employees = {e.id: e for e in Employee.select().where(Employee.id.in_(list(earnings_by_employee)),
@@ -168,7 +168,7 @@ def _correct(run, earnings_by_employee, clock):
     correction = difference_journal(_posted_lines(run, ACCRUAL_KINDS), accrual_journal(components))
     if not correction:
         raise ValidationFailed("the correction changes no amount", [("lines", "no amount differs")])
-    now = clock.now()
+    now = runtime.now()
     PayrollLine.delete().where(PayrollLine.run == run).execute()
     _store_lines(run, lines)
     PayrollComponent.delete().where(PayrollComponent.run == run).execute()
@@ -179,11 +179,11 @@ def _correct(run, earnings_by_employee, clock):
     run.employee_count = sum(1 for per_employee in lines.values() if per_employee)
     run.updated_at = to_db(now)
     run.save()
-    _announce(run, "payroll_run.corrected", clock)
+    _announce(run, "payroll_run.corrected", runtime)
     return run
 
 
-def delete_run(run, clock):
+def delete_run(run, runtime):
     """Delete a finalized run: its journal is reversed and it leaves the API."""
     with write_transaction():
         run = _locked(run)
@@ -193,7 +193,7 @@ def delete_run(run, clock):
             raise Conflict(f"payroll run {run.id} is a draft; discard it instead")
         if run.status != "finalized":
             raise Conflict(f"payroll run {run.id} is {run.status}")
-        return _move(run, "deleted", "reversal", difference_journal(_posted_lines(run), []), clock)
+        return _move(run, "deleted", "reversal", difference_journal(_posted_lines(run), []), runtime)
 
 
 def discard_draft(run):
@@ -220,25 +220,25 @@ def _check_month(payroll_month):
         raise ValidationFailed("invalid month", [("payroll_month", "use YYYY-MM")])
 
 
-def _move(run, status, journal_kind, lines, clock, *, stamp=None):
+def _move(run, status, journal_kind, lines, runtime, *, stamp=None):
     """Post one journal entry and move the locked run to `status`, with its event (inside
     the caller's write transaction)."""
-    now = clock.now()
+    now = runtime.now()
     _post(run, journal_kind, lines, now)
     run.status = status
     run.updated_at = to_db(now)
     if stamp:
         setattr(run, stamp, run.updated_at)
     run.save()
-    _announce(run, f"payroll_run.{status}", clock)
+    _announce(run, f"payroll_run.{status}", runtime)
     return run
 
 
-def _announce(run, event_type, clock):
+def _announce(run, event_type, runtime):
     # Contract, Events: a deleted run is announced by its id only.
     data = ({"payroll_run_id": run.id} if event_type == "payroll_run.deleted"
             else {"payroll_run": payroll_run_summary(run)})
-    events.emit(Company.get_by_id(run.company_id), event_type, data, clock)
+    events.emit(Company.get_by_id(run.company_id), event_type, data, runtime)
 
 
 def _components_of(run):

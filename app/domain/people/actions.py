@@ -65,22 +65,22 @@ def _locked_employee(company_id, employee_id):
     return employee
 
 
-def hire(company, fields, clock):
+def hire(company, fields, runtime):
     """A new employee of `company` from `fields` (names as on Employee; money in minor
     units); the legal entity defaults to the company's primary one."""
     company = _company(company)
     values = clean_fields(company, fields, creating=True)
-    now = to_db(clock.now())
+    now = to_db(runtime.now())
     with write_transaction():
         with _staff_number_unique(company.id, values):
             employee = Employee.create(
                 id=new_id("emp"), company=company.id, status="active", created_at=now, updated_at=now, **values,
             )
-        announce(company, employee.id, "employee.created", clock)
+        announce(company, employee.id, "employee.created", runtime)
     return employee
 
 
-def update_employee(company_id, employee_id, changes, clock):
+def update_employee(company_id, employee_id, changes, runtime):
     company = Company.get_by_id(company_id)
     with write_transaction():
         employee = _locked_employee(company_id, employee_id)
@@ -91,12 +91,12 @@ def update_employee(company_id, employee_id, changes, clock):
         with _staff_number_unique(company_id, values):
             Employee.update(**values).where(Employee.id == employee.id).execute()
         if _form(employee.id, updated_at=before["updated_at"]) != before:
-            Employee.update(updated_at=to_db(clock.now())).where(Employee.id == employee.id).execute()
-            announce(company, employee.id, "employee.updated", clock)
+            Employee.update(updated_at=to_db(runtime.now())).where(Employee.id == employee.id).execute()
+            announce(company, employee.id, "employee.updated", runtime)
     return Employee.get_by_id(employee.id)
 
 
-def end_employment(company_id, employee_id, termination_date, clock, *, reason=None):
+def end_employment(company_id, employee_id, termination_date, runtime, *, reason=None):
     if not isinstance(termination_date, date):
         raise ValidationFailed("invalid date", [("termination_date", "a date is required")])
     with write_transaction():
@@ -107,9 +107,9 @@ def end_employment(company_id, employee_id, termination_date, clock, *, reason=N
             raise ValidationFailed("invalid date", [("termination_date", "is before the hire date")])
         Employee.update(
             status="left", termination_date=termination_date, leaving_reason=(reason or None),
-            updated_at=to_db(clock.now()),
+            updated_at=to_db(runtime.now()),
         ).where(Employee.id == employee.id).execute()
-        announce(Company.get_by_id(company_id), employee.id, "employee.left", clock)
+        announce(Company.get_by_id(company_id), employee.id, "employee.left", runtime)
     return Employee.get_by_id(employee.id)
 
 
@@ -137,11 +137,11 @@ def _staff_number_unique(company_id, values):
         raise ValidationFailed("invalid employee", [("staff_number", message)]) from None
 
 
-def announce(company, employee_id, event_type, clock):
+def announce(company, employee_id, event_type, runtime):
     """Emit `event_type` with the employee's current partner form, and remember the form."""
     form = _form(employee_id)
-    event_id = events.emit(company, event_type, {"employee": form}, clock)
-    remember_announcement(company.id, employee_id, form, event_id, clock)
+    event_id = events.emit(company, event_type, {"employee": form}, runtime)
+    remember_announcement(company.id, employee_id, form, event_id, runtime.clock)
     return event_id
 
 

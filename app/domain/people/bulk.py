@@ -110,7 +110,7 @@ def _row_fields(row, currency):
     return fields, errors
 
 
-def reconcile(clock, *, batch=500):
+def reconcile(runtime, *, batch=500):
     """Announce what bulk tools changed without an event. Returns counts per type."""
     counts = {"employee.created": 0, "employee.updated": 0, "employee.left": 0}
     companies = {c.id: c for c in Company.select()}
@@ -133,7 +133,7 @@ def reconcile(clock, *, batch=500):
                 continue
             event_type = _missing_event(row["announced"], form)
             with db.atomic():
-                announce(companies[row["company"]], row["id"], event_type, clock)
+                announce(companies[row["company"]], row["id"], event_type, runtime)
             counts[event_type] += 1
         if len(rows) < batch:
             return counts

@@ -1,0 +1,5 @@
+"""For bench/jobs: a job that does nothing, to time the machinery alone."""
+
+
+def noop():
+    return None

@@ -1,0 +1,43 @@
+"""Finding due work that no queue holds, and doing all due work at once."""
+
+import logging
+
+from app.domain.attendance import days
+from app.domain.kernel import events
+from app.extensions import job_queue, runtime
+from app.jobs.attendance import pair_attendance
+from app.jobs.outbox import dispatch_event
+from app.models.base import connection
+
+log = logging.getLogger(__name__)
+
+
+def sweep():
+    """Every minute: queue what the database says is due and no queue holds: events
+    written while Redis was down, clock events not paired yet, and clock events whose
+    fate falls due. Returns how many jobs were queued."""
+    with connection():
+        due = events.pending()
+        attendance = days.due_for_pairing(runtime().now())
+    queue = job_queue()
+    for event_id in due:
+        queue.enqueue(dispatch_event, event_id)
+    for company_id, employee_ids in attendance.items():
+        queue.enqueue(pair_attendance, company_id, employee_ids)
+    if due or attendance:
+        log.info("sweeper queued %d pending event(s) and the attendance of %d company(ies)", len(due),
+                 len(attendance))
+    return len(due) + len(attendance)
+
+
+def run_due():
+    """Do all due work now, in this process (`flask --app wsgi jobs run-due`)."""
+    current = runtime()
+    with connection():
+        expired = days.expire_unmatched(current)
+        paired = [days.settle(company_id, employee_ids, current)
+                  for company_id, employee_ids in days.due_for_pairing(current.now()).items()]
+        due = events.pending()
+    dispatched = sum(dispatch_event(event_id) for event_id in due)
+    return {"events_dispatched": dispatched, "attendance_employees": sum(c["employees"] for c in paired),
+            "attendance_rejected": sum(c["rejected"] for c in paired) + expired}
