@@ -18,7 +18,7 @@ from app.domain.access import companies, keys, signin
 from app.domain.access import users as access
 from app.domain.kernel.countries import COUNTRY_CODES
 from app.extensions import runtime
-from app.models import Company, db
+from app.models import db
 from app.models.base import connection
 from app.models.schema import upgrade
 from app.serve import run_gunicorn
@@ -184,7 +184,7 @@ def serve(host, port, workers, email, country):
     autostart, runner.autostart = getattr(runner, "autostart", False), False
     with connection(), db.atomic():
         user = access.get_or_create_user(email, runtime())
-        company = Company.get_or_none(Company.sandbox_owner == user)
+        company = access.sandbox_of(user)
         if company is None:
             company = sandbox.create_sandbox(user, country, runtime())
         _, secret, replaced = keys.reissue_key(company, "serve command key", keys.SCOPES, runtime(), created_by=user)

@@ -17,15 +17,14 @@ import click
 from flask.cli import AppGroup
 
 from app.cli.common import emit, json_option, one_line_errors
-from app.domain.access.companies import get_company
-from app.domain.kernel.errors import NotFound, ValidationFailed
+from app.domain.access.companies import get_company, get_entity
+from app.domain.kernel.errors import ValidationFailed
 from app.domain.kernel.money import parse_major
 from app.domain.payroll import actions as payroll_actions
 from app.domain.people import actions as hr
 from app.domain.people import bulk
 from app.domain.people.employees import resolve_employee
 from app.extensions import runtime
-from app.models import Employee, Entity, PayrollRun
 
 employees_cli = AppGroup("employees", help="Hire, update, end employment, archive, bulk import.")
 payroll_cli = AppGroup("payroll", help="Payroll runs: draft, finalize, pay, correct, delete.")
@@ -74,17 +73,11 @@ def parse_date(text, name, errors):
 
 
 def employee(employee_id):
-    found = Employee.get_or_none(Employee.id == employee_id)
-    if found is None:
-        raise NotFound(f"no employee {employee_id}")
-    return found
+    return hr.hr_employee(None, employee_id)
 
 
 def run(run_id):
-    found = PayrollRun.get_or_none(PayrollRun.id == run_id)
-    if found is None:
-        raise NotFound(f"no payroll run {run_id}")
-    return payroll_actions.get_run_for_update(found.company_id, run_id)
+    return payroll_actions.get_run_for_update(None, run_id)
 
 
 @employees_cli.command("hire")
@@ -157,9 +150,7 @@ def employees_import(path, company_id, as_json):
 @one_line_errors
 def payroll_draft(entity_id, month, as_json):
     """Build a draft run from the entity's employees (invisible to partners)."""
-    entity = Entity.get_or_none(Entity.id == entity_id)
-    if entity is None:
-        raise NotFound(f"no legal entity {entity_id}")
+    entity = get_entity(entity_id)
     draft = payroll_actions.build_draft_run(entity, month, runtime())
     emit(as_json, {"payroll_run_id": draft.id}, f"draft {draft.id} for {month}")
 

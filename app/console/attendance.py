@@ -15,8 +15,8 @@ from app.console.forms import LinkForm, PunchForm, options
 from app.domain.attendance.days import list_days
 from app.domain.attendance.ingest import link_reference, record_punch, unmatched_references
 from app.domain.kernel.errors import DomainError
+from app.domain.people.employees import roster
 from app.extensions import runtime
-from app.models import Employee
 
 bp = console_blueprint("hr_attendance", url_prefix="/console")
 MAX_DAYS = 62
@@ -32,7 +32,7 @@ def page():
     if end < start or (end - start).days > MAX_DAYS:
         flash(f"Show at most {MAX_DAYS} days, from the first date to the last.", "error")
         start, end = today - timedelta(days=6), today
-    people = _people()
+    people = roster(g.company.id)
     names = {person.id: person for person in people}
     rows = list_days(g.company.id, start, end, limit=SHOWN_DAYS)
     days = [_day_view(json.loads(row["record"]), names, zone) for row in rows[:SHOWN_DAYS]]
@@ -50,7 +50,7 @@ def page():
 @bp.post("/attendance/punch")
 @requires("hr.manage")
 def punch():
-    form = _with_people(PunchForm(), _people())
+    form = _with_people(PunchForm(), roster(g.company.id))
     if not form.validate():
         flash("Choose the employee and give the date and time of the punch.", "error")
         return redirect(url_for("hr_attendance.page"))
@@ -70,7 +70,7 @@ def punch():
 @bp.post("/attendance/link")
 @requires("hr.manage")
 def link():
-    form = _with_people(LinkForm(), _people())
+    form = _with_people(LinkForm(), roster(g.company.id))
     if not form.validate():
         flash("Choose the employee this reference means.", "error")
         return redirect(url_for("hr_attendance.page"))
@@ -83,12 +83,6 @@ def link():
         flash(f"Linked {form.ref_type.data} {form.value.data} from {form.source.data}: {waiting} waiting "
               "event(s) are being paired, and later ones will match.", "success")
     return redirect(url_for("hr_attendance.page"))
-
-
-def _people():
-    return list(Employee.select(Employee.id, Employee.staff_number, Employee.name_en)
-                .where(Employee.company == g.company.id, Employee.archived == False)  # noqa: E712
-                .order_by(Employee.staff_number))
 
 
 def _with_people(form, people):

@@ -10,6 +10,7 @@ from flask import abort, flash, g, redirect, render_template, request, url_for
 
 from app.console.common import console_blueprint, requires
 from app.console.forms import DraftRunForm, EmployeeForm, EndEmploymentForm, options
+from app.domain.access.companies import branches_of, entities_of, get_entity
 from app.domain.kernel.countries import COUNTRIES
 from app.domain.kernel.errors import DomainError, ValidationFailed
 from app.domain.kernel.money import format_minor, parse_major
@@ -17,9 +18,8 @@ from app.domain.payroll import actions as payroll_actions
 from app.domain.payroll.rules import COMPONENTS, DEDUCTION, EARNING
 from app.domain.payroll.runs import journal_of
 from app.domain.people import actions
-from app.domain.people.employees import find_employees
+from app.domain.people.employees import by_ids, by_staff_number, find_employees
 from app.extensions import runtime
-from app.models import Branch, Employee, Entity
 
 bp = console_blueprint("hr", url_prefix="/console")
 PAGE_SIZE = 100
@@ -111,10 +111,8 @@ def archive(employee_id):
 
 
 def _employee_form(form):
-    company = g.company.id
-    form.entity.choices = options((e.id, e.name_en) for e in _entities().values())
-    form.branch.choices = options([("", "(none)")] + [
-        (b.id, b.name) for b in Branch.select().where(Branch.company == company).order_by(Branch.name)])
+    form.entity.choices = options((e.id, e.name_en) for e in entities_of(g.company.id).values())
+    form.branch.choices = options([("", "(none)")] + [(b.id, b.name) for b in branches_of(g.company.id)])
     for name in EmployeeForm.MONEY_FIELDS:
         form[name].description = f"{g.company.currency}, e.g. {format_minor(125050, g.company.currency)}"
     return form
@@ -127,7 +125,7 @@ def _current_values(employee):
               if name not in ("entity", "branch", "manager")}
     values.update(entity=employee.entity_id, branch=employee.branch_id or "", manager=None)
     if employee.manager_id:
-        manager = Employee.get_or_none(Employee.id == employee.manager_id)
+        manager = by_ids(g.company.id, [employee.manager_id]).get(employee.manager_id)
         values["manager"] = manager.staff_number if manager else None
     for name in EmployeeForm.MONEY_FIELDS:
         values[name] = format_minor(values[name], g.company.currency)
@@ -158,7 +156,7 @@ def _fields_of(form):
                 example = format_minor(125050, g.company.currency)
                 problems.append((name, f"an amount in {g.company.currency}, like {example}"))
         elif name == "manager" and value:
-            manager = Employee.get_or_none(Employee.company == g.company.id, Employee.staff_number == value)
+            manager = by_staff_number(g.company.id, value)
             if manager is None:
                 problems.append((name, f"no employee with staff number {value}"))
             value = manager.id if manager else None
@@ -198,7 +196,8 @@ def payroll_runs():
     # The month HR most often builds: this one, in the company's time zone.
     this_month = runtime().now().astimezone(ZoneInfo(g.company.timezone)).date().replace(day=1)
     return render_template("console/payroll.html", runs=payroll_actions.hr_runs(g.company.id),
-                           form=_draft_form(DraftRunForm(formdata=None, month=this_month)), entities=_entities())
+                           form=_draft_form(DraftRunForm(formdata=None, month=this_month)),
+                           entities=entities_of(g.company.id))
 
 
 @bp.post("/payroll")
@@ -207,8 +206,8 @@ def draft_run():
     form = _draft_form(DraftRunForm())
     if form.validate():
         try:
-            run = payroll_actions.build_draft_run(_entities()[form.entity.data], form.month.data.strftime("%Y-%m"),
-                                                  runtime())
+            entity = get_entity(form.entity.data, company_id=g.company.id)
+            run = payroll_actions.build_draft_run(entity, form.month.data.strftime("%Y-%m"), runtime())
         except DomainError as exc:
             flash(_message(exc), "error")
         else:
@@ -224,7 +223,7 @@ def draft_run():
 def payroll_run(run_id):
     run = payroll_actions.get_run_for_update(g.company.id, run_id)
     lines = payroll_actions.lines_by_employee(run)
-    people = {e.id: e for e in Employee.select().where(Employee.id.in_(list(lines)))}
+    people = by_ids(g.company.id, lines)
     rows = []
     for employee_id, amounts in lines.items():
         earned = {code: amounts.get(code, 0) for code in EARNINGS}
@@ -233,7 +232,7 @@ def payroll_run(run_id):
     rows.sort(key=lambda row: row[0].staff_number)
     return render_template(
         "console/payroll_run.html", run=run, rows=rows, earnings=EARNINGS, components=COMPONENTS,
-        journal=journal_of(run), entity=Entity.get_by_id(run.entity_id),
+        journal=journal_of(run), entity=get_entity(run.entity_id),
     )
 
 
@@ -299,11 +298,6 @@ def correct(run_id):
     return redirect(url_for("hr.payroll_run", run_id=run.id))
 
 
-def _entities():
-    return {e.id: e for e in Entity.select().where(Entity.company == g.company.id)
-            .order_by(Entity.primary.desc(), Entity.name_en)}
-
-
 def _draft_form(form):
-    form.entity.choices = options((e.id, f"{e.name_en} ({e.currency})") for e in _entities().values())
+    form.entity.choices = options((e.id, f"{e.name_en} ({e.currency})") for e in entities_of(g.company.id).values())
     return form

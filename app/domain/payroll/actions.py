@@ -52,9 +52,12 @@ ACCRUAL_KINDS = ("accrual", "correction")  # what a correction or a reversal is 
 
 
 def get_run_for_update(company_id, run_id):
-    """Any run of the company, drafts included (HR's side, not the partner's)."""
-    run = PayrollRun.get_or_none(PayrollRun.id == run_id, PayrollRun.company == company_id,
-                                 PayrollRun.status != "deleted")
+    """Any run of the company, drafts included (HR's side, not the partner's).
+    `company_id` None: of any company, for an operator's command."""
+    query = (PayrollRun.id == run_id) & (PayrollRun.status != "deleted")
+    if company_id is not None:
+        query &= PayrollRun.company == company_id
+    run = PayrollRun.get_or_none(query)
     if run is None:
         raise NotFound(f"no payroll run {run_id}")
     return run

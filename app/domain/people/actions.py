@@ -51,8 +51,12 @@ EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 
 def hr_employee(company_id, employee_id):
     """Any employee of the company as HR sees it, archived ones included (a hint for a
-    form; every change below reads it again under its lock)."""
-    employee = Employee.get_or_none(Employee.id == employee_id, Employee.company == company_id)
+    form; every change below reads it again under its lock). `company_id` None: of any
+    company, for an operator's command that names the employee alone."""
+    query = Employee.id == employee_id
+    if company_id is not None:
+        query &= Employee.company == company_id
+    employee = Employee.get_or_none(query)
     if employee is None:
         raise NotFound(f"no employee {employee_id}")
     return employee

@@ -1,5 +1,5 @@
 """Employees as partners read them (keyset-ordered, archived records never), and the
-list HR searches in the console."""
+lookups HR's console and commands make (by staff number, the roster to choose from)."""
 
 from peewee import JOIN, Tuple
 
@@ -78,3 +78,29 @@ def resolve_employee(company_id, text):
     if found is None:
         raise NotFound(f"No employee {text!r} in this company: give an employee id (emp_...) or a staff number.")
     return found.id
+
+
+def roster(company_id):
+    """The company's records HR may choose from (archived ones not), by staff number,
+    with their id, staff number and name only."""
+    return list(E.select(E.id, E.staff_number, E.name_en)
+                .where(E.company == company_id, E.archived == False)  # noqa: E712
+                .order_by(E.staff_number))
+
+
+def by_ids(company_id, employee_ids):
+    """{id: Employee} of those of `employee_ids` that are the company's."""
+    return {e.id: e for e in E.select().where(E.company == company_id, E.id.in_(list(employee_ids)))}
+
+
+def by_staff_number(company_id, staff_number):
+    """The company's employee with this staff number, or None."""
+    return E.get_or_none(E.company == company_id, E.staff_number == staff_number)
+
+
+def company_of(employee_id):
+    """The company id of any employee (operator commands name the employee alone)."""
+    found = E.select(E.company).where(E.id == employee_id).first()
+    if found is None:
+        raise NotFound(f"no employee {employee_id}")
+    return found.company_id
