@@ -19,7 +19,7 @@ from flask.cli import AppGroup
 from app.cli.common import emit, json_option, one_line_errors
 from app.domain.access.companies import get_company, get_entity
 from app.domain.kernel.errors import ValidationFailed
-from app.domain.kernel.money import parse_major
+from app.domain.kernel.money import example_amount, parse_major
 from app.domain.payroll import actions as payroll_actions
 from app.domain.people import actions as hr
 from app.domain.people import bulk
@@ -56,7 +56,7 @@ def fields_from(options, currency):
             try:
                 fields[field] = parse_major(options[option], currency)
             except (ValueError, InvalidOperation):
-                errors.append((option, f"an amount in {currency}, like 1250.500"))
+                errors.append((option, f"an amount in {currency}, like {example_amount(currency)}"))
     for option, field in DATE_OPTIONS.items():
         if options.get(option) is not None:
             fields[field] = parse_date(options[option], option, errors)

@@ -13,7 +13,7 @@ from app.console.forms import DraftRunForm, EmployeeForm, EndEmploymentForm, opt
 from app.domain.access.companies import branches_of, entities_of, get_entity
 from app.domain.kernel.countries import COUNTRIES
 from app.domain.kernel.errors import DomainError, ValidationFailed
-from app.domain.kernel.money import format_minor, parse_major
+from app.domain.kernel.money import example_amount, format_minor, parse_major
 from app.domain.payroll import actions as payroll_actions
 from app.domain.payroll.rules import COMPONENTS, DEDUCTION, EARNING
 from app.domain.payroll.runs import journal_of
@@ -114,7 +114,7 @@ def _employee_form(form):
     form.entity.choices = options((e.id, e.name_en) for e in entities_of(g.company.id).values())
     form.branch.choices = options([("", "(none)")] + [(b.id, b.name) for b in branches_of(g.company.id)])
     for name in EmployeeForm.MONEY_FIELDS:
-        form[name].description = f"{g.company.currency}, e.g. {format_minor(125050, g.company.currency)}"
+        form[name].description = f"{g.company.currency}, e.g. {example_amount(g.company.currency)}"
     return form
 
 
@@ -153,7 +153,7 @@ def _fields_of(form):
             try:
                 value = parse_major(value or "0", g.company.currency)
             except ValueError:
-                example = format_minor(125050, g.company.currency)
+                example = example_amount(g.company.currency)
                 problems.append((name, f"an amount in {g.company.currency}, like {example}"))
         elif name == "manager" and value:
             manager = by_staff_number(g.company.id, value)

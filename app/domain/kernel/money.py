@@ -28,6 +28,11 @@ def format_minor(amount, currency, *, grouped=False):
     return f"{sign}{whole:,}.{frac:0{digits}d}" if grouped else f"{sign}{whole}.{frac:0{digits}d}"
 
 
+def example_amount(currency):
+    """An amount as HR would type it, for messages: "1250.500" KWD, "1250.50" SAR."""
+    return format_minor(125050 * 10 ** (minor_digits(currency) - 2), currency)
+
+
 def parse_major(text, currency):
     """"1250.5" KWD -> 1250500. Raises ValueError for text that is not a finite amount,
     or has more decimals than the currency has."""

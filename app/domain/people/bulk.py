@@ -18,7 +18,7 @@ from peewee import JOIN
 from app.domain.kernel.clock import to_db
 from app.domain.kernel.errors import ValidationFailed
 from app.domain.kernel.ids import new_id
-from app.domain.kernel.money import parse_major
+from app.domain.kernel.money import example_amount, parse_major
 from app.domain.partner_safe import employee_form
 from app.domain.people.actions import FIELDS, MONEY_FIELDS, announce, canonical, clean_fields
 from app.domain.people.employees import EMPLOYEE_COLUMNS
@@ -50,7 +50,7 @@ def import_employees(company, csv_text, clock):
     for number, row in enumerate(reader, start=2):  # row 1 is the header
         if number - 1 > MAX_ROWS:
             raise ValidationFailed("too many rows", [("file", f"at most {MAX_ROWS} rows per file")])
-        fields, row_errors = _row_fields(row, company.currency)
+        fields, row_errors = row_fields(row, company.currency)
         staff_number = fields.get("staff_number")
         if staff_number in seen:
             row_errors.append(("staff_number", f"{staff_number} appears twice in the file"))
@@ -86,7 +86,9 @@ def _attribute(field):
     return f"{field}_id" if field in ("entity", "branch", "manager") else field
 
 
-def _row_fields(row, currency):
+def row_fields(row, currency):
+    """One CSV row (column -> text) as employee fields, and the problems of its cells:
+    money in major units, ISO dates, `is_national` as 1/true/yes/y, blanks as None."""
     fields, errors = {}, []
     for column, text in row.items():
         if column is None:  # more cells than columns
@@ -97,7 +99,7 @@ def _row_fields(row, currency):
             try:
                 fields[MONEY_COLUMNS[column]] = parse_major(text or "0", currency)
             except (ValueError, InvalidOperation):
-                errors.append((column, f"an amount in {currency}, like 1250.500"))
+                errors.append((column, f"an amount in {currency}, like {example_amount(currency)}"))
         elif column in DATE_COLUMNS:
             try:
                 fields[column] = date.fromisoformat(text) if text else None
@@ -131,7 +133,7 @@ def reconcile(runtime, *, batch=500):
             form = employee_form(row)
             if row["announced"] == canonical(form):
                 continue
-            event_type = _missing_event(row["announced"], form)
+            event_type = owed_event(row["announced"], form)
             with db.atomic():
                 announce(companies[row["company"]], row["id"], event_type, runtime)
             counts[event_type] += 1
@@ -140,7 +142,9 @@ def reconcile(runtime, *, batch=500):
         after = (rows[-1]["company"], rows[-1]["id"])
 
 
-def _missing_event(announced, form):
+def owed_event(announced, form):
+    """The event partners are owed for an employee whose partner form is `form` and
+    whose last announced form is `announced` (canonical JSON, or None if never)."""
     if announced is None:
         return "employee.created"
     if form["status"] == "left" and json.loads(announced)["status"] != "left":
