@@ -97,10 +97,3 @@ def by_staff_number(company_id, staff_number):
     """The company's employee with this staff number, or None."""
     return E.get_or_none(E.company == company_id, E.staff_number == staff_number)
 
-
-def company_of(employee_id):
-    """The company id of any employee (operator commands name the employee alone)."""
-    found = E.select(E.company).where(E.id == employee_id).first()
-    if found is None:
-        raise NotFound(f"no employee {employee_id}")
-    return found.company_id

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app.domain.kernel.money import MINOR_DIGITS, format_minor, parse_major, percent_of
+from app.domain.kernel.money import MINOR_DIGITS, example_amount, format_minor, parse_major, percent_of
 
 
 @pytest.mark.parametrize(
@@ -56,3 +56,9 @@ def test_grouped_amounts_are_for_people_and_keep_every_digit():
     assert format_minor(-123_456_789, "SAR", grouped=True) == "-1,234,567.89"
     assert format_minor(99_999, "AED", grouped=True) == "999.99"
     assert format_minor(1_234_567_890, "KWD") == "1234567.890"  # the API's form stays plain
+
+
+def test_the_example_amount_has_the_currencys_own_decimals_and_parses_back():
+    assert example_amount("KWD") == "1250.500" and example_amount("SAR") == "1250.50"
+    for currency, digits in MINOR_DIGITS.items():
+        assert parse_major(example_amount(currency), currency) == 125050 * 10 ** (digits - 2)

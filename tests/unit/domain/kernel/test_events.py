@@ -1,0 +1,85 @@
+"""The outbox: an event is its whole envelope, written with the change, and handed on
+only once that change commits."""
+
+import json
+import logging
+from datetime import UTC, datetime
+
+import pytest
+
+from app.domain.access.companies import create_company
+from app.domain.kernel import events
+from app.domain.kernel.runtime import Runtime
+from app.models import Company, OutboxEvent, db
+
+AT = datetime(2026, 11, 21, 9, 0, 0, 123456, tzinfo=UTC)
+
+
+def test_the_envelope_has_the_contracts_fields_and_livemode_follows_the_company():
+    for sandbox, livemode in ((True, False), (False, True)):
+        body = events.envelope("evt_1", "ping", AT, Company(id="cmp_1", sandbox=sandbox), {"webhook_id": "whk_1"})
+        assert body == {"id": "evt_1", "type": "ping", "created_at": "2026-11-21T09:00:00Z",
+                        "company_id": "cmp_1", "livemode": livemode, "data": {"webhook_id": "whk_1"}}
+
+
+def test_an_unknown_event_type_is_refused_before_anything_is_written(sandbox, clock):
+    with pytest.raises(ValueError, match="unknown event type"):
+        events.emit(sandbox, "employee.hired", {}, Runtime(clock))
+    assert not OutboxEvent.select().where(OutboxEvent.type == "employee.hired").exists()
+
+
+def test_the_stored_payload_is_the_envelope_as_compact_utf8_json(sandbox, clock):
+    event_id = events.emit(sandbox, "ping", {"webhook_id": "whk_1", "note": "رواتب"}, Runtime(clock))
+    stored = OutboxEvent.get_by_id(event_id)
+    assert stored.payload == json.dumps(json.loads(stored.payload), ensure_ascii=False, separators=(",", ":"))
+    assert "رواتب" in stored.payload and json.loads(stored.payload)["id"] == event_id
+    assert stored.dispatched_at is None and event_id in events.pending(limit=10_000)
+
+
+def test_dispatching_marks_an_event_once(sandbox, clock):
+    event_id = events.emit(sandbox, "ping", {"webhook_id": "whk_1"}, Runtime(clock))
+    assert events.mark_dispatched(event_id, clock.now()) is True
+    assert events.mark_dispatched(event_id, clock.now()) is False
+    assert event_id not in events.pending(limit=10_000)
+
+
+def test_the_hand_off_waits_for_the_commit_and_a_rollback_cancels_it(sandbox, clock):
+    handed = []
+    runtime = Runtime(clock, on_event_written=handed.append)
+    with db.atomic() as savepoint:  # the test's own transaction is open around this
+        events.emit(sandbox, "ping", {"webhook_id": "whk_1"}, runtime)
+        assert handed == []
+        savepoint.rollback()
+    assert handed == []
+
+
+def test_a_failing_hand_off_is_logged_and_the_change_stands(app, clock, caplog):
+    def queue_down(event_id):
+        raise ConnectionError("Redis is down")
+
+    with app.app_context():
+        db.connect(reuse_if_open=True)
+        company = create_company("Hand-off Co", "KW", clock)  # committed: the hand-off must fire
+        try:
+            with caplog.at_level(logging.WARNING), db.atomic():
+                event_id = events.emit(company, "ping", {"webhook_id": "whk_1"}, Runtime(clock, queue_down))
+            assert "the sweeper will" in caplog.text and event_id in caplog.text
+            assert OutboxEvent.get_by_id(event_id).dispatched_at is None
+        finally:
+            company.delete_instance(recursive=True)
+            db.close()
+
+
+def test_without_hand_offs_nothing_is_queued_and_nothing_fails(sandbox, clock):
+    runtime = Runtime(clock)
+    runtime.credentials_changed()
+    runtime.clock_events_stored(sandbox.id, ["emp_1"])
+    assert events.emit(sandbox, "ping", {"webhook_id": "whk_1"}, runtime)
+
+
+def test_clock_events_are_handed_on_sorted_and_only_when_there_are_some(clock):
+    handed = []
+    runtime = Runtime(clock, on_clock_events_stored=lambda company, ids: handed.append((company, ids)))
+    runtime.clock_events_stored("cmp_1", set())
+    runtime.clock_events_stored("cmp_1", {"emp_b", "emp_a"})  # no transaction open: at once
+    assert handed == [("cmp_1", ["emp_a", "emp_b"])]
