@@ -118,6 +118,14 @@ def write_transaction():
             yield
 
 
+def row_of(model, row_id, company_id=None):
+    """The condition "this row, of this company": `company_id` None drops the company
+    (an operator's command names a row alone). Every tenant lookup by id goes through a
+    company; `None` is the one deliberate way round it."""
+    condition = model.id == row_id
+    return condition if company_id is None else condition & (model.company == company_id)
+
+
 def locked(query):
     """The first row of `query`, read under a lock until the transaction ends, for a
     state move decided on it (call inside `write_transaction()`). PostgreSQL locks the

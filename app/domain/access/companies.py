@@ -5,6 +5,7 @@ from app.domain.kernel.countries import get_country
 from app.domain.kernel.errors import NotFound, ValidationFailed
 from app.domain.kernel.ids import new_id
 from app.models import Branch, Company, Entity, db
+from app.models.base import row_of
 
 
 def create_company(name_en, country_code, clock, *, name_ar=None, sandbox=False, sandbox_owner=None):
@@ -51,10 +52,7 @@ def entities_of(company_id):
 
 
 def get_entity(entity_id, *, company_id=None):
-    query = Entity.id == entity_id
-    if company_id is not None:
-        query &= Entity.company == company_id
-    entity = Entity.get_or_none(query)
+    entity = Entity.get_or_none(row_of(Entity, entity_id, company_id))
     if entity is None:
         raise NotFound(f"no legal entity {entity_id}")
     return entity

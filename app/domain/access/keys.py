@@ -15,7 +15,7 @@ from app.domain.kernel.clock import from_db, to_db
 from app.domain.kernel.errors import NotFound, ValidationFailed
 from app.domain.kernel.ids import new_id, random_token
 from app.models import ApiKey, Company, Entity
-from app.models.base import Prepared, write_transaction
+from app.models.base import Prepared, row_of, write_transaction
 
 SCOPES = ("employees:read", "payroll:read", "attendance:read", "attendance:write", "webhooks:manage")
 PREFIXES = {"live": "svc_live_", "test": "svc_test_"}
@@ -73,9 +73,7 @@ def list_keys(company_id):
 
 
 def revoke_key(key_id, runtime, *, company=None):
-    query = ApiKey.id == key_id
-    if company is not None:
-        query &= ApiKey.company == company
+    query = row_of(ApiKey, key_id, company)
     with write_transaction():
         # Decided by the update itself: of two revocations at once, one revokes.
         if ApiKey.update(revoked_at=to_db(runtime.now())).where(query, ApiKey.revoked_at.is_null()).execute():

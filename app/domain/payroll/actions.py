@@ -46,7 +46,7 @@ from app.models import (
     PayrollLine,
     PayrollRun,
 )
-from app.models.base import locked, write_transaction
+from app.models.base import locked, row_of, write_transaction
 
 ACCRUAL_KINDS = ("accrual", "correction")  # what a correction or a reversal is measured against
 
@@ -54,10 +54,7 @@ ACCRUAL_KINDS = ("accrual", "correction")  # what a correction or a reversal is 
 def get_run_for_update(company_id, run_id):
     """Any run of the company, drafts included (HR's side, not the partner's).
     `company_id` None: of any company, for an operator's command."""
-    query = (PayrollRun.id == run_id) & (PayrollRun.status != "deleted")
-    if company_id is not None:
-        query &= PayrollRun.company == company_id
-    run = PayrollRun.get_or_none(query)
+    run = PayrollRun.get_or_none(row_of(PayrollRun, run_id, company_id), PayrollRun.status != "deleted")
     if run is None:
         raise NotFound(f"no payroll run {run_id}")
     return run

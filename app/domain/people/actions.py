@@ -33,7 +33,7 @@ from app.domain.kernel.money import MAX_AMOUNT_MINOR
 from app.domain.partner_safe import employee_form
 from app.domain.people.employees import employee_row
 from app.models import Branch, Company, Employee, EmployeeAnnouncement, Entity, db
-from app.models.base import locked, write_transaction
+from app.models.base import locked, row_of, write_transaction
 
 EDITABLE_STATUSES = ("active", "on_leave", "suspended")  # `left` only through end_employment
 EMPLOYMENT_TYPES = ("full_time", "part_time", "contract")
@@ -53,10 +53,7 @@ def hr_employee(company_id, employee_id):
     """Any employee of the company as HR sees it, archived ones included (a hint for a
     form; every change below reads it again under its lock). `company_id` None: of any
     company, for an operator's command that names the employee alone."""
-    query = Employee.id == employee_id
-    if company_id is not None:
-        query &= Employee.company == company_id
-    employee = Employee.get_or_none(query)
+    employee = Employee.get_or_none(row_of(Employee, employee_id, company_id))
     if employee is None:
         raise NotFound(f"no employee {employee_id}")
     return employee
