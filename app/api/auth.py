@@ -100,8 +100,8 @@ def guard():
         raise ApiProblem("not_found", "This operation is not live yet.")
     now = current_app.extensions["runtime"].now()
     try:
-        principal, verdict = current_app.extensions["authenticator"](identify(request.headers.get("Authorization")),
-                                                                     now)
+        bearer = identify(request.headers.get("Authorization"))
+        principal, verdict = current_app.extensions["authenticator"](bearer, now)
     except Unauthenticated:
         raise ApiProblem(
             "unauthenticated", "Send `Authorization: Bearer <API key>` with a valid key of "

@@ -5,7 +5,8 @@ action's transaction commits.
 hand-offs there: an outbox event written -> queue its dispatch; clock events stored ->
 queue their pairing; credentials changed -> retire every worker's cached principals.
 Actions that hand work on take a `runtime` argument where others take a `clock`, so a
-reader of the domain sees which functions do.
+reader of the domain sees which functions do. A Runtime tells the time too (`now()`), so
+the console and the CLI, which hold one, pass it wherever a clock is asked for.
 
 The database, not the hand-off, is the record of what is due: an event has no
 `dispatched_at`, a clock event no `paired_at`. So a hand-off that fails (Redis down) is
