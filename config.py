@@ -33,6 +33,9 @@ def _integer(name, default):
 class Config:
     ENV_NAME = "development"
     SECRET_KEY = os.environ.get("SECRET_KEY", DEV_SECRET_KEY)
+    # Earlier secret keys, newest first, comma-separated: after a rotation, console sessions
+    # and sealed webhook secrets made under them still open (Flask's own setting).
+    SECRET_KEY_FALLBACKS = _csv(os.environ.get("SECRET_KEY_FALLBACKS", ""))
     DATABASE_URL = os.environ.get("DATABASE_URL", "sqlite:///instance/partner_api.db")
     REDIS_URL = os.environ.get("REDIS_URL") or None
     # Where the `type` URLs of problem responses point. Unset: this service's own `/errors`
@@ -55,6 +58,12 @@ class Config:
     KEY_LAST_USED_RESOLUTION = 60
     # Without Redis, background jobs run on a thread of each process (app/jobs/queues.py).
     JOBS_AUTOSTART = True
+    # Webhooks go to public addresses only; addresses in these networks (CIDRs, comma-
+    # separated) pass too, also over http://: a developer's machine, the tests, an ERP on
+    # the VM's own network (app/domain/webhooks/urls.py).
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS = os.environ.get("WEBHOOK_ALLOW_PRIVATE_NETWORKS", "")
+    # CA certificates (PEM) the webhook sender trusts; unset: the system's.
+    WEBHOOK_CA_FILE = os.environ.get("WEBHOOK_CA_FILE") or None
 
     # Console sessions: a signed cookie, unreadable by scripts, not sent on cross-site
     # requests. Production also marks it Secure (HTTPS only).

@@ -8,17 +8,18 @@ from app.models.events import EmployeeAnnouncement, OutboxEvent
 from app.models.keys import ApiKey
 from app.models.payroll import JournalEntry, JournalLine, PayrollComponent, PayrollLine, PayrollRun
 from app.models.sessions import ConsoleSession, PasswordReset
+from app.models.webhooks import WebhookDelivery, WebhookEndpoint
 
 # In dependency order: what migrations create, tests truncate.
 ALL_MODELS = (
     User, Company, Membership, Entity, Branch, Employee, PayrollRun, PayrollLine,
     PayrollComponent, JournalEntry, JournalLine, ApiKey, OutboxEvent, EmployeeAnnouncement,
-    AttendanceEvent, IdentityLink, AttendanceDay, ConsoleSession, PasswordReset,
+    AttendanceEvent, IdentityLink, AttendanceDay, ConsoleSession, PasswordReset, WebhookEndpoint, WebhookDelivery,
 )
 
 __all__ = [
     "ALL_MODELS", "ApiKey", "AttendanceDay", "AttendanceEvent", "BaseModel", "Branch", "Company", "ConsoleSession",
-    "Employee",
-    "EmployeeAnnouncement", "Entity", "IdentityLink", "JournalEntry", "JournalLine", "Membership", "OutboxEvent",
-    "PasswordReset", "PayrollComponent", "PayrollLine", "PayrollRun", "User", "db", "make_database",
+    "Employee", "EmployeeAnnouncement", "Entity", "IdentityLink", "JournalEntry", "JournalLine", "Membership",
+    "OutboxEvent", "PasswordReset", "PayrollComponent", "PayrollLine", "PayrollRun", "User", "WebhookDelivery",
+    "WebhookEndpoint", "db", "make_database",
 ]

@@ -137,7 +137,9 @@ def locked(query):
 
 
 def lock_for_update(query):
-    """Lock the rows `query` selects until the transaction ends (PostgreSQL); on SQLite
-    the write transaction already excludes every other writer."""
+    """The rows `query` selects, locked until the transaction ends (PostgreSQL: a second
+    transaction waits, then reads them as moved); on SQLite the write transaction already
+    excludes every other writer."""
     if not isinstance(db.obj, pw.SqliteDatabase):
-        list(query.for_update())
+        query = query.for_update()
+    return list(query)

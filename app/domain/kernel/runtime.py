@@ -12,6 +12,9 @@ The database, not the hand-off, is the record of what is due: an event has no
 `dispatched_at`, a clock event no `paired_at`. So a hand-off that fails (Redis down) is
 logged and the sweeper finds the work later, and `Runtime(clock)` with no hand-offs at
 all (unit tests, one-off scripts) loses nothing either.
+
+It also carries the app's `sealer` (app/domain/kernel/sealing.py), for the secrets an
+action must store and read back (webhook signing secrets).
 """
 
 import logging
@@ -29,6 +32,9 @@ class Runtime:
     on_event_written: Callable[[str], None] | None = None
     on_clock_events_stored: Callable[[str, list], None] | None = None
     on_credentials_changed: Callable[[], None] | None = None
+    on_deliveries_due: Callable[[list], None] | None = None
+    on_endpoint_notice: Callable[[str, str], None] | None = None
+    sealer: object = None  # app/domain/kernel/sealing.py
 
     def now(self):
         return self.clock.now()
@@ -44,6 +50,20 @@ class Runtime:
             employee_ids = sorted(employee_ids)
             what = f"the pairing of {len(employee_ids)} employee(s) of {company_id}"
             db.after_commit(lambda: _hand_off(what, self.on_clock_events_stored, company_id, employee_ids))
+
+    def deliveries_due(self, delivery_ids):
+        """Call inside the transaction that wrote webhook deliveries due now."""
+        if self.on_deliveries_due is not None and delivery_ids:
+            delivery_ids = list(delivery_ids)
+            what = f"the sending of {len(delivery_ids)} webhook delivery(ies)"
+            db.after_commit(lambda: _hand_off(what, self.on_deliveries_due, delivery_ids))
+
+    def endpoint_notice(self, endpoint_id, notice):
+        """Call inside the transaction that found a webhook endpoint `failing` for three
+        days or `disabled` it: its company's owner is told after commit."""
+        if self.on_endpoint_notice is not None:
+            what = f"the {notice} notice of webhook endpoint {endpoint_id}"
+            db.after_commit(lambda: _hand_off(what, self.on_endpoint_notice, endpoint_id, notice))
 
     def credentials_changed(self):
         """Call inside the transaction that changes a credential, its company or its

@@ -1,0 +1,133 @@
+"""Webhook endpoints: registered by a credential, seen and changed by that credential only.
+
+Another credential of the same company gets 404 for them, exactly like an id that does
+not exist (DESIGN.md, Tenancy, per credential). The signing secret is `whsec_` and 32
+random bytes (base64url), shown in the create response only and stored sealed. An
+endpoint is disabled when its owning key is revoked (`key_revoked`, in the revocation's
+transaction), after seven days of failed deliveries (`delivery_failures`), or by its owner
+(`PATCH active: false`, reason `manual`); `PATCH active: true` re-enables it.
+"""
+
+import base64
+import secrets
+
+from app.domain.kernel import events
+from app.domain.kernel.clock import format_utc, to_db
+from app.domain.kernel.errors import NotFound, ValidationFailed
+from app.domain.kernel.ids import new_id
+from app.models import WebhookEndpoint, db
+from app.models.base import locked, write_transaction
+
+SUBSCRIBABLE = tuple(t for t in events.EVENT_TYPES if t != "ping")  # ping comes from the test only
+SECRET_PREFIX = "whsec_"
+
+
+def new_secret():
+    return SECRET_PREFIX + base64.urlsafe_b64encode(secrets.token_bytes(32)).decode().rstrip("=")
+
+
+def clean_events(chosen):
+    """The subscribed event types, as given; 422 naming each bad item, an empty list or a repeat."""
+    if not isinstance(chosen, list) or not chosen:
+        raise ValidationFailed("invalid events", [("events", "a non-empty list of event types")])
+    problems = []
+    for index, value in enumerate(chosen):
+        if value == "ping":
+            problems.append((f"events.{index}", "ping cannot be subscribed to; it is sent by the test operation"))
+        elif value not in SUBSCRIBABLE:
+            problems.append((f"events.{index}", f"unknown event type {value!r}; one of {', '.join(SUBSCRIBABLE)}"))
+        elif value in chosen[:index]:
+            problems.append((f"events.{index}", f"{value} is listed twice"))
+    if problems:
+        raise ValidationFailed("invalid events", problems)
+    return list(chosen)
+
+
+def form(endpoint):
+    """The endpoint as its owner sees it (DESIGN.md, Webhook endpoint)."""
+    return {
+        "id": endpoint.id,
+        "url": endpoint.url,
+        "events": endpoint.events.split(),
+        "active": bool(endpoint.active),
+        "disabled_reason": endpoint.disabled_reason,
+        "created_at": format_utc(endpoint.created_at),
+        "updated_at": format_utc(endpoint.updated_at),
+    }
+
+
+def create_endpoint(owner, target, chosen, runtime):
+    """A new endpoint of the principal `owner` for a judged URL (urls.check_url).
+    Returns (endpoint, the secret, shown this once)."""
+    chosen = clean_events(chosen)
+    secret = new_secret()
+    now = to_db(runtime.now())
+    endpoint = WebhookEndpoint.create(
+        id=new_id("whk"), company=owner.company.id, credential_kind=owner.kind, credential_id=owner.credential_id,
+        url=target.url, events=" ".join(chosen), active=True, secret_sealed=runtime.sealer.seal(secret),
+        created_at=now, updated_at=now,
+    )
+    return endpoint, secret
+
+
+def list_endpoints(owner):
+    return list(_owned(owner).order_by(WebhookEndpoint.created_at, WebhookEndpoint.id))
+
+
+def get_endpoint(owner, endpoint_id):
+    endpoint = _owned(owner).where(WebhookEndpoint.id == endpoint_id).first()
+    if endpoint is None:
+        raise NotFound(f"no webhook endpoint {endpoint_id}")
+    return endpoint
+
+
+def update_endpoint(owner, endpoint_id, runtime, *, target=None, chosen=None, active=None):
+    """Change the URL (judged), the events or the state. `active: true` re-enables (and
+    clears the reason and the failure streak); `false` disables with reason `manual`."""
+    values = {}
+    if target is not None:
+        values["url"] = target.url
+    if chosen is not None:
+        values["events"] = " ".join(clean_events(chosen))
+    if active is True:
+        values.update(active=True, disabled_reason=None, failing_since=None, warned_at=None)
+    elif active is False:
+        values.update(active=False, disabled_reason="manual")
+    with write_transaction():
+        endpoint = locked(_owned(owner).where(WebhookEndpoint.id == endpoint_id))
+        if endpoint is None:
+            raise NotFound(f"no webhook endpoint {endpoint_id}")
+        if active is False and not endpoint.active:
+            values.pop("disabled_reason")  # already disabled: keep why
+        if values:
+            values["updated_at"] = to_db(runtime.now())
+            WebhookEndpoint.update(**values).where(WebhookEndpoint.id == endpoint.id).execute()
+    return WebhookEndpoint.get_by_id(endpoint.id)
+
+
+def delete_endpoint(owner, endpoint_id):
+    """Remove the endpoint; its deliveries, pending ones included, go with it."""
+    with db.atomic():
+        endpoint = get_endpoint(owner, endpoint_id)
+        endpoint.delete_instance(recursive=True)
+
+
+def send_test(owner, endpoint_id, runtime):
+    """Queue a `ping` to this endpoint alone (it is nobody's subscription)."""
+    endpoint = get_endpoint(owner, endpoint_id)
+    with db.atomic():
+        return events.emit(owner.company, "ping", {"webhook_id": endpoint.id}, runtime)
+
+
+def disable_for_credential(kind, credential_id, reason, now):
+    """Inside a revocation's transaction: the credential's active endpoints stop."""
+    return (WebhookEndpoint.update(active=False, disabled_reason=reason, updated_at=to_db(now))
+            .where(WebhookEndpoint.credential_kind == kind, WebhookEndpoint.credential_id == credential_id,
+                   WebhookEndpoint.active == True)  # noqa: E712
+            .execute())
+
+
+def _owned(owner):
+    return WebhookEndpoint.select().where(
+        WebhookEndpoint.company == owner.company.id, WebhookEndpoint.credential_kind == owner.kind,
+        WebhookEndpoint.credential_id == owner.credential_id)

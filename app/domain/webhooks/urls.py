@@ -1,0 +1,165 @@
+"""Which webhook URLs may be delivered to: judged by the addresses a host resolves to,
+never by the string (Contract, Webhooks rule 1; DESIGN.md, Webhook delivery).
+
+A URL is `https://` on a public host, with no userinfo and at most 2,048 characters. Every
+address its host resolves to must be public: not loopback, private, link-local (the cloud
+metadata address 169.254.169.254 among them), CGNAT, `0.0.0.0/8`, multicast, reserved,
+benchmarking or documentation space, nor an IPv6 form of one (unique-local, link-local,
+IPv4-mapped or -compatible, and 6to4 or NAT64 addresses that embed a private IPv4). A host
+written as a number in any of the spellings `inet_aton` accepts (`2130706433`,
+`0x7f.1`, `0177.0.0.1`, `127.1`) is that address, and judged as one.
+
+The operator's `WEBHOOK_ALLOW_PRIVATE_NETWORKS` names networks whose addresses pass, and
+may then be reached over `http://` too: a developer's machine, the test suite, an ERP on
+the VM's own network. Resolution is the caller's (`resolve(host, port) -> [address]`,
+raising LookupError): this module does no I/O, and the sender judges again, at every
+attempt, the very addresses it then connects to.
+"""
+
+import ipaddress
+import re
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from app.domain.kernel.errors import ValidationFailed
+
+MAX_URL_LENGTH = 2048
+NAT64 = (ipaddress.ip_network("64:ff9b::/96"), ipaddress.ip_network("64:ff9b:1::/48"))
+# Globally routed by the registry's reckoning, yet never a webhook receiver.
+ALSO_REFUSED = (ipaddress.ip_network("192.88.99.0/24"),)  # the retired 6to4 relay anycast
+_NUMBER_PART = re.compile(r"^(0[xX][0-9a-fA-F]*|0[0-7]*|[1-9][0-9]*)$")
+_HOST_LABEL = re.compile(r"^(?!-)[A-Za-z0-9-]{1,63}(?<!-)$")
+
+
+@dataclass(frozen=True)
+class Target:
+    url: str
+    scheme: str
+    host: str  # lower case; an IP literal without brackets
+    port: int
+    addresses: tuple  # the judged addresses, in the resolver's order
+
+
+def parse_networks(text):
+    """`WEBHOOK_ALLOW_PRIVATE_NETWORKS` -> networks; ValueError naming a bad entry."""
+    networks = []
+    for item in (text or "").replace(";", ",").split(","):
+        if item.strip():
+            networks.append(ipaddress.ip_network(item.strip(), strict=False))
+    return tuple(networks)
+
+
+def check_url(text, resolve, allowed=()):
+    """The Target of a webhook URL whose host resolves only to deliverable addresses, or
+    ValidationFailed naming `url` with what is wrong."""
+    scheme, host, port = _parts(text)
+    literal = ip_literal(host)
+    if literal is not None:
+        addresses = (literal,)
+    else:
+        try:
+            addresses = tuple(dict.fromkeys(ipaddress.ip_address(a) for a in resolve(host, port)))
+        except (LookupError, ValueError):
+            addresses = ()
+        if not addresses:
+            raise _refused(f"the host {host} does not resolve")
+    for address in addresses:
+        problem = address_problem(address, allowed)
+        if problem:
+            raise _refused(f"{host} resolves to {address}, {problem}; webhooks go to public addresses only")
+    if scheme == "http" and not all(_inside(address, allowed) for address in addresses):
+        raise _refused("must be https:// (http:// only to networks the operator allows)")
+    return Target(text, scheme, host, port, addresses)
+
+
+def address_problem(address, allowed=()):
+    """Why `address` may not receive webhooks (None if it may)."""
+    address = ipaddress.ip_address(address)
+    if _inside(address, allowed):
+        return None
+    if address.version == 6:
+        if address.ipv4_mapped is not None or (int(address) >> 32 == 0 and int(address) > 1):
+            return "an IPv4 address written as IPv6"
+        embedded = address.sixtofour or next(
+            (ipaddress.IPv4Address(int(address) & 0xFFFFFFFF) for net in NAT64 if address in net), None)
+        if embedded is not None:
+            inner = address_problem(embedded, allowed)
+            return f"which embeds {embedded}, {inner}" if inner else None
+    if address.is_loopback:
+        return "a loopback address"
+    if address.is_link_local:
+        return "a link-local address"
+    if address.is_multicast:
+        return "a multicast address"
+    if address.is_private:
+        return "a private address"
+    if not address.is_global or any(address in net for net in ALSO_REFUSED):
+        return "not a public address"
+    return None
+
+
+def ip_literal(host):
+    """The address a host names as a number, or None for a name. Dotted, hex, octal and
+    short IPv4 spellings count, as C resolvers read them."""
+    try:
+        return ipaddress.ip_address(host)
+    except ValueError:
+        pass
+    parts = host.split(".")
+    if not all(_NUMBER_PART.match(part) for part in parts) or not 1 <= len(parts) <= 4:
+        return None
+    values = [int(part, 16) if part[:2].lower() == "0x" else int(part, 8) if part.startswith("0") else int(part)
+              for part in (p if p not in ("0x", "0X") else "0x0" for p in parts)]
+    *head, last = values
+    if any(value > 255 for value in head) or last >= 256 ** (4 - len(head)):
+        raise _refused(f"{host} is not a valid address")
+    number = 0
+    for value in head:
+        number = number * 256 + value
+    return ipaddress.IPv4Address(number * 256 ** (4 - len(head)) + last)
+
+
+def _parts(text):
+    if not isinstance(text, str) or not text:
+        raise _refused("a URL is required")
+    if len(text) > MAX_URL_LENGTH:
+        raise _refused(f"at most {MAX_URL_LENGTH} characters")
+    if any(ch.isspace() or ord(ch) < 32 or ord(ch) == 127 for ch in text):
+        raise _refused("no spaces or control characters")
+    try:
+        parts = urlsplit(text)
+        port = parts.port
+    except ValueError:
+        raise _refused("not a valid URL") from None
+    scheme = parts.scheme.lower()
+    if scheme not in ("https", "http"):
+        raise _refused("must be https://")
+    if "@" in parts.netloc:
+        raise _refused("no user name or password in the URL")
+    host = (parts.hostname or "").rstrip(".")
+    if not host:
+        raise _refused("a host is required")
+    try:
+        host = host.encode("idna").decode("ascii")  # an international name, as DNS knows it
+    except UnicodeError:
+        raise _refused(f"{host} is not a valid host name") from None
+    if "%" in host:
+        raise _refused("no IPv6 zone identifiers")
+    if ip_literal_or_none(host) is None and not all(_HOST_LABEL.match(label) for label in host.split(".")):
+        raise _refused(f"{host} is not a valid host name")
+    return scheme, host.lower(), port or (443 if scheme == "https" else 80)
+
+
+def ip_literal_or_none(host):
+    try:
+        return ip_literal(host)
+    except ValidationFailed:
+        return None
+
+
+def _inside(address, allowed):
+    return any(address.version == net.version and address in net for net in allowed)
+
+
+def _refused(message):
+    return ValidationFailed("webhook URL refused", [("url", message)])
