@@ -9,18 +9,24 @@ from flask import Flask
 from app import cli, console
 from app.api import attendance as attendance_api
 from app.api import auth, company, docs, employees, payroll, problems, request_id, request_limits
+from app.api import webhooks as webhooks_api
 from app.api.openapi import PartnerApi
 from app.api.principal_cache import make_authenticator
 from app.api.ratelimit import make_limiter
 from app.console.throttle import SignInThrottle
 from app.domain.kernel.clock import SystemClock
 from app.domain.kernel.runtime import Runtime
+from app.domain.kernel.sealing import Sealer
+from app.domain.webhooks.urls import parse_networks
+from app.egress import Sender
 from app.extensions import connect_redis
-from app.jobs import PERIODIC, attendance, outbox
+from app.jobs import PERIODIC, attendance, outbox, webhooks
 from app.jobs.queues import InProcessRunner, RQJobs
 from app.mail import make_mailer
 from app.models import db, make_database
-from config import config_from_env, rate_limit_file
+from config import ConfigurationError, config_from_env, rate_limit_file
+
+log = logging.getLogger(__name__)
 
 API_DESCRIPTION = """\
 Read one company, its partner-safe employee records and its closed payroll runs (v1.0);
@@ -75,16 +81,21 @@ def create_app(config=None, **overrides):
                                       ("by_email", "LOGIN_ATTEMPTS_PER_EMAIL_PER_HOUR", 3600))
     })
     app.extensions["mailer"] = make_mailer(app.config["SMTP_URL"], app.config["MAIL_FROM"])
+    app.extensions["webhook_sender"] = Sender(_private_networks(app), ca_file=app.config["WEBHOOK_CA_FILE"])
     jobs = _init_jobs(app, redis_client)
     # Where work goes after an action commits (app/domain/kernel/runtime.py). An event is
-    # queued for dispatch, new clock events for pairing; if queueing fails (Redis down)
-    # the sweeper finds them. A changed credential retires every worker's cached copy.
+    # queued for fan-out into webhook deliveries, which are queued for sending; new clock
+    # events for pairing; if queueing fails (Redis down) the sweeper finds them. A changed
+    # credential retires every worker's cached copy.
     app.extensions["runtime"] = Runtime(
         app.config.get("CLOCK") or SystemClock(),
         on_event_written=lambda event_id: jobs.enqueue(outbox.dispatch_event, event_id),
         on_clock_events_stored=lambda company_id, employee_ids: jobs.enqueue(
             attendance.pair_attendance, company_id, employee_ids),
+        on_deliveries_due=lambda delivery_ids: jobs.enqueue(webhooks.send_deliveries, delivery_ids),
+        on_endpoint_notice=lambda endpoint_id, notice: jobs.enqueue(webhooks.notify_endpoint, endpoint_id, notice),
         on_credentials_changed=authenticator.versions.changed if authenticator.versions is not None else None,
+        sealer=Sealer([app.config["SECRET_KEY"], *app.config["SECRET_KEY_FALLBACKS"]]),
     )
 
     request_id.register(app)
@@ -93,7 +104,7 @@ def create_app(config=None, **overrides):
     api.spec.components.security_scheme(
         "bearerAuth", {"type": "http", "scheme": "bearer", "description": "API key (`svc_live_...` or `svc_test_...`)."}
     )
-    for blueprint in (company.blp, employees.blp, payroll.blp, attendance_api.blp):
+    for blueprint in (company.blp, employees.blp, payroll.blp, attendance_api.blp, webhooks_api.blp):
         api.register_blueprint(blueprint)
     app.register_blueprint(docs.blp)
     console.register(app)
@@ -118,6 +129,17 @@ def _init_database(app):
         # Inside a test's transaction the connection stays open (closing would raise).
         if not db.is_closed() and not db.in_transaction():
             db.close()
+
+
+def _private_networks(app):
+    try:
+        networks = parse_networks(app.config["WEBHOOK_ALLOW_PRIVATE_NETWORKS"])
+    except ValueError as exc:
+        raise ConfigurationError(f"WEBHOOK_ALLOW_PRIVATE_NETWORKS: {exc}") from None
+    if networks:
+        log.warning("webhooks may be delivered to the private networks %s (WEBHOOK_ALLOW_PRIVATE_NETWORKS), "
+                    "over http too", ", ".join(map(str, networks)))
+    return networks
 
 
 def _init_jobs(app, redis_client):

@@ -1,6 +1,6 @@
 """What create_app builds once per app and the rest of the app reaches from inside an
-app context (jobs, the console, the CLI): the Runtime handed to domain actions, and the
-job queue. Plus the Redis client maker the web processes use."""
+app context (jobs, the console, the CLI): the Runtime handed to domain actions, the job
+queue, the mailer and the webhook sender. Plus the Redis client maker the web processes use."""
 
 import redis
 from flask import current_app
@@ -16,6 +16,16 @@ def runtime():
 def job_queue():
     """Where this app's jobs go: RQ (with Redis) or the in-process runner (app/jobs/queues.py)."""
     return current_app.extensions["jobs"]
+
+
+def mailer():
+    """This app's mailer (app/mail.py): SMTP, or the log."""
+    return current_app.extensions["mailer"]
+
+
+def webhook_sender():
+    """This app's pinned HTTP sender for webhook deliveries (app/egress.py)."""
+    return current_app.extensions["webhook_sender"]
 
 
 def connect_redis(url):

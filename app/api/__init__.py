@@ -41,3 +41,17 @@ def read_body():
         chunks.append(chunk)
         size += len(chunk)
     raise RequestEntityTooLarge()
+
+
+def read_json_object():
+    """The body as a JSON object: 400 `invalid_request` for JSON that does not parse,
+    422 `validation_failed` for JSON that is not an object."""
+    try:
+        body = json.loads(read_body())
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise ApiProblem("invalid_request", f"The body is not valid JSON: {exc}") from None
+    except RecursionError:
+        raise ApiProblem("invalid_request", "The body's JSON is nested too deep.") from None
+    if not isinstance(body, dict):
+        raise ApiProblem("validation_failed", "The body must be a JSON object.", errors=[("$", "must be an object")])
+    return body

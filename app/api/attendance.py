@@ -5,7 +5,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import ValidationError, fields, validate, validates_schema
 
-from app.api import json_response, read_body
+from app.api import json_response, read_json_object
 from app.api.auth import current_company, operation
 from app.api.pagination import decode_cursor, fingerprint, page
 from app.api.problems import ApiProblem
@@ -173,16 +173,7 @@ class AttendanceDays(MethodView):
 def _events_of():
     """The `events` list of the body: 400 for JSON that does not parse, 422 for a body
     without a list of events, 413 for more than 500 of them (Contract, Errors)."""
-    try:
-        body = json.loads(read_body())
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise ApiProblem("invalid_request", f"The body is not valid JSON: {exc}") from None
-    except RecursionError:
-        raise ApiProblem("invalid_request", "The body's JSON is nested too deep.") from None
-    if not isinstance(body, dict):
-        raise ApiProblem("validation_failed", "The body is a JSON object with `events`.",
-                         errors=[("$", "must be an object with `events`")])
-    events = body.get("events")
+    events = read_json_object().get("events")
     if events is None:
         message = "required: a list of 1 to 500 events"
     elif not isinstance(events, list):

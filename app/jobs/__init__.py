@@ -7,7 +7,8 @@ worker` runs them in a non-forking worker; `flask --app wsgi jobs scheduler` enq
 periodic ones. Without Redis, `InProcessRunner` (app/jobs/queues.py) runs the same
 functions on a thread of the web process.
 
-One module per family: `outbox` (dispatching events), `attendance` (pairing and
+One module per family: `outbox` (fanning events out into webhook deliveries),
+`webhooks` (sending them, owner notices, the log's retention), `attendance` (pairing and
 expiring clock events), `reconcile` (the nightly announcement of bulk changes),
 `sweeper` (finding due work no queue holds). Jobs reach the app's Runtime and queue
 through `app.extensions.runtime()` and `job_queue()`: they run inside an app context.
@@ -15,7 +16,7 @@ through `app.extensions.runtime()` and `job_queue()`: they run inside an app con
 
 from dataclasses import dataclass
 
-from app.jobs import attendance, reconcile, sweeper
+from app.jobs import attendance, reconcile, sweeper, webhooks
 
 
 @dataclass(frozen=True)
@@ -30,4 +31,5 @@ PERIODIC = {
     "expire_attendance": Periodic(attendance.expire_attendance, every=300),
     # 23:00 UTC is 02:00-03:00 in the Gulf: after the working day everywhere.
     "reconcile": Periodic(reconcile.reconcile, cron="0 23 * * *"),
+    "prune_deliveries": Periodic(webhooks.prune_deliveries, cron="30 23 * * *"),
 }

@@ -4,9 +4,11 @@ import logging
 
 from app.domain.attendance import days
 from app.domain.kernel import events
+from app.domain.webhooks import deliveries
 from app.extensions import job_queue, runtime
 from app.jobs.attendance import pair_attendance
 from app.jobs.outbox import dispatch_event
+from app.jobs.webhooks import BATCH, send_deliveries
 from app.models.base import connection
 
 log = logging.getLogger(__name__)
@@ -14,20 +16,26 @@ log = logging.getLogger(__name__)
 
 def sweep():
     """Every minute: queue what the database says is due and no queue holds: events
-    written while Redis was down, clock events not paired yet, and clock events whose
-    fate falls due. Returns how many jobs were queued."""
+    written while Redis was down, clock events not paired yet, clock events whose fate
+    falls due, and webhook attempts due (retries, and any a dead worker held). Returns
+    how many jobs were queued."""
+    now = runtime().now()
     with connection():
         due = events.pending()
-        attendance = days.due_for_pairing(runtime().now())
+        attendance = days.due_for_pairing(now)
+        sends = deliveries.due(now)
     queue = job_queue()
     for event_id in due:
         queue.enqueue(dispatch_event, event_id)
     for company_id, employee_ids in attendance.items():
         queue.enqueue(pair_attendance, company_id, employee_ids)
-    if due or attendance:
-        log.info("sweeper queued %d pending event(s) and the attendance of %d company(ies)", len(due),
-                 len(attendance))
-    return len(due) + len(attendance)
+    batches = [sends[i:i + BATCH] for i in range(0, len(sends), BATCH)]
+    for batch in batches:
+        queue.enqueue(send_deliveries, batch)
+    if due or attendance or sends:
+        log.info("sweeper queued %d pending event(s), the attendance of %d company(ies) and %d webhook "
+                 "attempt(s)", len(due), len(attendance), len(sends))
+    return len(due) + len(attendance) + len(batches)
 
 
 def run_due():
@@ -39,5 +47,8 @@ def run_due():
                   for company_id, employee_ids in days.due_for_pairing(current.now()).items()]
         due = events.pending()
     dispatched = sum(dispatch_event(event_id) for event_id in due)
+    with connection():
+        sends = deliveries.due(current.now())
+    sent = send_deliveries(sends) if sends else 0
     return {"events_dispatched": dispatched, "attendance_employees": sum(c["employees"] for c in paired),
-            "attendance_rejected": sum(c["rejected"] for c in paired) + expired}
+            "attendance_rejected": sum(c["rejected"] for c in paired) + expired, "webhooks_sent": sent}

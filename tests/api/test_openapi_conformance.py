@@ -18,7 +18,9 @@ from tests.api.test_attendance_days import punch, settle_due
 from tests.conftest import bearer
 
 CONTRACT_NAMES = {"getCompany", "listEmployees", "getEmployee", "listPayrollRuns", "getPayrollRun",
-                  "ingestAttendanceEvents", "listAttendanceDays"}
+                  "ingestAttendanceEvents", "listAttendanceDays", "listWebhookEndpoints", "createWebhookEndpoint",
+                  "getWebhookEndpoint", "updateWebhookEndpoint", "deleteWebhookEndpoint", "sendTestWebhook",
+                  "listWebhookDeliveries", "redeliverWebhook"}
 
 
 @pytest.fixture

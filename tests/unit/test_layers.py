@@ -19,7 +19,7 @@ LAYERS = [
     ("app",),
     ("app.cli", "app.serve"),
     ("app.api", "app.console", "app.jobs", "app.oauth"),
-    ("app.extensions", "app.mail"),
+    ("app.extensions", "app.mail", "app.egress"),
     ("app.domain",),
     ("app.models",),
 ]

@@ -66,3 +66,11 @@ def get_user(email):
 def ensure_no_sandbox(user):
     if Company.select().where(Company.sandbox_owner == user).exists():
         raise Conflict(f"{user.email} already has a sandbox company (one per user)")
+
+
+def owner_emails(company_id):
+    """Who hears about the company's integrations: the sandbox's owner, or its CEOs."""
+    owners = [user.email for user in User.select(User.email).join(Company, on=(Company.sandbox_owner == User.id))
+              .where(Company.id == company_id)]
+    return owners or [user.email for user in User.select(User.email).join(Membership)
+                      .where(Membership.company == company_id, Membership.role == "ceo").order_by(User.email)]

@@ -18,6 +18,8 @@ import json
 from dataclasses import dataclass
 from datetime import timedelta
 
+from peewee import fn
+
 from app.domain.kernel.clock import format_utc, from_db, to_db
 from app.domain.kernel.errors import Conflict, NotFound
 from app.domain.kernel.ids import new_id
@@ -63,13 +65,14 @@ class Outcome:
 
 def fan_out(event_id, runtime):
     """Mark the event dispatched and write its deliveries, in one transaction; hand the
-    deliveries on after commit. Idempotent: an event already dispatched writes nothing."""
+    deliveries on after commit. Idempotent: an event already dispatched writes nothing
+    (and gives None; a new one gives its delivery ids)."""
     now = runtime.now()
     with write_transaction():
         dispatched = (OutboxEvent.update(dispatched_at=to_db(now))
                       .where(OutboxEvent.id == event_id, OutboxEvent.dispatched_at.is_null()).execute())
         if not dispatched:
-            return []
+            return None
         event = OutboxEvent.get_by_id(event_id)
         created = [_new_attempt(endpoint.id, event, 1, now) for endpoint in _receivers(event)]
         runtime.deliveries_due(created)
@@ -85,11 +88,11 @@ def _receivers(event):
             if event.type in endpoint.events.split()]
 
 
-def _new_attempt(endpoint_id, event, attempt, due, *, retries=True):
+def _new_attempt(endpoint_id, event, attempt, now, *, due=None, retries=True):
     delivery_id = new_id("whd")
     WebhookDelivery.insert(id=delivery_id, endpoint=endpoint_id, event=event.id, event_type=event.type,
-                           attempt=attempt, status="pending", due_at=to_db(due), retries=retries,
-                           created_at=to_db(due)).execute()
+                           attempt=attempt, status="pending", due_at=to_db(due or now), retries=retries,
+                           created_at=to_db(now)).execute()
     return delivery_id
 
 
@@ -101,7 +104,7 @@ def claim(delivery_id, now):
     taken = WebhookDelivery.update(status="sending", due_at=to_db(now + CLAIM)).where(due).execute()
     if not taken:
         return None
-    row = (WebhookDelivery.select(WebhookDelivery, WebhookEndpoint, OutboxEvent.payload)
+    row = (WebhookDelivery.select(WebhookDelivery, WebhookEndpoint, OutboxEvent.id, OutboxEvent.payload)
            .join(WebhookEndpoint).switch(WebhookDelivery).join(OutboxEvent)
            .where(WebhookDelivery.id == delivery_id).first())
     return Attempt(row.id, row.endpoint.id, row.endpoint.url, row.endpoint.secret_sealed,
@@ -126,7 +129,8 @@ def record(delivery_id, outcome, now, runtime):
         ).where(WebhookDelivery.id == delivery_id).execute()
         retry = None
         if retry_at is not None:
-            retry = _new_attempt(endpoint.id, OutboxEvent.get_by_id(delivery.event_id), delivery.attempt + 1, retry_at)
+            retry = _new_attempt(endpoint.id, OutboxEvent.get_by_id(delivery.event_id), delivery.attempt + 1, now,
+                                 due=retry_at)
         _streak(endpoint, outcome.succeeded, now, runtime)
     return retry
 
@@ -170,7 +174,7 @@ def due(now, limit=1000):
 
 def log(endpoint, status=None):
     """The endpoint's delivery log, newest first, at most 100, as partners see it."""
-    query = (WebhookDelivery.select(WebhookDelivery, OutboxEvent.payload).join(OutboxEvent)
+    query = (WebhookDelivery.select(WebhookDelivery, OutboxEvent.id, OutboxEvent.payload).join(OutboxEvent)
              .where(WebhookDelivery.endpoint == endpoint.id))
     if status == "pending":
         query = query.where(WebhookDelivery.status.in_(("pending", "sending")))
@@ -211,7 +215,7 @@ def redeliver(endpoint, delivery_id, runtime):
             raise Conflict("the endpoint is disabled; re-enable it with PATCH active: true first")
         created = _new_attempt(endpoint.id, OutboxEvent.get_by_id(original.event_id), 1, now, retries=False)
         runtime.deliveries_due([created])
-    row = (WebhookDelivery.select(WebhookDelivery, OutboxEvent.payload).join(OutboxEvent)
+    row = (WebhookDelivery.select(WebhookDelivery, OutboxEvent.id, OutboxEvent.payload).join(OutboxEvent)
            .where(WebhookDelivery.id == created).first())
     return form(row)
 
@@ -222,7 +226,7 @@ def prune(now):
                .where(WebhookDelivery.created_at < to_db(now - timedelta(days=LOG_DAYS)),
                       WebhookDelivery.status.not_in(("pending", "sending"))).execute())
     for endpoint_id in (WebhookDelivery.select(WebhookDelivery.endpoint).group_by(WebhookDelivery.endpoint)
-                        .having(db.fn.COUNT(WebhookDelivery.id) > LOG_SIZE).tuples()):
+                        .having(fn.COUNT(WebhookDelivery.id) > LOG_SIZE).tuples()):
         keep = (WebhookDelivery.select(WebhookDelivery.id).where(WebhookDelivery.endpoint == endpoint_id[0])
                 .order_by(WebhookDelivery.created_at.desc(), WebhookDelivery.attempt.desc(),
                           WebhookDelivery.id.desc()).limit(LOG_SIZE))

@@ -11,6 +11,7 @@ transaction), after seven days of failed deliveries (`delivery_failures`), or by
 import base64
 import secrets
 
+from app.domain.access.users import owner_emails
 from app.domain.kernel import events
 from app.domain.kernel.clock import format_utc, to_db
 from app.domain.kernel.errors import NotFound, ValidationFailed
@@ -131,3 +132,24 @@ def _owned(owner):
     return WebhookEndpoint.select().where(
         WebhookEndpoint.company == owner.company.id, WebhookEndpoint.credential_kind == owner.kind,
         WebhookEndpoint.credential_id == owner.credential_id)
+
+
+def notice_email(endpoint_id, notice):
+    """(recipients, subject, body) telling the company's owner that an endpoint is
+    `failing` (three days) or was `disabled` (seven days); None if the endpoint is gone."""
+    endpoint = WebhookEndpoint.get_or_none(WebhookEndpoint.id == endpoint_id)
+    if endpoint is None:
+        return None
+    since = format_utc(endpoint.failing_since) or "recently"
+    if notice == "disabled":
+        subject = f"Webhook endpoint disabled: {endpoint.url}"
+        body = (f"Every delivery to the webhook endpoint {endpoint.id} ({endpoint.url}) has failed since {since}, "
+                "so after seven days it has been disabled and no more events are sent to it.\n\n"
+                "Once the receiver answers again, the integration can re-enable it (PATCH /v1/webhooks/"
+                f"{endpoint.id} with active: true) or you can in the console, and redeliver what it missed.")
+    else:
+        subject = f"Webhook endpoint failing: {endpoint.url}"
+        body = (f"Every delivery to the webhook endpoint {endpoint.id} ({endpoint.url}) has failed since {since}. "
+                "If it keeps failing, it will be disabled seven days after the first failure.\n\n"
+                "The delivery log in the console shows what the receiver answered.")
+    return owner_emails(endpoint.company_id), subject, body

@@ -1,0 +1,204 @@
+"""Webhook endpoints and their delivery logs (v1.2, scope `webhooks:manage`).
+
+An endpoint belongs to the credential that created it: another key of the same company
+neither lists it nor finds it (404). URLs are judged by the addresses they resolve to
+(app/domain/webhooks/urls.py) at create and at change, and again at every delivery.
+"""
+
+from flask.views import MethodView
+from flask_smorest import Blueprint
+from marshmallow import fields, validate
+
+from app.api import json_response, read_json_object
+from app.api.auth import current_principal, operation
+from app.api.schemas import OpenSchema
+from app.domain.kernel.errors import ValidationFailed
+from app.domain.webhooks import deliveries, endpoints
+from app.domain.webhooks.urls import check_url
+from app.egress import resolve
+from app.extensions import runtime, webhook_sender
+
+blp = Blueprint("webhooks", __name__, url_prefix="/v1/webhooks",
+                description="Register endpoints for events, test them, and read what was delivered.")
+
+ENDPOINT_EXAMPLE = {
+    "id": "whk_3kQ8mZr2LpX7vNc4TbW9yD", "url": "https://erp.example.com/hooks/svc",
+    "events": ["employee.created", "employee.updated", "employee.left"], "active": True, "disabled_reason": None,
+    "created_at": "2026-11-21T09:00:00Z", "updated_at": "2026-11-21T09:00:00Z",
+}
+DELIVERY_EXAMPLE = {
+    "id": "whd_7Hs2kLq9ZxW4mN8cVb3RtP", "event_id": "evt_2mXc8QkL5vRz9TnB4wYh7D", "event_type": "employee.created",
+    "status": "failed", "attempt": 1, "sent_at": "2026-11-21T09:00:01Z",
+    "request_body": '{"id":"evt_2mXc8QkL5vRz9TnB4wYh7D","type":"employee.created","...":"..."}',
+    "response_status": 503, "response_body": "upstream unavailable", "duration_ms": 84,
+    "next_retry_at": "2026-11-21T09:01:01Z",
+}
+EVENTS_TEXT = f"Event types: {', '.join(endpoints.SUBSCRIBABLE)}. `ping` is sent by the test operation only."
+REASON_TEXT = ("Null while active; `delivery_failures` (7 days of failures), `key_revoked` (the owning key was "
+               "revoked) or `manual` (PATCH `active: false`). Tolerate unknown values.")
+
+
+class WebhookEndpointSchema(OpenSchema):
+    id = fields.String(required=True)
+    url = fields.String(required=True)
+    events = fields.List(fields.String(), required=True, metadata={"description": EVENTS_TEXT})
+    active = fields.Boolean(required=True)
+    disabled_reason = fields.String(allow_none=True, required=True, metadata={"description": REASON_TEXT})
+    created_at = fields.DateTime(required=True)
+    updated_at = fields.DateTime(required=True)
+
+
+class CreatedWebhookEndpointSchema(WebhookEndpointSchema):
+    secret = fields.String(required=True, metadata={
+        "description": "`whsec_...`: the signing secret, shown in this response only. Keep it."})
+
+
+class WebhookEndpointListSchema(OpenSchema):
+    data = fields.List(fields.Nested(WebhookEndpointSchema), required=True)
+
+
+class WebhookDeliverySchema(OpenSchema):
+    id = fields.String(required=True)
+    event_id = fields.String(required=True)
+    event_type = fields.String(required=True)
+    status = fields.String(required=True, metadata={"description": "`pending`, `succeeded` or `failed`."})
+    attempt = fields.Integer(required=True, metadata={"description": "1 to 7; a redelivery is attempt 1."})
+    sent_at = fields.DateTime(allow_none=True, required=True)
+    request_body = fields.String(required=True, metadata={"description": "The envelope sent, byte for byte."})
+    response_status = fields.Integer(allow_none=True, required=True, metadata={
+        "description": "Null when no answer came (timeout, TLS or connection failure)."})
+    response_body = fields.String(allow_none=True, required=True, metadata={
+        "description": "The first 1 KB of the answer."})
+    duration_ms = fields.Integer(allow_none=True, required=True)
+    next_retry_at = fields.DateTime(allow_none=True, required=True, metadata={
+        "description": "When the next attempt is planned; null when none is."})
+
+
+class WebhookDeliveryListSchema(OpenSchema):
+    data = fields.List(fields.Nested(WebhookDeliverySchema), required=True)
+
+
+class CreateWebhookEndpointSchema(OpenSchema):
+    url = fields.String(required=True, metadata={"description": "`https://` on a public host, at most 2,048 "
+                                                                "characters, no user name or password."})
+    events = fields.List(fields.String(), required=True, metadata={"description": EVENTS_TEXT})
+
+
+class UpdateWebhookEndpointSchema(OpenSchema):
+    url = fields.String(metadata={"description": "As at create."})
+    events = fields.List(fields.String(), metadata={"description": EVENTS_TEXT})
+    active = fields.Boolean(metadata={"description": "`true` re-enables a disabled endpoint."})
+
+
+class DeliveryArgsSchema(OpenSchema):
+    status = fields.String(validate=validate.OneOf(deliveries.STATUSES), metadata={
+        "description": "Only deliveries in this state."})
+
+
+def _body(schema_fields):
+    """The body's known fields, type-checked: 422 naming each wrong one."""
+    body = read_json_object()
+    problems = []
+    checks = {"url": (str, "a URL string"), "events": (list, "a list of event types"),
+              "active": (bool, "true or false")}
+    for name in schema_fields:
+        if name in body and not isinstance(body[name], checks[name][0]):
+            problems.append((name, f"must be {checks[name][1]}"))
+    if problems:
+        raise ValidationFailed("invalid webhook endpoint", problems)
+    return {name: body[name] for name in schema_fields if name in body}
+
+
+def _target(url):
+    return check_url(url, resolve, webhook_sender().allowed)
+
+
+@blp.route("")
+class WebhookEndpoints(MethodView):
+    @operation(blp, "listWebhookEndpoints", release="v1.2", scope="webhooks:manage")
+    @blp.response(200, WebhookEndpointListSchema, example={"data": [ENDPOINT_EXAMPLE]})
+    def get(self):
+        """List this credential's webhook endpoints"""
+        return json_response({"data": [endpoints.form(e) for e in endpoints.list_endpoints(current_principal())]})
+
+    @operation(blp, "createWebhookEndpoint", release="v1.2", scope="webhooks:manage",
+               errors=(400, 401, 403, 413, 422, 429))
+    @blp.doc(requestBody={"required": True, "content": {"application/json": {
+        "schema": CreateWebhookEndpointSchema,
+        "example": {"url": ENDPOINT_EXAMPLE["url"], "events": ENDPOINT_EXAMPLE["events"]}}}})
+    @blp.response(201, CreatedWebhookEndpointSchema, example={**ENDPOINT_EXAMPLE, "secret": "whsec_..."})
+    def post(self):
+        """Register an endpoint; the signing secret is in this response only"""
+        body = _body(("url", "events"))
+        missing = [(name, "required") for name in ("url", "events") if name not in body]
+        if missing:
+            raise ValidationFailed("invalid webhook endpoint", missing)
+        chosen = endpoints.clean_events(body["events"])
+        endpoint, secret = endpoints.create_endpoint(current_principal(), _target(body["url"]), chosen, runtime())
+        return json_response({**endpoints.form(endpoint), "secret": secret}, status=201)
+
+
+@blp.route("/<webhook_id>")
+class WebhookEndpointById(MethodView):
+    @operation(blp, "getWebhookEndpoint", release="v1.2", scope="webhooks:manage", errors=(401, 403, 404, 429))
+    @blp.response(200, WebhookEndpointSchema, example=ENDPOINT_EXAMPLE)
+    def get(self, webhook_id):
+        """Read one webhook endpoint"""
+        return json_response(endpoints.form(endpoints.get_endpoint(current_principal(), webhook_id)))
+
+    @operation(blp, "updateWebhookEndpoint", release="v1.2", scope="webhooks:manage",
+               errors=(400, 401, 403, 404, 413, 422, 429))
+    @blp.doc(requestBody={"required": True, "content": {"application/json": {
+        "schema": UpdateWebhookEndpointSchema, "example": {"active": True}}}})
+    @blp.response(200, WebhookEndpointSchema, example=ENDPOINT_EXAMPLE)
+    def patch(self, webhook_id):
+        """Change the URL, the events, or re-enable (`active: true`)"""
+        principal = current_principal()
+        endpoints.get_endpoint(principal, webhook_id)  # 404 before judging anything
+        body = _body(("url", "events", "active"))
+        target = _target(body["url"]) if "url" in body else None
+        updated = endpoints.update_endpoint(principal, webhook_id, runtime(), target=target,
+                                            chosen=body.get("events"), active=body.get("active"))
+        return json_response(endpoints.form(updated))
+
+    @operation(blp, "deleteWebhookEndpoint", release="v1.2", scope="webhooks:manage", errors=(401, 403, 404, 429))
+    @blp.response(204, description="Removed; its pending deliveries are cancelled.")
+    def delete(self, webhook_id):
+        """Remove an endpoint"""
+        endpoints.delete_endpoint(current_principal(), webhook_id)
+        return "", 204
+
+
+@blp.route("/<webhook_id>/test")
+class WebhookTest(MethodView):
+    @operation(blp, "sendTestWebhook", release="v1.2", scope="webhooks:manage", errors=(401, 403, 404, 429))
+    @blp.response(202, description="A `ping` event (data `{webhook_id}`) is queued for immediate delivery.")
+    def post(self, webhook_id):
+        """Send a `ping` to this endpoint"""
+        endpoints.send_test(current_principal(), webhook_id, runtime())
+        return "", 202
+
+
+@blp.route("/<webhook_id>/deliveries")
+class WebhookDeliveries(MethodView):
+    @operation(blp, "listWebhookDeliveries", release="v1.2", scope="webhooks:manage",
+               errors=(400, 401, 403, 404, 429))
+    @blp.arguments(DeliveryArgsSchema, location="query", error_status_code=400)
+    @blp.response(200, WebhookDeliveryListSchema, example={"data": [DELIVERY_EXAMPLE]})
+    def get(self, args, webhook_id):
+        """The delivery log: newest first, at most 100, the last 30 days"""
+        endpoint = endpoints.get_endpoint(current_principal(), webhook_id)
+        return json_response({"data": deliveries.log(endpoint, args.get("status"))})
+
+
+@blp.route("/<webhook_id>/deliveries/<delivery_id>/redeliver")
+class WebhookRedeliver(MethodView):
+    @operation(blp, "redeliverWebhook", release="v1.2", scope="webhooks:manage",
+               errors=(401, 403, 404, 409, 429))
+    @blp.response(202, WebhookDeliverySchema, example={**DELIVERY_EXAMPLE, "status": "pending", "sent_at": None,
+                                                       "response_status": None, "response_body": None,
+                                                       "duration_ms": None, "next_retry_at": None})
+    def post(self, webhook_id, delivery_id):
+        """Send a logged delivery's event again: same id and body, fresh signature"""
+        endpoint = endpoints.get_endpoint(current_principal(), webhook_id)
+        return json_response(deliveries.redeliver(endpoint, delivery_id, runtime()), status=202)

@@ -1,0 +1,134 @@
+"""Outbound HTTP to webhook receivers, pinned to addresses that passed the URL rules.
+
+Every attempt resolves the host again and judges every address it gets
+(app/domain/webhooks/urls.py); the connection then goes to a judged address only, with
+TLS's SNI and certificate check still made for the host name. A name that resolves to a
+public address first and to 127.0.0.1 next (DNS rebinding) can therefore never reach
+loopback: the address connected to is the one judged. Redirects are never followed; a
+3xx is a failed attempt. The whole attempt (connect, request, the whole response) has 10
+seconds.
+
+urllib3 (the HTTP core of requests) keeps one small keep-alive pool per receiver address
+and host, so a worker sending many deliveries to one receiver reuses its connection.
+"""
+
+import socket
+import ssl
+import threading
+import time
+from urllib.parse import urlsplit
+
+import urllib3
+
+from app.domain.webhooks.deliveries import Outcome
+from app.domain.webhooks.urls import check_url
+
+USER_AGENT = "SVC-Partner-API-Webhooks/1.2"
+READ_LIMIT = 64 * 1024  # more than the log keeps (1 KB); the rest is not read
+
+
+def resolve(host, port):
+    """The addresses a host name resolves to (LookupError if none)."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError) as exc:
+        raise LookupError(f"{host}: {exc}") from None
+    return [info[4][0] for info in infos]
+
+
+class Sender:
+    def __init__(self, allowed_networks=(), *, ca_file=None, timeout=10.0, resolver=resolve):
+        self.allowed, self.timeout, self.resolver = allowed_networks, timeout, resolver
+        self.ssl_context = ssl.create_default_context(cafile=ca_file)
+        self._pools, self._lock = {}, threading.Lock()
+
+    def post(self, url, body, headers):
+        """POST `body` to `url`; the Outcome (never raises for the receiver's faults)."""
+        started = time.monotonic()
+        deadline = started + self.timeout
+        try:
+            target = check_url(url, self.resolver, self.allowed)
+        except Exception as exc:  # ValidationFailed: the address is not deliverable now
+            message = getattr(exc, "errors", None) and exc.errors[0][1] or str(exc)
+            return Outcome(None, error=f"refused: {message}", duration_ms=_ms(started))
+        parts = urlsplit(url)
+        path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+        default_port = 443 if target.scheme == "https" else 80
+        host_header = target.host if target.port == default_port else f"{target.host}:{target.port}"
+        headers = {"Host": host_header, "User-Agent": USER_AGENT, "Content-Type": "application/json", **headers}
+        last_error = "no address"
+        for address in target.addresses:  # the judged addresses, and only those
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                last_error = "timeout"
+                break
+            pool = self._pool(target.scheme, str(address), target.port, target.host)
+            try:
+                response = pool.urlopen("POST", path, body=body, headers=headers, redirect=False, retries=False,
+                                        preload_content=False, assert_same_host=False,
+                                        timeout=urllib3.Timeout(connect=remaining, read=remaining))
+            except urllib3.exceptions.NewConnectionError as exc:
+                last_error = f"connection failed: {_reason(exc)}"
+                continue  # the next judged address
+            except urllib3.exceptions.ConnectTimeoutError:
+                last_error = "timeout connecting"
+                continue
+            except urllib3.exceptions.ReadTimeoutError:
+                return Outcome(None, error="timeout: no answer within 10 seconds", duration_ms=_ms(started))
+            except urllib3.exceptions.SSLError as exc:
+                return Outcome(None, error=f"TLS: {_reason(exc)}", duration_ms=_ms(started))
+            except urllib3.exceptions.HTTPError as exc:
+                return Outcome(None, error=f"HTTP: {_reason(exc)}", duration_ms=_ms(started))
+            return self._read(response, deadline, started)
+        return Outcome(None, error=last_error, duration_ms=_ms(started))
+
+    def _read(self, response, deadline, started):
+        """The status and up to READ_LIMIT bytes, all within the deadline. A connection
+        whose answer was not read to its end is closed, never reused."""
+        chunks, size, finished = [], 0, False
+        try:
+            while size < READ_LIMIT:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise TimeoutError
+                sock = getattr(response.connection, "sock", None)
+                if sock is not None:
+                    sock.settimeout(remaining)
+                chunk = response.read(8192)
+                if not chunk:
+                    finished = True
+                    break
+                chunks.append(chunk)
+                size += len(chunk)
+        except (TimeoutError, urllib3.exceptions.ReadTimeoutError):
+            return Outcome(None, error="timeout: the answer took over 10 seconds", duration_ms=_ms(started))
+        except (urllib3.exceptions.HTTPError, OSError) as exc:
+            return Outcome(None, error=f"HTTP: {_reason(exc)}", duration_ms=_ms(started))
+        finally:
+            if not finished:
+                response.close()
+            response.release_conn()
+        return Outcome(response.status, b"".join(chunks), duration_ms=_ms(started))
+
+    def _pool(self, scheme, address, port, host):
+        key = (scheme, address, port, host)
+        with self._lock:
+            pool = self._pools.get(key)
+            if pool is None:
+                if scheme == "https":
+                    pool = urllib3.HTTPSConnectionPool(address, port, maxsize=4, block=False,
+                                                       ssl_context=self.ssl_context, server_hostname=host,
+                                                       assert_hostname=host)
+                else:
+                    pool = urllib3.HTTPConnectionPool(address, port, maxsize=4, block=False)
+                self._pools[key] = pool
+        return pool
+
+
+def _ms(started):
+    return int((time.monotonic() - started) * 1000)
+
+
+def _reason(exc):
+    reason = getattr(exc, "reason", None) or exc
+    return str(reason)[:200]

@@ -1,0 +1,282 @@
+"""Webhooks v1.2 through the API, against a real receiver on loopback: endpoints owned
+by their key, URL rules, signed deliveries of the stored envelope, retries on the
+contract's schedule, the failure streak, the log and redelivery."""
+
+import hashlib
+import hmac
+import json
+from datetime import timedelta
+
+import pytest
+
+from app.domain.access import keys
+from app.domain.people import actions as hr
+from app.domain.people.employees import roster
+from app.domain.webhooks import deliveries
+from app.domain.webhooks.urls import parse_networks
+from app.egress import Sender
+from app.jobs.outbox import dispatch_event
+from app.jobs.webhooks import send_deliveries
+from app.models import OutboxEvent, WebhookDelivery, WebhookEndpoint
+from tests.api.test_auth import assert_problem
+from tests.conftest import bearer
+from tests.receivers import Receiver
+
+EVENTS = ["employee.created", "employee.updated", "employee.left"]
+
+
+@pytest.fixture
+def loopback(app, monkeypatch, sandbox, clock):
+    """Deliveries may go to 127.0.0.0/8, as WEBHOOK_ALLOW_PRIVATE_NETWORKS would allow;
+    and the events of making the sandbox are behind us (dispatched before any endpoint)."""
+    monkeypatch.setitem(app.extensions, "webhook_sender", Sender(parse_networks("127.0.0.0/8"), timeout=2))
+    OutboxEvent.update(dispatched_at=clock.now()).where(OutboxEvent.dispatched_at.is_null()).execute()
+
+
+@pytest.fixture
+def receiver():
+    with Receiver() as running:
+        yield running
+
+
+def create(client, headers, url, events=EVENTS):
+    return client.post("/v1/webhooks", headers=headers, json={"url": url, "events": events})
+
+
+def independent_signature(secret, timestamp, body):
+    """The contract's scheme, written again here: hex HMAC-SHA256 of "<t>.<raw body>"."""
+    return hmac.new(secret.encode("utf-8"), str(timestamp).encode() + b"." + body, hashlib.sha256).hexdigest()
+
+
+def deliver_all(app):
+    """What the worker does: fan events out, then send every due attempt (one at a time,
+    inside the test's transaction)."""
+    with app.app_context():
+        for event in OutboxEvent.select().where(OutboxEvent.dispatched_at.is_null()):
+            dispatch_event(event.id)
+        for delivery_id in deliveries.due(app.extensions["runtime"].now()):
+            send_deliveries([delivery_id])
+
+
+def test_an_endpoint_is_created_once_with_its_secret_and_then_seen_without(client, headers, loopback, receiver):
+    made = create(client, headers, receiver.url)
+    assert made.status_code == 201, made.get_json()
+    body = made.get_json()
+    assert body["secret"].startswith("whsec_") and len(body["secret"]) == 6 + 43
+    assert body["events"] == EVENTS and body["active"] is True and body["disabled_reason"] is None
+    stored = WebhookEndpoint.get_by_id(body["id"])
+    assert body["secret"] not in stored.secret_sealed  # sealed, not in clear
+    listed = client.get("/v1/webhooks", headers=headers).get_json()["data"]
+    assert [e["id"] for e in listed] == [body["id"]] and "secret" not in listed[0]
+    assert "secret" not in client.get(f"/v1/webhooks/{body['id']}", headers=headers).get_json()
+
+
+def test_another_key_of_the_same_company_neither_sees_nor_finds_it(client, headers, sandbox, make_key, loopback,
+                                                                    receiver):
+    endpoint = create(client, headers, receiver.url).get_json()
+    other = bearer(make_key(sandbox))
+    assert client.get("/v1/webhooks", headers=other).get_json() == {"data": []}
+    for method, path in (("get", ""), ("patch", ""), ("delete", ""), ("post", "/test"), ("get", "/deliveries")):
+        response = getattr(client, method)(f"/v1/webhooks/{endpoint['id']}{path}", headers=other,
+                                           **({"json": {"active": True}} if method == "patch" else {}))
+        assert_problem(response, 404, "not_found")
+    assert client.get(f"/v1/webhooks/{endpoint['id']}", headers=headers).status_code == 200
+
+
+@pytest.mark.parametrize("events,paths", [
+    (["employee.hired"], ["events.0"]), (["ping"], ["events.0"]), ([], ["events"]),
+    (["employee.created", "employee.created"], ["events.1"]), ("employee.created", ["events"]),
+    (["employee.created", "nope", "ping"], ["events.1", "events.2"]),
+])
+def test_events_are_checked_item_by_item(client, headers, loopback, receiver, events, paths):
+    response = create(client, headers, receiver.url, events)
+    assert_problem(response, 422, "validation_failed")
+    assert [e["path"] for e in response.get_json()["errors"]] == paths
+
+
+@pytest.mark.parametrize("url", ["https://127.0.0.1/h", "https://2130706433/h", "https://[::1]/h",
+                                 "https://10.0.0.1/h", "https://169.254.169.254/h", "http://93.184.215.14/h",
+                                 "https://user:pw@93.184.215.14/h", "https://93.184.215.14/" + "a" * 2048, 17])
+def test_urls_off_the_public_internet_are_refused(client, headers, url):
+    response = create(client, headers, url)
+    assert_problem(response, 422, "validation_failed")
+    assert [e["path"] for e in response.get_json()["errors"]] == ["url"]
+    assert WebhookEndpoint.select().count() == 0
+
+
+def test_a_public_address_is_accepted_without_any_allowance(client, headers):
+    assert create(client, headers, "https://93.184.215.14/hook").status_code == 201
+
+
+def test_bad_bodies_are_problems_and_change_nothing(client, headers, loopback, receiver):
+    endpoint = create(client, headers, receiver.url).get_json()
+    path = f"/v1/webhooks/{endpoint['id']}"
+    assert_problem(client.post("/v1/webhooks", headers=headers, data="{", content_type="application/json"),
+                   400, "invalid_request")
+    assert_problem(client.patch(path, headers=headers, json=["active"]), 422, "validation_failed")
+    assert_problem(client.patch(path, headers=headers, json={"active": "yes"}), 422, "validation_failed")
+    assert_problem(client.patch(path, headers=headers, json={"url": "https://10.0.0.1/x"}), 422, "validation_failed")
+    endpoint.pop("secret")
+    assert client.get(path, headers=headers).get_json() == endpoint
+
+
+def test_revoking_the_key_disables_its_endpoints_and_patch_re_enables(client, sandbox, make_key, loopback, receiver,
+                                                                       runtime):
+    secret = make_key(sandbox)
+    endpoint = create(client, bearer(secret), receiver.url).get_json()
+    key = keys.ApiKey.get(keys.ApiKey.secret_hash == keys.hash_secret(secret))
+    keys.revoke_key(key.id, runtime)
+    stored = WebhookEndpoint.get_by_id(endpoint["id"])
+    assert not stored.active and stored.disabled_reason == "key_revoked"
+
+
+def test_manual_disable_and_re_enable(client, headers, loopback, receiver):
+    endpoint = create(client, headers, receiver.url).get_json()
+    path = f"/v1/webhooks/{endpoint['id']}"
+    off = client.patch(path, headers=headers, json={"active": False}).get_json()
+    assert off["active"] is False and off["disabled_reason"] == "manual"
+    on = client.patch(path, headers=headers, json={"active": True, "events": ["employee.left"]}).get_json()
+    assert on["active"] is True and on["disabled_reason"] is None and on["events"] == ["employee.left"]
+
+
+def test_an_hr_action_is_delivered_signed_byte_for_byte(app, client, headers, sandbox, loopback, receiver, runtime):
+    endpoint = create(client, headers, receiver.url).get_json()
+    hr.update_employee(sandbox.id, _someone(sandbox), {"job_title": "Chief Accountant"}, runtime)
+    deliver_all(app)
+    [sent] = receiver.requests
+    [event] = OutboxEvent.select().where(OutboxEvent.company == sandbox.id, OutboxEvent.type == "employee.updated")
+    assert sent["body"] == event.payload.encode()
+    assert sent["headers"]["Content-Type"] == "application/json"
+    assert "SVC-Partner-API" in sent["headers"]["User-Agent"]
+    fields = dict(part.split("=", 1) for part in sent["headers"]["X-SVC-Signature"].split(","))
+    assert fields["v1"] == independent_signature(endpoint["secret"], int(fields["t"]), sent["body"])
+    [logged] = client.get(f"/v1/webhooks/{endpoint['id']}/deliveries", headers=headers).get_json()["data"]
+    assert logged["status"] == "succeeded" and logged["event_id"] == event.id and logged["attempt"] == 1
+    assert logged["request_body"] == event.payload and logged["response_status"] == 200
+    assert logged["response_body"] == "ok" and logged["next_retry_at"] is None
+
+
+def test_unsubscribed_events_and_other_companies_are_not_delivered(app, client, headers, sandbox, make_sandbox,
+                                                                    loopback, receiver, runtime):
+    create(client, headers, receiver.url, ["employee.left"])
+    hr.update_employee(sandbox.id, _someone(sandbox), {"job_title": "Auditor"}, runtime)
+    other = make_sandbox("SA")
+    hr.end_employment(other.id, _someone(other), other.created_at.date(), runtime)
+    deliver_all(app)
+    assert receiver.requests == []
+
+
+def test_failures_retry_on_the_contracts_schedule_then_stop(app, client, headers, sandbox, loopback, runtime, clock):
+    with Receiver(status=503, body=b"down for maintenance") as failing:
+        endpoint = create(client, headers, failing.url).get_json()
+        hr.update_employee(sandbox.id, _someone(sandbox), {"job_title": "Treasurer"}, runtime)
+        deliver_all(app)
+        waits = [timedelta(minutes=1), timedelta(minutes=5), timedelta(minutes=30), timedelta(hours=2),
+                 timedelta(hours=12), timedelta(hours=24)]
+        for attempt, wait in enumerate(waits, start=2):
+            planned, latest = client.get(f"/v1/webhooks/{endpoint['id']}/deliveries",
+                                         headers=headers).get_json()["data"][:2]
+            assert (planned["status"], planned["attempt"], planned["sent_at"]) == ("pending", attempt, None)
+            assert latest["status"] == "failed" and latest["attempt"] == attempt - 1
+            assert latest["next_retry_at"] == (clock.now() + wait).strftime("%Y-%m-%dT%H:%M:%SZ")
+            clock.advance(seconds=wait.total_seconds() - 1)
+            deliver_all(app)
+            assert len(failing.requests) == attempt - 1  # not yet
+            clock.advance(seconds=1)
+            deliver_all(app)
+            assert len(failing.requests) == attempt
+        log = client.get(f"/v1/webhooks/{endpoint['id']}/deliveries", headers=headers).get_json()["data"]
+        assert [d["attempt"] for d in log] == [7, 6, 5, 4, 3, 2, 1]
+        assert log[0]["status"] == "failed" and log[0]["next_retry_at"] is None
+        assert log[0]["response_status"] == 503 and log[0]["response_body"] == "down for maintenance"
+        assert len({d["event_id"] for d in log}) == 1
+        clock.advance(days=3)
+        deliver_all(app)
+        assert len(failing.requests) == 7
+
+
+def test_seven_days_of_failures_disable_the_endpoint_after_a_warning(app, client, headers, sandbox, loopback,
+                                                                       runtime, clock):
+    with Receiver(status=500) as failing:
+        endpoint = create(client, headers, failing.url).get_json()
+        for day in range(9):
+            hr.update_employee(sandbox.id, _someone(sandbox), {"job_title": f"Clerk {day}"}, runtime)
+            with app.app_context():
+                for event in OutboxEvent.select().where(OutboxEvent.dispatched_at.is_null()):
+                    deliveries.fan_out(event.id, runtime)
+                for delivery_id in deliveries.due(clock.now()):
+                    attempt = deliveries.claim(delivery_id, clock.now())
+                    outcome = app.extensions["webhook_sender"].post(attempt.url, attempt.body, {})
+                    deliveries.record(delivery_id, outcome, clock.now(), runtime)
+            stored = WebhookEndpoint.get_by_id(endpoint["id"])
+            assert (stored.warned_at is not None) == (day >= 3), day  # the owner is warned at 3 days
+            assert stored.active == (day < 7), day
+            clock.advance(days=1)
+    stored = client.get(f"/v1/webhooks/{endpoint['id']}", headers=headers).get_json()
+    assert stored["active"] is False and stored["disabled_reason"] == "delivery_failures"
+
+
+def test_redelivery_sends_the_same_event_with_a_fresh_signature(app, client, headers, sandbox, loopback, receiver,
+                                                                runtime, clock):
+    endpoint = create(client, headers, receiver.url).get_json()
+    hr.update_employee(sandbox.id, _someone(sandbox), {"job_title": "Analyst"}, runtime)
+    deliver_all(app)
+    [first] = client.get(f"/v1/webhooks/{endpoint['id']}/deliveries", headers=headers).get_json()["data"]
+    clock.advance(seconds=90)
+    again = client.post(f"/v1/webhooks/{endpoint['id']}/deliveries/{first['id']}/redeliver", headers=headers)
+    assert again.status_code == 202
+    new = again.get_json()
+    assert new["status"] == "pending" and new["event_id"] == first["event_id"] and new["id"] != first["id"]
+    deliver_all(app)
+    one, two = receiver.requests
+    assert one["body"] == two["body"]
+    assert one["headers"]["X-SVC-Signature"] != two["headers"]["X-SVC-Signature"]
+    client.patch(f"/v1/webhooks/{endpoint['id']}", headers=headers, json={"active": False})
+    assert_problem(client.post(f"/v1/webhooks/{endpoint['id']}/deliveries/{first['id']}/redeliver", headers=headers),
+                   409, "conflict")
+    assert_problem(client.post(f"/v1/webhooks/{endpoint['id']}/deliveries/whd_nope/redeliver", headers=headers),
+                   404, "not_found")
+
+
+def test_the_test_operation_pings_that_endpoint_alone(app, client, headers, loopback, receiver):
+    first = create(client, headers, receiver.url).get_json()
+    create(client, headers, receiver.url)
+    assert client.post(f"/v1/webhooks/{first['id']}/test", headers=headers).status_code == 202
+    deliver_all(app)
+    [ping] = receiver.requests
+    envelope = json.loads(ping["body"])
+    assert envelope["type"] == "ping" and envelope["data"] == {"webhook_id": first["id"]}
+    assert envelope["livemode"] is False
+
+
+def test_the_log_filters_by_status_and_refuses_unknown_ones(app, client, headers, sandbox, loopback, receiver,
+                                                            runtime):
+    endpoint = create(client, headers, receiver.url).get_json()
+    hr.update_employee(sandbox.id, _someone(sandbox), {"job_title": "Cashier"}, runtime)
+    path = f"/v1/webhooks/{endpoint['id']}/deliveries"
+    with app.app_context():
+        for event in OutboxEvent.select().where(OutboxEvent.dispatched_at.is_null()):
+            dispatch_event(event.id)
+    assert [d["status"] for d in client.get(f"{path}?status=pending", headers=headers).get_json()["data"]] == [
+        "pending"]
+    assert client.get(f"{path}?status=succeeded", headers=headers).get_json()["data"] == []
+    assert_problem(client.get(f"{path}?status=sent", headers=headers), 400, "invalid_request")
+
+
+def test_deleting_an_endpoint_cancels_its_pending_deliveries(app, client, headers, sandbox, loopback, receiver,
+                                                             runtime):
+    endpoint = create(client, headers, receiver.url).get_json()
+    hr.update_employee(sandbox.id, _someone(sandbox), {"job_title": "Buyer"}, runtime)
+    with app.app_context():
+        for event in OutboxEvent.select().where(OutboxEvent.dispatched_at.is_null()):
+            dispatch_event(event.id)
+    assert WebhookDelivery.select().where(WebhookDelivery.endpoint == endpoint["id"]).count() == 1
+    assert client.delete(f"/v1/webhooks/{endpoint['id']}", headers=headers).status_code == 204
+    assert WebhookDelivery.select().where(WebhookDelivery.endpoint == endpoint["id"]).count() == 0
+    deliver_all(app)
+    assert receiver.requests == []
+    assert_problem(client.get(f"/v1/webhooks/{endpoint['id']}", headers=headers), 404, "not_found")
+
+
+def _someone(company):
+    return roster(company.id)[0].id

@@ -1,0 +1,47 @@
+"""A real HTTP receiver for webhook tests: a thread serving on loopback that records
+every request (raw body and headers) and answers as it is told."""
+
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+class Receiver:
+    def __init__(self, status=200, body=b"ok", delay=0.0, headers=None):
+        self.status, self.body, self.delay, self.headers = status, body, delay, headers or {}
+        self.requests = []
+        receiver = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self):
+                length = int(self.headers.get("Content-Length") or 0)
+                raw = self.rfile.read(length)
+                receiver.requests.append({"path": self.path, "headers": dict(self.headers), "body": raw,
+                                          "at": time.monotonic()})
+                if receiver.delay:
+                    time.sleep(receiver.delay)
+                self.send_response(receiver.status)
+                for name, value in receiver.headers.items():
+                    self.send_header(name, value)
+                self.send_header("Content-Length", str(len(receiver.body)))
+                self.end_headers()
+                self.wfile.write(receiver.body)
+
+            def log_message(self, *args):
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    @property
+    def url(self):
+        return f"http://127.0.0.1:{self.server.server_address[1]}/hook"
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.server.shutdown()
+        self.server.server_close()

@@ -1,0 +1,63 @@
+"""Delivery rules: the logged response text, and the log's retention at its edges."""
+
+from datetime import timedelta
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from app.domain.kernel.clock import from_db, to_db
+from app.domain.kernel.ids import new_id
+from app.domain.webhooks import deliveries
+from app.domain.webhooks.deliveries import RETRY_DELAYS, response_text
+from app.models import OutboxEvent, WebhookDelivery, WebhookEndpoint
+
+
+def test_the_schedule_is_the_contracts():
+    assert [d.total_seconds() for d in RETRY_DELAYS] == [60, 300, 1800, 7200, 43200, 86400]
+    assert deliveries.MAX_ATTEMPTS == 7
+
+
+def test_the_response_text_is_cut_at_1_kb_on_a_character_boundary():
+    assert response_text("ا".encode() * 600) == "ا" * 512  # two bytes each
+    assert response_text(b"x" * 1023 + "é".encode()) == "x" * 1023
+    assert response_text(None) == ""
+
+
+@given(st.text(max_size=1500))
+def test_any_answer_is_kept_as_at_most_1_kb_of_its_own_text(text):
+    kept = response_text(text.encode())
+    assert len(kept.encode()) <= 1024 and text.startswith(kept)
+
+
+def endpoint_with_deliveries(sandbox, clock, ages):
+    """An endpoint with one succeeded delivery per age (timedelta before now)."""
+    now = to_db(clock.now())
+    endpoint = WebhookEndpoint.create(id=new_id("whk"), company=sandbox.id, credential_kind="api_key",
+                                      credential_id="key_x", url="https://93.184.215.14/h", events="ping",
+                                      secret_sealed="x", created_at=now, updated_at=now)
+    event = OutboxEvent.create(id=new_id("evt"), company=sandbox.id, type="ping", payload="{}", created_at=now)
+    for age in ages:
+        WebhookDelivery.create(id=new_id("whd"), endpoint=endpoint, event=event, event_type="ping", attempt=1,
+                               status="succeeded", due_at=now - age, created_at=now - age)
+    return endpoint
+
+
+def kept(endpoint):
+    return WebhookDelivery.select().where(WebhookDelivery.endpoint == endpoint.id).count()
+
+
+def test_nothing_older_than_30_days_is_kept(sandbox, clock):
+    endpoint = endpoint_with_deliveries(sandbox, clock, [timedelta(days=30), timedelta(days=30, seconds=1)])
+    deliveries.prune(clock.now())
+    assert kept(endpoint) == 1  # exactly 30 days old stays; a second more goes
+
+
+def test_the_last_100_are_kept(sandbox, clock):
+    endpoint = endpoint_with_deliveries(sandbox, clock, [timedelta(minutes=m) for m in range(101)])
+    deliveries.prune(clock.now())
+    assert kept(endpoint) == 100
+    oldest = WebhookDelivery.select().where(WebhookDelivery.endpoint == endpoint.id).order_by(
+        WebhookDelivery.created_at).first()
+    assert from_db(oldest.created_at) == clock.now() - timedelta(minutes=99)
+    deliveries.prune(clock.now())
+    assert kept(endpoint) == 100

@@ -1,0 +1,48 @@
+"""The X-SVC-Signature scheme, checked against vectors computed by an independent
+implementation (the `hmac` module driven by hand, and OpenSSL's command line)."""
+
+import hashlib
+import hmac
+import shutil
+import subprocess
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from app.domain.webhooks.signing import signature, verify
+
+SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+BODY = b'{"id":"evt_1","type":"ping","created_at":"2026-11-21T09:00:00Z","company_id":"cmp_1","livemode":false,' \
+       b'"data":{"webhook_id":"whk_1"}}'
+
+
+def by_hand(secret, timestamp, body):
+    return hmac.new(secret.encode(), b"%d." % timestamp + body, hashlib.sha256).hexdigest()
+
+
+def test_the_header_is_t_and_v1():
+    assert signature(SECRET, 1763715600, BODY) == f"t=1763715600,v1={by_hand(SECRET, 1763715600, BODY)}"
+
+
+@pytest.mark.skipif(not shutil.which("openssl"), reason="needs the openssl command")
+def test_openssl_computes_the_same_mac():
+    out = subprocess.run(["openssl", "dgst", "-sha256", "-hmac", SECRET], input=b"1763715600." + BODY,
+                         capture_output=True, check=True).stdout.decode()
+    assert out.strip().endswith(signature(SECRET, 1763715600, BODY).split("v1=")[1])
+
+
+@given(st.binary(max_size=300), st.integers(0, 2**33), st.text(min_size=1, max_size=60))
+def test_any_body_and_time_sign_as_the_scheme_says(body, timestamp, secret):
+    assert signature(secret, timestamp, body) == f"t={timestamp},v1={by_hand(secret, timestamp, body)}"
+
+
+def test_a_receiver_accepts_within_five_minutes_and_with_any_current_secret():
+    header = signature(SECRET, 1000, BODY)
+    assert verify([SECRET], header, BODY, 1000 + 300)
+    assert verify(["whsec_old", SECRET], header, BODY, 1000 - 300)  # during a rotation
+    assert not verify([SECRET], header, BODY, 1000 + 301)
+    assert not verify([SECRET], header, BODY + b" ", 1000)
+    assert not verify(["whsec_other"], header, BODY, 1000)
+    assert not verify([SECRET], "v1=" + header.split("v1=")[1], BODY, 1000)
+    assert not verify([SECRET], None, BODY, 1000)
