@@ -10,7 +10,7 @@ import os
 
 DEV_SECRET_KEY = "dev-only-secret-key-do-not-use-in-production"
 ALL_RELEASES = ("v1.0", "v1.1", "v1.2")
-INTEGER_SETTINGS = ("RATE_LIMIT_PER_MINUTE", "PROXY_HOPS")
+INTEGER_SETTINGS = ("RATE_LIMIT_PER_MINUTE", "PROXY_HOPS", "WEBHOOK_CLAIM_SECONDS")
 
 
 class ConfigurationError(RuntimeError):
@@ -62,6 +62,9 @@ class Config:
     # separated) pass too, also over http://: a developer's machine, the tests, an ERP on
     # the VM's own network (app/domain/webhooks/urls.py).
     WEBHOOK_ALLOW_PRIVATE_NETWORKS = os.environ.get("WEBHOOK_ALLOW_PRIVATE_NETWORKS", "")
+    # A worker holds an attempt it is sending this long (> the 10-second limit); if it dies
+    # meanwhile, the attempt is sent again after it (same event id).
+    WEBHOOK_CLAIM_SECONDS = _integer("WEBHOOK_CLAIM_SECONDS", 60)
     # CA certificates (PEM) the webhook sender trusts; unset: the system's.
     WEBHOOK_CA_FILE = os.environ.get("WEBHOOK_CA_FILE") or None
 

@@ -7,7 +7,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
 class Receiver:
-    def __init__(self, status=200, body=b"ok", delay=0.0, headers=None):
+    def __init__(self, status=200, body=b"ok", delay=0.0, headers=None, ssl_context=None):
         self.status, self.body, self.delay, self.headers = status, body, delay, headers or {}
         self.requests = []
         receiver = self
@@ -20,23 +20,32 @@ class Receiver:
                                           "at": time.monotonic()})
                 if receiver.delay:
                     time.sleep(receiver.delay)
-                self.send_response(receiver.status)
-                for name, value in receiver.headers.items():
-                    self.send_header(name, value)
-                self.send_header("Content-Length", str(len(receiver.body)))
-                self.end_headers()
-                self.wfile.write(receiver.body)
+                try:
+                    self.send_response(receiver.status)
+                    for name, value in receiver.headers.items():
+                        self.send_header(name, value)
+                    self.send_header("Content-Length", str(len(receiver.body)))
+                    self.end_headers()
+                    self.wfile.write(receiver.body)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass  # the sender gave up waiting, as it should after its time limit
 
             def log_message(self, *args):
                 pass
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
+        if ssl_context is not None:
+            self.server.socket = ssl_context.wrap_socket(self.server.socket, server_side=True)
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
 
     @property
+    def port(self):
+        return self.server.server_address[1]
+
+    @property
     def url(self):
-        return f"http://127.0.0.1:{self.server.server_address[1]}/hook"
+        return f"http://127.0.0.1:{self.port}/hook"
 
     def __enter__(self):
         self.thread.start()

@@ -15,7 +15,6 @@ from app.api.schemas import OpenSchema
 from app.domain.kernel.errors import ValidationFailed
 from app.domain.webhooks import deliveries, endpoints
 from app.domain.webhooks.urls import check_url
-from app.egress import resolve
 from app.extensions import runtime, webhook_sender
 
 blp = Blueprint("webhooks", __name__, url_prefix="/v1/webhooks",
@@ -110,7 +109,8 @@ def _body(schema_fields):
 
 
 def _target(url):
-    return check_url(url, resolve, webhook_sender().allowed)
+    sender = webhook_sender()
+    return check_url(url, sender.resolver, sender.allowed)
 
 
 @blp.route("")

@@ -7,6 +7,9 @@ whole 10 seconds holds up one thread, not the other receivers of the same event.
 
 import logging
 from concurrent.futures import ThreadPoolExecutor
+from datetime import timedelta
+
+from flask import current_app
 
 from app.domain.webhooks import deliveries, endpoints, signing
 from app.extensions import mailer, runtime, webhook_sender
@@ -21,16 +24,17 @@ def send_deliveries(delivery_ids):
     """Send these attempts if they are (still) due. Idempotent: a claimed or finished
     attempt is skipped. Returns how many were sent."""
     current, sender = runtime(), webhook_sender()
+    hold = timedelta(seconds=current_app.config["WEBHOOK_CLAIM_SECONDS"])
     if len(delivery_ids) == 1:
-        return int(_send(delivery_ids[0], current, sender))
+        return int(_send(delivery_ids[0], current, sender, hold))
     with ThreadPoolExecutor(max_workers=min(THREADS, len(delivery_ids))) as pool:
-        return sum(pool.map(lambda delivery_id: _send(delivery_id, current, sender), delivery_ids))
+        return sum(pool.map(lambda delivery_id: _send(delivery_id, current, sender, hold), delivery_ids))
 
 
-def _send(delivery_id, current, sender):
+def _send(delivery_id, current, sender, hold):
     try:
         with connection():
-            attempt = deliveries.claim(delivery_id, current.now())
+            attempt = deliveries.claim(delivery_id, current.now(), hold)
             if attempt is None:
                 return False
             body = attempt.body

@@ -280,3 +280,40 @@ def test_deleting_an_endpoint_cancels_its_pending_deliveries(app, client, header
 
 def _someone(company):
     return roster(company.id)[0].id
+
+
+def test_dns_rebinding_never_reaches_loopback(app, client, headers, sandbox, monkeypatch, runtime):
+    """The name answers a public address when the endpoint is made, then 127.0.0.1: the
+    sender judges what it connects to, so the loopback receiver sees no connection."""
+    answers = iter([["93.184.215.14"], ["127.0.0.1"], ["127.0.0.1"]])
+    with Receiver() as local:
+        port = local.server.server_address[1]
+        monkeypatch.setitem(app.extensions, "webhook_sender",
+                            Sender((), timeout=2, resolver=lambda host, _port: next(answers)))
+        OutboxEvent.update(dispatched_at=runtime.now()).where(OutboxEvent.dispatched_at.is_null()).execute()
+        endpoint = create(client, headers, f"https://rebind.example.com:{port}/hook").get_json()
+        assert endpoint["active"] is True
+        client.post(f"/v1/webhooks/{endpoint['id']}/test", headers=headers)
+        deliver_all(app)
+        assert local.requests == []
+        [logged] = client.get(f"/v1/webhooks/{endpoint['id']}/deliveries", headers=headers).get_json()["data"][1:]
+        assert logged["status"] == "failed" and logged["response_status"] is None
+
+
+def test_a_redirect_is_a_failure_and_is_not_followed(app, client, headers, loopback, receiver):
+    with Receiver(status=302, body=b"", headers={"Location": receiver.url}) as redirecting:
+        endpoint = create(client, headers, redirecting.url).get_json()
+        client.post(f"/v1/webhooks/{endpoint['id']}/test", headers=headers)
+        deliver_all(app)
+        assert len(redirecting.requests) == 1 and receiver.requests == []
+    logged = client.get(f"/v1/webhooks/{endpoint['id']}/deliveries", headers=headers).get_json()["data"]
+    assert [(d["status"], d["response_status"]) for d in logged] == [("pending", None), ("failed", 302)]
+
+
+def test_an_answer_slower_than_the_limit_is_a_timeout(app, client, headers, loopback):
+    with Receiver(delay=2.5) as slow:
+        endpoint = create(client, headers, slow.url).get_json()
+        client.post(f"/v1/webhooks/{endpoint['id']}/test", headers=headers)
+        deliver_all(app)  # the loopback fixture's sender allows 2 seconds
+    failed = client.get(f"/v1/webhooks/{endpoint['id']}/deliveries", headers=headers).get_json()["data"][1]
+    assert failed["status"] == "failed" and failed["response_status"] is None and failed["duration_ms"] >= 1900

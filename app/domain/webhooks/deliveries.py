@@ -96,12 +96,13 @@ def _new_attempt(endpoint_id, event, attempt, now, *, due=None, retries=True):
     return delivery_id
 
 
-def claim(delivery_id, now):
+def claim(delivery_id, now, hold=CLAIM):
     """Take a due attempt for sending, or None if it is not due, done, or another worker
-    holds it. A conditional update decides, so two workers never both send it."""
+    holds it. A conditional update decides, so two workers never both send it. A worker
+    that dies holding it leaves it to be taken again after `hold`."""
     due = (WebhookDelivery.id == delivery_id) & (WebhookDelivery.due_at <= to_db(now)) & (
         WebhookDelivery.status.in_(("pending", "sending")))
-    taken = WebhookDelivery.update(status="sending", due_at=to_db(now + CLAIM)).where(due).execute()
+    taken = WebhookDelivery.update(status="sending", due_at=to_db(now + hold)).where(due).execute()
     if not taken:
         return None
     row = (WebhookDelivery.select(WebhookDelivery, WebhookEndpoint, OutboxEvent.id, OutboxEvent.payload)

@@ -1,0 +1,208 @@
+"""Webhooks end to end, as processes: gunicorn and (with Redis) the Procfile's worker,
+receivers over HTTPS with a certificate from a local CA (trustme) and over http on
+loopback (WEBHOOK_ALLOW_PRIVATE_NETWORKS), the README's own receiver, and a real SMTP
+server for the owner's email. Logs are kept in tests/output/webhooks/."""
+
+import json
+import os
+import re
+import signal
+import socket
+import sqlite3
+import ssl
+import subprocess
+import sys
+import time
+from datetime import UTC, datetime, timedelta
+from email import message_from_bytes, policy
+
+import pytest
+import redis
+import requests
+import trustme
+from aiosmtpd.controller import Controller
+
+from app.domain.webhooks.signing import verify
+from tests.e2e.test_attendance_flow import e2e_redis_url
+from tests.e2e.test_serve import ROOT, flask, free_port, wait_until_serving
+from tests.receivers import Receiver
+
+LOGS = ROOT / "tests" / "output" / "webhooks"
+
+
+class Inbox:
+    def __init__(self):
+        self.messages = []
+
+    async def handle_DATA(self, server, session, envelope):  # noqa: N802 (aiosmtpd's hook name)
+        self.messages.append(message_from_bytes(envelope.content, policy=policy.default))
+        return "250 OK"
+
+
+@pytest.fixture(scope="module")
+def ca(tmp_path_factory):
+    authority = trustme.CA()
+    path = tmp_path_factory.mktemp("ca") / "ca.pem"
+    authority.cert_pem.write_to_path(str(path))
+    return authority, path
+
+
+@pytest.fixture(scope="module")
+def inbox():
+    received = Inbox()
+    controller = Controller(received, hostname="127.0.0.1", port=free_port())
+    controller.start()
+    yield received, controller.port
+    controller.stop()
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory, ca, inbox):
+    folder = tmp_path_factory.mktemp("webhooks")
+    redis_url = e2e_redis_url()
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{folder}/webhooks.db", "REDIS_URL": redis_url or "",
+           "WEBHOOK_ALLOW_PRIVATE_NETWORKS": "127.0.0.0/8,::1/128", "WEBHOOK_CA_FILE": str(ca[1]),
+           "SMTP_URL": f"smtp://127.0.0.1:{inbox[1]}", "WEBHOOK_CLAIM_SECONDS": "11", "PORT": str(free_port()),
+           "WEB_CONCURRENCY": "2"}
+    if redis_url:
+        redis.Redis.from_url(redis_url).flushdb()
+    flask(env, "db", "upgrade")
+    made = json.loads(flask(env, "sandbox", "create", "--country", "KW", "--email", "hooks@example.com", "--json"))
+    LOGS.mkdir(parents=True, exist_ok=True)
+    log = open(LOGS / "processes.log", "w")
+    started = {}
+
+    def start(name):
+        # The Procfile's own command lines.
+        line = next(line for line in (ROOT / "Procfile").read_text().splitlines() if line.startswith(f"{name}:"))
+        command = re.sub(r"\$\{(\w+):-([^}]*)\}", lambda m: env.get(m.group(1)) or m.group(2),
+                         line.split(":", 1)[1]).split()
+        started[name] = subprocess.Popen([sys.executable, "-m", *command], cwd=ROOT, env=env, stdout=log,
+                                         stderr=subprocess.STDOUT)
+        return started[name]
+
+    start("web")
+    if redis_url:
+        start("worker")
+    base = f"http://127.0.0.1:{env['PORT']}"
+    try:
+        wait_until_serving(base)
+        yield {"base": base, "headers": {"Authorization": f"Bearer {made['api_key']}"}, "env": env,
+               "db": folder / "webhooks.db", "company": made["company_id"], "start": start, "started": started,
+               "redis": bool(redis_url)}
+    finally:
+        for process in started.values():
+            process.terminate()
+        for process in started.values():
+            process.wait(timeout=20)
+        log.close()
+
+
+def wait_for(check, seconds=15):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        found = check()
+        if found:
+            return found
+        time.sleep(0.05)
+    return check()
+
+
+def create(stack, url, events=("employee.updated", "employee.left")):
+    response = requests.post(f"{stack['base']}/v1/webhooks", headers=stack["headers"], timeout=10,
+                             json={"url": url, "events": list(events)})
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def deliveries(stack, endpoint):
+    return requests.get(f"{stack['base']}/v1/webhooks/{endpoint['id']}/deliveries", headers=stack["headers"],
+                        timeout=10).json()["data"]
+
+
+def employee_of(stack):
+    with sqlite3.connect(stack["db"]) as db:
+        return db.execute("SELECT id FROM employee WHERE company_id = ? ORDER BY staff_number LIMIT 1",
+                          (stack["company"],)).fetchone()[0]
+
+
+def test_a_receiver_over_https_with_a_local_ca_gets_a_signed_ping(stack, ca):
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    ca[0].issue_cert("localhost").configure_cert(context)
+    with Receiver(ssl_context=context) as receiver:
+        endpoint = create(stack, f"https://localhost:{receiver.port}/hook")
+        assert requests.post(f"{stack['base']}/v1/webhooks/{endpoint['id']}/test", headers=stack["headers"],
+                             timeout=10).status_code == 202
+        assert wait_for(lambda: receiver.requests), "no ping arrived"
+        [ping] = receiver.requests
+        envelope = json.loads(ping["body"])
+        assert envelope["type"] == "ping" and envelope["data"] == {"webhook_id": endpoint["id"]}
+        assert verify([endpoint["secret"]], ping["headers"]["X-SVC-Signature"], ping["body"], time.time())
+        logged = wait_for(lambda: [d for d in deliveries(stack, endpoint) if d["status"] == "succeeded"])
+        assert logged and logged[0]["event_id"] == envelope["id"]
+
+
+def test_the_readme_receiver_gets_an_hr_change_once_even_when_redelivered(stack):
+    port = free_port()
+    endpoint = create(stack, f"http://127.0.0.1:{port}/hook")
+    code = re.search(r"<!-- receiver.py -->\n```python\n(.*?)```", (ROOT / "README.md").read_text(), re.S).group(1)
+    receiver = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True,
+                                env={**os.environ, "PORT": str(port),
+                                     "WEBHOOK_SECRETS": f"whsec_an_old_one,{endpoint['secret']}"})
+    try:
+        wait_until_listening(port)
+        flask(stack["env"], "employees", "update", employee_of(stack), "--job-title", "Head of Treasury")
+        handled = json.loads(receiver.stdout.readline())
+        assert handled["type"] == "employee.updated"
+        first = wait_for(lambda: [d for d in deliveries(stack, endpoint) if d["status"] == "succeeded"])
+        again = requests.post(f"{stack['base']}/v1/webhooks/{endpoint['id']}/deliveries/{first[0]['id']}/redeliver",
+                              headers=stack["headers"], timeout=10)
+        assert again.status_code == 202 and again.json()["event_id"] == handled["id"]
+        assert wait_for(lambda: len([d for d in deliveries(stack, endpoint) if d["status"] == "succeeded"]) == 2)
+    finally:
+        receiver.terminate()
+        out, _ = receiver.communicate(timeout=10)
+    assert out.strip() == ""  # the redelivery was answered 200 and not handled twice
+
+
+def test_seven_days_of_failures_disable_the_endpoint_and_email_the_owner(stack, inbox):
+    with Receiver(status=500, body=b"broken") as failing:
+        endpoint = create(stack, failing.url)
+        eight_days_ago = (datetime.now(UTC) - timedelta(days=8)).replace(tzinfo=None).isoformat(" ")
+        with sqlite3.connect(stack["db"]) as db:  # as if it had been failing for a week
+            db.execute("UPDATE webhook_endpoint SET failing_since = ? WHERE id = ?", (eight_days_ago, endpoint["id"]))
+        requests.post(f"{stack['base']}/v1/webhooks/{endpoint['id']}/test", headers=stack["headers"], timeout=10)
+        mail = wait_for(lambda: [m for m in inbox[0].messages if endpoint["url"] in m["Subject"]], seconds=20)
+    assert mail and mail[0]["To"] == "hooks@example.com" and "disabled" in mail[0]["Subject"]
+    state = requests.get(f"{stack['base']}/v1/webhooks/{endpoint['id']}", headers=stack["headers"], timeout=10).json()
+    assert state["active"] is False and state["disabled_reason"] == "delivery_failures"
+    again = requests.post(f"{stack['base']}/v1/webhooks/{endpoint['id']}/deliveries/"
+                          f"{deliveries(stack, endpoint)[0]['id']}/redeliver", headers=stack["headers"], timeout=10)
+    assert again.status_code == 409
+
+
+def test_a_worker_killed_mid_delivery_loses_nothing(stack):
+    if not stack["redis"]:
+        pytest.skip("the worker process runs with Redis (the PostgreSQL + Redis pass)")
+    with Receiver(delay=30) as hanging:
+        create(stack, hanging.url, ["employee.updated"])
+        flask(stack["env"], "employees", "update", employee_of(stack), "--job-title", "Night Auditor")
+        assert wait_for(lambda: hanging.requests), "the worker never sent it"
+        stack["started"]["worker"].send_signal(signal.SIGKILL)  # mid-delivery
+        stack["started"]["worker"].wait(timeout=10)
+        hanging.delay = 0
+        stack["start"]("worker")
+        time.sleep(11.5)  # the dead worker's hold on the attempt (WEBHOOK_CLAIM_SECONDS) runs out
+        flask(stack["env"], "jobs", "run-due")
+        assert wait_for(lambda: len(hanging.requests) >= 2)
+    first, second = hanging.requests[:2]
+    assert json.loads(first["body"])["id"] == json.loads(second["body"])["id"]
+    assert first["body"] == second["body"]
+
+
+def wait_until_listening(port):
+    for _ in range(200):
+        with socket.socket() as probe:
+            if probe.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.05)
