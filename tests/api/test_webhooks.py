@@ -19,6 +19,7 @@ from app.jobs.outbox import dispatch_event
 from app.jobs.webhooks import send_deliveries
 from app.models import OutboxEvent, WebhookDelivery, WebhookEndpoint
 from tests.api.test_auth import assert_problem
+from tests.api.test_cli_hr import ok, refused
 from tests.conftest import bearer
 from tests.receivers import Receiver
 
@@ -317,3 +318,21 @@ def test_an_answer_slower_than_the_limit_is_a_timeout(app, client, headers, loop
         deliver_all(app)  # the loopback fixture's sender allows 2 seconds
     failed = client.get(f"/v1/webhooks/{endpoint['id']}/deliveries", headers=headers).get_json()["data"][1]
     assert failed["status"] == "failed" and failed["response_status"] is None and failed["duration_ms"] >= 1900
+
+
+def test_replay_resends_what_an_endpoint_should_have_had(app, client, headers, sandbox, loopback, runtime, clock):
+    runner = app.test_cli_runner()
+    with Receiver(status=500) as failing:
+        endpoint = create(client, headers, failing.url, ["employee.updated"]).get_json()
+        since = clock.now().strftime("%Y-%m-%dT%H:%M:%SZ")
+        for title in ("Teller", "Senior Teller"):
+            hr.update_employee(sandbox.id, _someone(sandbox), {"job_title": title}, runtime)
+        hr.end_employment(sandbox.id, _someone(sandbox), sandbox.created_at.date(), runtime)  # not subscribed
+        deliver_all(app)
+    out = json.loads(ok(runner.invoke(args=["webhooks", "replay", "--endpoint", endpoint["id"], "--since", since,
+                                            "--status", "failed", "--json"])))
+    assert len(out["deliveries"]) == 2
+    refused(runner.invoke(args=["webhooks", "replay", "--endpoint", endpoint["id"], "--since", "yesterday"]),
+            "an RFC 3339 time")
+    client.patch(f"/v1/webhooks/{endpoint['id']}", headers=headers, json={"active": False})
+    refused(runner.invoke(args=["webhooks", "replay", "--endpoint", endpoint["id"], "--since", since]), "disabled")

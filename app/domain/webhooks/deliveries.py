@@ -235,3 +235,27 @@ def prune(now):
                     .where(WebhookDelivery.endpoint == endpoint_id[0], WebhookDelivery.id.not_in(keep),
                            WebhookDelivery.status.not_in(("pending", "sending"))).execute())
     return removed
+
+
+def replay(endpoint_id, since, runtime, *, only_failed=False):
+    """Send again every event the endpoint should have received since `since` (its
+    subscribed types, of its company), or with `only_failed` those it never received
+    successfully. Refused for a disabled endpoint. Returns the new deliveries' ids."""
+    now = runtime.now()
+    with write_transaction():
+        endpoint = WebhookEndpoint.get_or_none(WebhookEndpoint.id == endpoint_id)
+        if endpoint is None:
+            raise NotFound(f"no webhook endpoint {endpoint_id}")
+        if not endpoint.active:
+            raise Conflict(f"the endpoint is disabled ({endpoint.disabled_reason}); re-enable it first")
+        query = (OutboxEvent.select(OutboxEvent.id, OutboxEvent.type)
+                 .where(OutboxEvent.company == endpoint.company_id, OutboxEvent.created_at >= to_db(since),
+                        OutboxEvent.type.in_(endpoint.events.split()), OutboxEvent.dispatched_at.is_null(False))
+                 .order_by(OutboxEvent.created_at, OutboxEvent.id))
+        if only_failed:
+            delivered = (WebhookDelivery.select(WebhookDelivery.event)
+                         .where(WebhookDelivery.endpoint == endpoint.id, WebhookDelivery.status == "succeeded"))
+            query = query.where(OutboxEvent.id.not_in(delivered))
+        created = [_new_attempt(endpoint.id, event, 1, now) for event in query]
+        runtime.deliveries_due(created)
+    return created
