@@ -108,6 +108,15 @@ def _body(schema_fields):
     return {name: body[name] for name in schema_fields if name in body}
 
 
+def _mine():
+    """The calling credential's endpoints: no other exists for it."""
+    return endpoints.owned_by(current_principal())
+
+
+def _endpoint(webhook_id):
+    return endpoints.get_endpoint(_mine(), webhook_id)
+
+
 def _target(url):
     sender = webhook_sender()
     return check_url(url, sender.resolver, sender.allowed)
@@ -119,7 +128,7 @@ class WebhookEndpoints(MethodView):
     @blp.response(200, WebhookEndpointListSchema, example={"data": [ENDPOINT_EXAMPLE]})
     def get(self):
         """List this credential's webhook endpoints"""
-        return json_response({"data": [endpoints.form(e) for e in endpoints.list_endpoints(current_principal())]})
+        return json_response({"data": [endpoints.form(e) for e in endpoints.list_endpoints(_mine())]})
 
     @operation(blp, "createWebhookEndpoint", release="v1.2", scope="webhooks:manage",
                errors=(400, 401, 403, 413, 422, 429))
@@ -144,7 +153,7 @@ class WebhookEndpointById(MethodView):
     @blp.response(200, WebhookEndpointSchema, example=ENDPOINT_EXAMPLE)
     def get(self, webhook_id):
         """Read one webhook endpoint"""
-        return json_response(endpoints.form(endpoints.get_endpoint(current_principal(), webhook_id)))
+        return json_response(endpoints.form(_endpoint(webhook_id)))
 
     @operation(blp, "updateWebhookEndpoint", release="v1.2", scope="webhooks:manage",
                errors=(400, 401, 403, 404, 413, 422, 429))
@@ -153,11 +162,11 @@ class WebhookEndpointById(MethodView):
     @blp.response(200, WebhookEndpointSchema, example=ENDPOINT_EXAMPLE)
     def patch(self, webhook_id):
         """Change the URL, the events, or re-enable (`active: true`)"""
-        principal = current_principal()
-        endpoints.get_endpoint(principal, webhook_id)  # 404 before judging anything
+        scope = _mine()
+        endpoints.get_endpoint(scope, webhook_id)  # 404 before judging anything
         body = _body(("url", "events", "active"))
         target = _target(body["url"]) if "url" in body else None
-        updated = endpoints.update_endpoint(principal, webhook_id, runtime(), target=target,
+        updated = endpoints.update_endpoint(scope, webhook_id, runtime(), target=target,
                                             chosen=body.get("events"), active=body.get("active"))
         return json_response(endpoints.form(updated))
 
@@ -165,7 +174,7 @@ class WebhookEndpointById(MethodView):
     @blp.response(204, description="Removed; its pending deliveries are cancelled.")
     def delete(self, webhook_id):
         """Remove an endpoint"""
-        endpoints.delete_endpoint(current_principal(), webhook_id)
+        endpoints.delete_endpoint(_mine(), webhook_id)
         return "", 204
 
 
@@ -175,7 +184,7 @@ class WebhookTest(MethodView):
     @blp.response(202, description="A `ping` event (data `{webhook_id}`) is queued for immediate delivery.")
     def post(self, webhook_id):
         """Send a `ping` to this endpoint"""
-        endpoints.send_test(current_principal(), webhook_id, runtime())
+        endpoints.send_test(_endpoint(webhook_id), runtime())
         return "", 202
 
 
@@ -187,7 +196,7 @@ class WebhookDeliveries(MethodView):
     @blp.response(200, WebhookDeliveryListSchema, example={"data": [DELIVERY_EXAMPLE]})
     def get(self, args, webhook_id):
         """The delivery log: newest first, at most 100, the last 30 days"""
-        endpoint = endpoints.get_endpoint(current_principal(), webhook_id)
+        endpoint = _endpoint(webhook_id)
         return json_response({"data": deliveries.log(endpoint, args.get("status"))})
 
 
@@ -200,5 +209,5 @@ class WebhookRedeliver(MethodView):
                                                        "duration_ms": None, "next_retry_at": None})
     def post(self, webhook_id, delivery_id):
         """Send a logged delivery's event again: same id and body, fresh signature"""
-        endpoint = endpoints.get_endpoint(current_principal(), webhook_id)
+        endpoint = _endpoint(webhook_id)
         return json_response(deliveries.redeliver(endpoint, delivery_id, runtime()), status=202)

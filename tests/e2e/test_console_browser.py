@@ -20,6 +20,7 @@ import pytest
 import requests
 
 from tests.e2e.test_serve import ROOT, flask, free_port, wait_until_serving
+from tests.receivers import Receiver
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 SCREENSHOTS = ROOT / "tests" / "output" / "console"
@@ -33,16 +34,20 @@ if not os.path.exists(CHROMIUM):
 
 from playwright.sync_api import expect, sync_playwright  # noqa: E402 (only with Chromium)
 
+SERVICE_ENV = {}
+
 
 @pytest.fixture(scope="module")
 def service(tmp_path_factory):
     """gunicorn (the Procfile's web process) on a fresh SQLite file, with a live company,
     its HR admin and a user whose role has no console pages."""
     folder = tmp_path_factory.mktemp("console")
-    env = {**os.environ, "DATABASE_URL": f"sqlite:///{folder}/console.db", "REDIS_URL": ""}
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{folder}/console.db", "REDIS_URL": "",
+           "WEBHOOK_ALLOW_PRIVATE_NETWORKS": "127.0.0.0/8"}
     flask(env, "db", "upgrade")
     company = json.loads(flask(env, "companies", "create", "--name", "Gulf Trading", "--country", "KW", "--json"))
     flask(env, "partner-api", "enable", company["company_id"])
+    SERVICE_ENV.update(env=env, company=company["company_id"])
     for email, role in ((ADMIN, "hr_admin"), (STAFF, "employee")):
         flask(env, "users", "create", "--email", email, "--password", PASSWORD, "--company", company["company_id"],
               "--role", role)
@@ -311,3 +316,27 @@ def test_the_api_reference_and_errors_page_work_under_their_policy(page, service
         "content-security-policy"]
     expect(page.locator("#rate_limited")).to_be_attached()
     assert refused == []
+
+
+def test_webhook_pages_list_test_and_show_a_delivery(page, service):
+    made = json.loads(flask(SERVICE_ENV["env"], "keys", "create", "--company", SERVICE_ENV["company"], "--scopes",
+                            "webhooks:manage", "--name", "Ledger sync", "--json"))
+    with Receiver() as receiver:
+        endpoint = requests.post(f"{service}/v1/webhooks", timeout=10, json={"url": receiver.url, "events": [
+            "payroll_run.paid"]}, headers={"Authorization": f"Bearer {made['api_key']}"}).json()
+        sign_in(page, ADMIN)
+        nav(page, "Webhooks")
+        expect(page.get_by_role("row").filter(has_text=receiver.url)).to_contain_text("Ledger sync")
+        shot(page, "40-webhooks")
+        page.get_by_role("link", name=receiver.url).click()
+        page.get_by_role("button", name="Send test").click()
+        expect(flash(page)).to_contain_text("A ping is on its way")
+        for _ in range(100):  # the web process's own job thread sends it (no Redis here)
+            if receiver.requests:
+                break
+            time.sleep(0.05)
+        page.reload()
+        page.get_by_role("link", name="ping").first.click()
+        expect(page.locator("pre.body").first).to_contain_text(endpoint["id"])
+        expect(page.get_by_text("HTTP 200")).to_be_visible()
+        shot(page, "41-webhook-delivery")

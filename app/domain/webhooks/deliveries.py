@@ -259,3 +259,13 @@ def replay(endpoint_id, since, runtime, *, only_failed=False):
         created = [_new_attempt(endpoint.id, event, 1, now) for event in query]
         runtime.deliveries_due(created)
     return created
+
+
+def detail(endpoint, delivery_id):
+    """One delivery of the endpoint as the console shows it: the partner form, and why
+    there was no answer when there was none."""
+    row = (WebhookDelivery.select(WebhookDelivery, OutboxEvent.id, OutboxEvent.payload).join(OutboxEvent)
+           .where(WebhookDelivery.id == delivery_id, WebhookDelivery.endpoint == endpoint.id).first())
+    if row is None:
+        raise NotFound(f"no delivery {delivery_id} of this endpoint")
+    return {**form(row), "error": row.error}

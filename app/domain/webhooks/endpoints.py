@@ -16,7 +16,7 @@ from app.domain.kernel import events
 from app.domain.kernel.clock import format_utc, to_db
 from app.domain.kernel.errors import NotFound, ValidationFailed
 from app.domain.kernel.ids import new_id
-from app.models import WebhookEndpoint, db
+from app.models import ApiKey, Company, WebhookEndpoint, db
 from app.models.base import locked, write_transaction
 
 SUBSCRIBABLE = tuple(t for t in events.EVENT_TYPES if t != "ping")  # ping comes from the test only
@@ -71,18 +71,38 @@ def create_endpoint(owner, target, chosen, runtime):
     return endpoint, secret
 
 
-def list_endpoints(owner):
-    return list(_owned(owner).order_by(WebhookEndpoint.created_at, WebhookEndpoint.id))
+def owned_by(owner):
+    """The endpoints a principal sees: its own (the API)."""
+    return WebhookEndpoint.select().where(
+        WebhookEndpoint.company == owner.company.id, WebhookEndpoint.credential_kind == owner.kind,
+        WebhookEndpoint.credential_id == owner.credential_id)
 
 
-def get_endpoint(owner, endpoint_id):
-    endpoint = _owned(owner).where(WebhookEndpoint.id == endpoint_id).first()
+def of_company(company_id):
+    """Every endpoint of a company, whoever owns it (the console)."""
+    return WebhookEndpoint.select().where(WebhookEndpoint.company == company_id)
+
+
+def list_endpoints(scope):
+    return list(scope.order_by(WebhookEndpoint.created_at, WebhookEndpoint.id))
+
+
+def with_owners(company_id):
+    """[(endpoint, the owning key or None)] of a company, for the console."""
+    found = list_endpoints(of_company(company_id))
+    owners = {key.id: key for key in ApiKey.select().where(
+        ApiKey.id.in_([e.credential_id for e in found if e.credential_kind == "api_key"]))}
+    return [(endpoint, owners.get(endpoint.credential_id)) for endpoint in found]
+
+
+def get_endpoint(scope, endpoint_id):
+    endpoint = scope.where(WebhookEndpoint.id == endpoint_id).first()
     if endpoint is None:
         raise NotFound(f"no webhook endpoint {endpoint_id}")
     return endpoint
 
 
-def update_endpoint(owner, endpoint_id, runtime, *, target=None, chosen=None, active=None):
+def update_endpoint(scope, endpoint_id, runtime, *, target=None, chosen=None, active=None):
     """Change the URL (judged), the events or the state. `active: true` re-enables (and
     clears the reason and the failure streak); `false` disables with reason `manual`."""
     values = {}
@@ -95,7 +115,7 @@ def update_endpoint(owner, endpoint_id, runtime, *, target=None, chosen=None, ac
     elif active is False:
         values.update(active=False, disabled_reason="manual")
     with write_transaction():
-        endpoint = locked(_owned(owner).where(WebhookEndpoint.id == endpoint_id))
+        endpoint = locked(scope.where(WebhookEndpoint.id == endpoint_id))
         if endpoint is None:
             raise NotFound(f"no webhook endpoint {endpoint_id}")
         if active is False and not endpoint.active:
@@ -106,18 +126,17 @@ def update_endpoint(owner, endpoint_id, runtime, *, target=None, chosen=None, ac
     return WebhookEndpoint.get_by_id(endpoint.id)
 
 
-def delete_endpoint(owner, endpoint_id):
+def delete_endpoint(scope, endpoint_id):
     """Remove the endpoint; its deliveries, pending ones included, go with it."""
     with db.atomic():
-        endpoint = get_endpoint(owner, endpoint_id)
+        endpoint = get_endpoint(scope, endpoint_id)
         endpoint.delete_instance(recursive=True)
 
 
-def send_test(owner, endpoint_id, runtime):
+def send_test(endpoint, runtime):
     """Queue a `ping` to this endpoint alone (it is nobody's subscription)."""
-    endpoint = get_endpoint(owner, endpoint_id)
     with db.atomic():
-        return events.emit(owner.company, "ping", {"webhook_id": endpoint.id}, runtime)
+        return events.emit(Company.get_by_id(endpoint.company_id), "ping", {"webhook_id": endpoint.id}, runtime)
 
 
 def disable_for_credential(kind, credential_id, reason, now):
@@ -126,12 +145,6 @@ def disable_for_credential(kind, credential_id, reason, now):
             .where(WebhookEndpoint.credential_kind == kind, WebhookEndpoint.credential_id == credential_id,
                    WebhookEndpoint.active == True)  # noqa: E712
             .execute())
-
-
-def _owned(owner):
-    return WebhookEndpoint.select().where(
-        WebhookEndpoint.company == owner.company.id, WebhookEndpoint.credential_kind == owner.kind,
-        WebhookEndpoint.credential_id == owner.credential_id)
 
 
 def notice_email(endpoint_id, notice):

@@ -1,0 +1,64 @@
+"""The console's webhook pages: every endpoint of the company with its owning key, the
+log, one delivery's request and answer, and Send test, Redeliver, Re-enable."""
+
+import re
+
+from app.domain.access import keys
+from app.domain.people import actions as hr
+from app.models import WebhookEndpoint
+from tests.api.test_console import (  # noqa: F401  (fixtures)
+    admin,
+    fresh_login_limiters,
+    live_company,
+    member,
+    post,
+    sign_in,
+    text,
+)
+from tests.api.test_webhooks import create, deliver_all, loopback  # noqa: F401  (fixture)
+from tests.conftest import bearer
+from tests.receivers import Receiver
+
+
+def test_the_pages_show_endpoints_logs_and_deliveries_and_act_on_them(  # noqa: F811
+        app, client, admin, live_company, sandbox, loopback, runtime, clock):  # noqa: F811
+    secret = keys.create_key(live_company, keys.SCOPES, clock, name="ERP connector")[1]
+    with Receiver(body=b'{"received": true}') as receiver:
+        endpoint = create(client, bearer(secret), receiver.url).get_json()
+        hr.hire(live_company, {"staff_number": "W-1", "name_en": "Noura Al Ali", "employment_type": "full_time",
+                               "hire_date": clock.now().date(), "basic_salary_minor": 800_000}, runtime)
+        deliver_all(app)
+        listing = text(client.get("/console/webhooks"))
+        assert receiver.url in listing and "ERP connector" in listing and "Active" in listing
+        page = text(client.get(f"/console/webhooks/{endpoint['id']}"))
+        assert "employee.created" in page and "succeeded" in page
+        delivery_id = re.search(rf"/console/webhooks/{endpoint['id']}/deliveries/(whd_\w+)", page).group(1)
+        detail = text(client.get(f"/console/webhooks/{endpoint['id']}/deliveries/{delivery_id}"))
+        assert "Noura Al Ali" in detail and "HTTP 200" in detail and "{&#34;received&#34;: true}" in detail
+
+        tested = post(client, f"/console/webhooks/{endpoint['id']}/test", page=f"/console/webhooks/{endpoint['id']}")
+        assert "A ping is on its way" in text(tested)
+        again = post(client, f"/console/webhooks/{endpoint['id']}/deliveries/{delivery_id}/redeliver",
+                     page=f"/console/webhooks/{endpoint['id']}")
+        assert "Sent again" in text(again)
+        deliver_all(app)
+        assert sorted(r["body"].count(b'"type":"ping"') for r in receiver.requests) == [0, 0, 1]
+
+    key = keys.ApiKey.get(keys.ApiKey.secret_hash == keys.hash_secret(secret))
+    keys.revoke_key(key.id, runtime)
+    page = text(client.get(f"/console/webhooks/{endpoint['id']}"))
+    assert "key_revoked" in page and "Re-enable" in page
+    enabled = post(client, f"/console/webhooks/{endpoint['id']}/enable", page=f"/console/webhooks/{endpoint['id']}")
+    assert "Re-enabled" in text(enabled) and WebhookEndpoint.get_by_id(endpoint["id"]).active
+
+
+def test_another_companys_endpoint_is_not_found_and_others_may_not_look(  # noqa: F811
+        app, client, live_company, sandbox, headers, loopback, clock):  # noqa: F811
+    others = create(client, headers, "https://93.184.215.14/h").get_json()  # the sandbox's, by its key
+    officer = member(live_company, "payroll_officer", clock)
+    assert sign_in(client, officer.email).status_code == 302
+    assert client.get("/console/webhooks").status_code in (302, 403)
+    admin_user = member(live_company, "hr_admin", clock, email="admin2@example.com")
+    client.get("/console/sign-out")
+    sign_in(client, admin_user.email)
+    assert client.get(f"/console/webhooks/{others['id']}").status_code == 404
