@@ -7,11 +7,12 @@ from app.domain.kernel import events
 from app.domain.webhooks import deliveries
 from app.extensions import job_queue, runtime
 from app.jobs.attendance import pair_attendance
-from app.jobs.outbox import dispatch_event
+from app.jobs.outbox import dispatch_events
 from app.jobs.webhooks import BATCH, send_deliveries
 from app.models.base import connection
 
 log = logging.getLogger(__name__)
+EVENT_BATCH = 100  # pending events per dispatch job
 
 
 def sweep():
@@ -25,8 +26,8 @@ def sweep():
         attendance = days.due_for_pairing(now)
         sends = deliveries.due(now)
     queue = job_queue()
-    for event_id in due:
-        queue.enqueue(dispatch_event, event_id)
+    for start in range(0, len(due), EVENT_BATCH):
+        queue.enqueue(dispatch_events, due[start:start + EVENT_BATCH])
     for company_id, employee_ids in attendance.items():
         queue.enqueue(pair_attendance, company_id, employee_ids)
     batches = [sends[i:i + BATCH] for i in range(0, len(sends), BATCH)]
@@ -35,7 +36,7 @@ def sweep():
     if due or attendance or sends:
         log.info("sweeper queued %d pending event(s), the attendance of %d company(ies) and %d webhook "
                  "attempt(s)", len(due), len(attendance), len(sends))
-    return len(due) + len(attendance) + len(batches)
+    return len(range(0, len(due), EVENT_BATCH)) + len(attendance) + len(batches)
 
 
 def run_due():
@@ -46,7 +47,7 @@ def run_due():
         paired = [days.settle(company_id, employee_ids, current)
                   for company_id, employee_ids in days.due_for_pairing(current.now()).items()]
         due = events.pending()
-    dispatched = sum(dispatch_event(event_id) for event_id in due)
+    dispatched = dispatch_events(due)
     with connection():
         sends = deliveries.due(current.now())
     sent = send_deliveries(sends) if sends else 0

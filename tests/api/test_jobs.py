@@ -55,7 +55,7 @@ def test_hr_actions_commit_while_redis_is_down_and_the_sweeper_catches_up(app, c
     assert all(e.dispatched_at is None for e in stored)
 
     # Redis is back: the app's own queue.
-    assert sweeper.sweep() >= 2  # ours, and any other pending work in this database
+    assert sweeper.sweep() >= 1  # a dispatch job with ours, and any other pending work in this database
     run_queued_jobs(app)
     assert all(e.dispatched_at is not None for e in OutboxEvent.select().where(OutboxEvent.company == company.id))
     assert sweeper.sweep() == 0
