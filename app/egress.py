@@ -25,6 +25,7 @@ from app.domain.webhooks.urls import check_url
 
 USER_AGENT = "SVC-Partner-API-Webhooks/1.2"
 READ_LIMIT = 64 * 1024  # more than the log keeps (1 KB); the rest is not read
+POOL_SIZE = 16  # kept-alive connections per receiver: one per sending thread (app/jobs/webhooks.py)
 
 
 def resolve(host, port):
@@ -116,11 +117,11 @@ class Sender:
             pool = self._pools.get(key)
             if pool is None:
                 if scheme == "https":
-                    pool = urllib3.HTTPSConnectionPool(address, port, maxsize=4, block=False,
+                    pool = urllib3.HTTPSConnectionPool(address, port, maxsize=POOL_SIZE, block=False,
                                                        ssl_context=self.ssl_context, server_hostname=host,
                                                        assert_hostname=host)
                 else:
-                    pool = urllib3.HTTPConnectionPool(address, port, maxsize=4, block=False)
+                    pool = urllib3.HTTPConnectionPool(address, port, maxsize=POOL_SIZE, block=False)
                 self._pools[key] = pool
         return pool
 

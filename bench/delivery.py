@@ -1,0 +1,207 @@
+"""Webhook delivery benchmark: one worker process against a bare loop, in one run.
+
+    .venv/bin/python bench/delivery.py [--db postgres|sqlite] [--deliveries 10000]
+
+1. Throughput. A fresh database holds N outbox events (employee.updated envelopes of a
+   real sandbox employee) for a company with one endpoint on a local receiver
+   (bench/receiver.py, keep-alive HTTP/1.1). The service side queues the events as the
+   sweeper does (dispatch jobs of 100) and times one `flask --app wsgi jobs worker
+   --burst` process (RQ over Redis) from start to exit: fan-out, signing, sending, and
+   recording every attempt. The bare side POSTs the same N bodies from this process with
+   one reused HTTP client (urllib3), one after the other. Target: >= 0.5x.
+2. A slow receiver. 50 endpoints of one company, 5 of which hang for 10 seconds; one
+   event; a running worker. Prints when the 45 healthy ones got it, after the event was
+   queued. Target: all within 2 seconds.
+"""
+
+import argparse
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import redis
+import urllib3
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from rq import Queue  # noqa: E402
+
+from app import create_app  # noqa: E402
+from app.domain.access.principal import Principal  # noqa: E402
+from app.domain.kernel.clock import to_db  # noqa: E402
+from app.domain.kernel.ids import new_id  # noqa: E402
+from app.domain.webhooks import endpoints  # noqa: E402
+from app.domain.webhooks.urls import check_url, parse_networks  # noqa: E402
+from app.jobs.outbox import dispatch_events  # noqa: E402
+from app.jobs.queues import QUEUE_NAME, RESULT_TTL  # noqa: E402
+from app.models import Company, OutboxEvent, WebhookDelivery, db  # noqa: E402
+from bench.read_path import flask, free_port  # noqa: E402
+
+REDIS_URL = "redis://127.0.0.1:6379/12"
+LOOPBACK = "127.0.0.0/8"
+
+
+def start_receiver(tmp):
+    port, log = free_port(), tmp / f"arrivals-{time.monotonic_ns()}.log"
+    process = subprocess.Popen([sys.executable, str(ROOT / "bench" / "receiver.py"), "--port", str(port),
+                                "--log", str(log)])
+    for _ in range(200):
+        try:
+            urllib3.request("POST", f"http://127.0.0.1:{port}/warm", body=b"{}", timeout=1)
+            break
+        except urllib3.exceptions.HTTPError:
+            time.sleep(0.05)
+    return process, port, log
+
+
+def owner_of(company, app):
+    """A key of the company to own the endpoints."""
+    from app.domain.access import keys
+
+    key, _ = keys.create_key(company, ["webhooks:manage"], app.extensions["runtime"].clock, name="bench")
+    return Principal(kind="api_key", credential_id=key.id, company=company, entities=(),
+                     scopes=frozenset({"webhooks:manage"}))
+
+
+def endpoint(owner, url, app):
+    target = check_url(url, lambda host, port: [host], parse_networks(LOOPBACK))
+    made, _ = endpoints.create_endpoint(owner, target, ["employee.updated"], app.extensions["runtime"])
+    return made
+
+
+def outbox_events(company, count):
+    """`count` undispatched employee.updated events, as an HR burst leaves them."""
+    template = OutboxEvent.select().where(OutboxEvent.company == company.id,
+                                          OutboxEvent.type == "employee.created").first()
+    envelope = json.loads(template.payload)
+    rows, ids = [], []
+    for _ in range(count):
+        event_id = new_id("evt")
+        body = {**envelope, "id": event_id, "type": "employee.updated"}
+        rows.append({"id": event_id, "company": company.id, "type": "employee.updated",
+                     "payload": json.dumps(body, ensure_ascii=False, separators=(",", ":")),
+                     "created_at": template.created_at})
+        ids.append(event_id)
+    with db.atomic():
+        for start in range(0, len(rows), 500):
+            OutboxEvent.insert_many(rows[start:start + 500]).execute()
+    return ids, [row["payload"].encode() for row in rows]
+
+
+def worker(env, burst=True):
+    command = [sys.executable, "-m", "flask", "--app", "wsgi", "jobs", "worker", "--log-level", "ERROR"]
+    return subprocess.Popen(command + (["--burst"] if burst else []), cwd=ROOT, env=env)
+
+
+def throughput(app, env, tmp, count):
+    receiver, port, _ = start_receiver(tmp)
+    try:
+        with app.app_context():
+            db.connect(reuse_if_open=True)
+            company = Company.get(Company.sandbox == True)  # noqa: E712
+            OutboxEvent.update(dispatched_at=to_db(app.extensions["runtime"].now())).where(
+                OutboxEvent.dispatched_at.is_null()).execute()
+            owner = owner_of(company, app)
+            made = endpoint(owner, f"http://127.0.0.1:{port}/hook", app)
+            ids, bodies = outbox_events(company, count)
+            db.close()
+
+        pool = urllib3.HTTPConnectionPool("127.0.0.1", port, maxsize=1)
+        started = time.perf_counter()
+        for body in bodies:
+            response = pool.urlopen("POST", "/bare", body=body, headers={"Content-Type": "application/json"})
+            assert response.status == 200
+        bare = count / (time.perf_counter() - started)
+
+        queue = Queue(QUEUE_NAME, connection=redis.Redis.from_url(REDIS_URL))
+        for start in range(0, len(ids), 100):  # as the sweeper queues a burst
+            queue.enqueue(dispatch_events, ids[start:start + 100], result_ttl=RESULT_TTL)
+        started = time.perf_counter()
+        worker(env).wait()
+        service = count / (time.perf_counter() - started)
+        with app.app_context():
+            db.connect(reuse_if_open=True)
+            sent = WebhookDelivery.select().where(WebhookDelivery.endpoint == made.id,
+                                                  WebhookDelivery.status == "succeeded").count()
+            db.close()
+        assert sent == count, (sent, count)
+    finally:
+        receiver.terminate()
+    ratio = service / bare
+    print(f"{count:,} deliveries: one worker {service:8,.0f}/s   bare loop {bare:8,.0f}/s   "
+          f"ratio {ratio:.2f} (target >= 0.5)")
+    return ratio
+
+
+def slow_receivers(app, env, tmp):
+    receiver, port, log = start_receiver(tmp)
+    running = worker(env, burst=False)
+    try:
+        with app.app_context():
+            db.connect(reuse_if_open=True)
+            company = Company.get(Company.sandbox == True)  # noqa: E712
+            owner = owner_of(company, app)
+            for number in range(50):
+                kind = "slow" if number % 10 == 0 else "fast"  # 5 of 50 hang
+                endpoint(owner, f"http://127.0.0.1:{port}/{kind}/{number}", app)
+            [event_id], _ = outbox_events(company, 1)
+            db.close()
+        time.sleep(1)  # the worker is up and waiting
+        queued = time.time()
+        Queue(QUEUE_NAME, connection=redis.Redis.from_url(REDIS_URL)).enqueue(dispatch_events, [event_id])
+        deadline = time.monotonic() + 20
+        fast = []
+        while time.monotonic() < deadline:
+            lines = [line.split() for line in log.read_text().splitlines()]
+            fast = [float(at) - queued for at, path in lines if path.startswith("/fast/")]
+            if len(fast) >= 45:
+                break
+            time.sleep(0.02)
+    finally:
+        running.send_signal(signal.SIGTERM)
+        running.wait(timeout=30)
+        receiver.terminate()
+    latest = max(fast) if len(fast) == 45 else float("inf")
+    print(f"50 endpoints, 5 hanging 10 s: the 45 healthy got the event within {latest:.2f} s of queueing "
+          f"(target <= 2 s; {len(fast)} arrived)")
+    return latest
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--db", choices=("postgres", "sqlite"), default="postgres")
+    parser.add_argument("--deliveries", type=int, default=10_000)
+    options = parser.parse_args()
+    tmp = Path(tempfile.mkdtemp(prefix="bench-delivery-"))
+    env = {**os.environ, "REDIS_URL": REDIS_URL, "WEBHOOK_ALLOW_PRIVATE_NETWORKS": LOOPBACK}
+    database = f"partner_api_bench_delivery_{os.getpid()}"
+    if options.db == "postgres":
+        subprocess.run(["psql", "-h", "127.0.0.1", "-U", "postgres", "-d", "test", "-q", "-c",
+                        f"CREATE DATABASE {database}"], check=True)
+        env["DATABASE_URL"] = f"postgresql://postgres@127.0.0.1:5432/{database}"
+    else:
+        env["DATABASE_URL"] = f"sqlite:///{tmp}/bench.db"
+    redis.Redis.from_url(REDIS_URL).flushdb()
+    try:
+        flask(env, "db", "upgrade")
+        flask(env, "sandbox", "create", "--country", "KW", "--email", "bench@example.com", "--json")
+        os.environ.update(DATABASE_URL=env["DATABASE_URL"], REDIS_URL=REDIS_URL)
+        app = create_app(DATABASE_URL=env["DATABASE_URL"], REDIS_URL=REDIS_URL)
+        print(f"webhook delivery, {options.db}, 1 RQ worker process, local keep-alive receiver")
+        throughput(app, env, tmp, options.deliveries)
+        slow_receivers(app, env, tmp)
+    finally:
+        if options.db == "postgres":
+            db.close_all()
+            subprocess.run(["psql", "-h", "127.0.0.1", "-U", "postgres", "-d", "test", "-q", "-c",
+                            f"DROP DATABASE IF EXISTS {database} WITH (FORCE)"], check=False)
+
+
+if __name__ == "__main__":
+    main()
