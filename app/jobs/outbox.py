@@ -16,13 +16,8 @@ def dispatch_events(event_ids):
     nothing. Returns how many events were new."""
     # The deliveries are sent below, so the fan-out queues no job of its own for them.
     quiet = replace(runtime(), on_deliveries_due=None)
-    fresh, created = 0, []
     with connection():
-        for event_id in event_ids:
-            made = deliveries.fan_out(event_id, quiet)
-            if made is not None:
-                fresh += 1
-                created.extend(made)
+        fresh, created = deliveries.fan_out_many(event_ids, quiet)
     if created:
         send_deliveries(created)
     return fresh

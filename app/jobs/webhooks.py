@@ -6,47 +6,66 @@ whole 10 seconds holds up one thread, not the other receivers of the same event.
 """
 
 import logging
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from datetime import timedelta
 
 from flask import current_app
 
 from app.domain.webhooks import deliveries, endpoints, signing
+from app.domain.webhooks.deliveries import Outcome
 from app.extensions import mailer, runtime, webhook_sender
 from app.models.base import connection
 
 log = logging.getLogger(__name__)
 THREADS = 16
 BATCH = 50  # deliveries per job that the sweeper queues
+RECORD_EVERY = 25  # outcomes recorded per transaction, as they come back
 
 
 def send_deliveries(delivery_ids):
-    """Send these attempts if they are (still) due. Idempotent: a claimed or finished
-    attempt is skipped. Returns how many were sent."""
+    """Send these attempts if they are (still) due. Idempotent: an attempt another
+    worker holds, or one finished, is skipped. Returns how many were sent.
+
+    The attempts are taken in one transaction, posted on up to THREADS threads (no
+    database connection is held while a receiver is waited on), and their outcomes
+    recorded a few at a time as they come back, each group in one transaction."""
     current, sender = runtime(), webhook_sender()
     hold = timedelta(seconds=current_app.config["WEBHOOK_CLAIM_SECONDS"])
-    if len(delivery_ids) == 1:
-        return int(_send(delivery_ids[0], current, sender, hold))
-    with ThreadPoolExecutor(max_workers=min(THREADS, len(delivery_ids))) as pool:
-        return sum(pool.map(lambda delivery_id: _send(delivery_id, current, sender, hold), delivery_ids))
+    with connection():
+        attempts = deliveries.claim_many(delivery_ids, current.now(), hold)
+    if not attempts:
+        return 0
+    secrets = {}
+
+    def post(attempt):
+        try:
+            if attempt.secret_sealed not in secrets:
+                secrets[attempt.secret_sealed] = current.sealer.open(attempt.secret_sealed)
+        except ValueError as exc:  # sealed under a key no longer configured
+            return attempt.delivery_id, Outcome(None, error=f"signing secret unreadable: {exc}")
+        header = signing.signature(secrets[attempt.secret_sealed], current.now().timestamp(), attempt.body)
+        return attempt.delivery_id, sender.post(attempt.url, attempt.body, {"X-SVC-Signature": header})
+
+    if len(attempts) == 1:
+        _record([post(attempts[0])], current)
+        return 1
+    sent, ready = 0, []
+    with ThreadPoolExecutor(max_workers=min(THREADS, len(attempts))) as pool:
+        waiting = {pool.submit(post, attempt) for attempt in attempts}
+        while waiting:
+            finished, waiting = wait(waiting, timeout=0.2, return_when=FIRST_COMPLETED)
+            ready.extend(future.result() for future in finished)
+            # Recorded in groups, and at once when the rest are slow: a hanging receiver
+            # delays no other attempt's record.
+            if ready and (len(ready) >= RECORD_EVERY or not finished or not waiting):
+                _record(ready, current)
+                sent, ready = sent + len(ready), []
+    return sent
 
 
-def _send(delivery_id, current, sender, hold):
-    try:
-        with connection():
-            attempt = deliveries.claim(delivery_id, current.now(), hold)
-            if attempt is None:
-                return False
-            body = attempt.body
-            header = signing.signature(current.sealer.open(attempt.secret_sealed), current.now().timestamp(), body)
-        # No database connection is held while waiting on the receiver.
-        outcome = sender.post(attempt.url, body, {"X-SVC-Signature": header})
-        with connection():
-            deliveries.record(delivery_id, outcome, current.now(), current)
-        return True
-    except Exception:
-        log.exception("delivery %s failed in the sender; the sweeper will send it again", delivery_id)
-        return False
+def _record(outcomes, current):
+    with connection():
+        deliveries.record_many(outcomes, current.now(), current)
 
 
 def notify_endpoint(endpoint_id, notice):

@@ -67,93 +67,153 @@ def fan_out(event_id, runtime):
     """Mark the event dispatched and write its deliveries, in one transaction; hand the
     deliveries on after commit. Idempotent: an event already dispatched writes nothing
     (and gives None; a new one gives its delivery ids)."""
+    fresh, created = fan_out_many([event_id], runtime)
+    return created if fresh else None
+
+
+def fan_out_many(event_ids, runtime):
+    """`fan_out` for a batch, in one transaction. Decided under the events' row locks:
+    of two workers given the same events, one writes their deliveries. Returns (how many
+    events were new, the new deliveries' ids)."""
     now = runtime.now()
     with write_transaction():
-        dispatched = (OutboxEvent.update(dispatched_at=to_db(now))
-                      .where(OutboxEvent.id == event_id, OutboxEvent.dispatched_at.is_null()).execute())
-        if not dispatched:
-            return None
-        event = OutboxEvent.get_by_id(event_id)
-        created = [_new_attempt(endpoint.id, event, 1, now) for endpoint in _receivers(event)]
+        events = lock_for_update(OutboxEvent.select(OutboxEvent.id, OutboxEvent.company, OutboxEvent.type,
+                                                    OutboxEvent.payload)
+                                 .where(OutboxEvent.id.in_(list(event_ids)), OutboxEvent.dispatched_at.is_null()))
+        if not events:
+            return 0, []
+        OutboxEvent.update(dispatched_at=to_db(now)).where(OutboxEvent.id.in_([e.id for e in events])).execute()
+        listening = {}
+        for endpoint in WebhookEndpoint.select(WebhookEndpoint.id, WebhookEndpoint.company, WebhookEndpoint.events,
+                                               WebhookEndpoint.active).where(
+                WebhookEndpoint.company.in_({e.company_id for e in events})):
+            listening.setdefault(endpoint.company_id, []).append(endpoint)
+        rows = [_attempt_row(endpoint.id, event.id, event.type, 1, now) for event in events
+                for endpoint in _receivers(event, listening.get(event.company_id, ()))]
+        for start in range(0, len(rows), 500):
+            WebhookDelivery.insert_many(rows[start:start + 500]).execute()
+        created = [row["id"] for row in rows]
         runtime.deliveries_due(created)
-    return created
+    return len(events), created
 
 
-def _receivers(event):
-    query = WebhookEndpoint.select(WebhookEndpoint.id, WebhookEndpoint.events).where(
-        WebhookEndpoint.company == event.company_id)
+def _receivers(event, endpoints):
     if event.type == "ping":
-        return list(query.where(WebhookEndpoint.id == json.loads(event.payload)["data"]["webhook_id"]))
-    return [endpoint for endpoint in query.where(WebhookEndpoint.active == True)  # noqa: E712
-            if event.type in endpoint.events.split()]
+        target = json.loads(event.payload)["data"]["webhook_id"]
+        return [endpoint for endpoint in endpoints if endpoint.id == target]
+    return [endpoint for endpoint in endpoints if endpoint.active and event.type in endpoint.events.split()]
 
 
-def _new_attempt(endpoint_id, event, attempt, now, *, due=None, retries=True):
-    delivery_id = new_id("whd")
-    WebhookDelivery.insert(id=delivery_id, endpoint=endpoint_id, event=event.id, event_type=event.type,
-                           attempt=attempt, status="pending", due_at=to_db(due or now), retries=retries,
-                           created_at=to_db(now)).execute()
-    return delivery_id
+def _attempt_row(endpoint_id, event_id, event_type, attempt, now, *, due=None, retries=True):
+    return {"id": new_id("whd"), "endpoint": endpoint_id, "event": event_id, "event_type": event_type,
+            "attempt": attempt, "status": "pending", "due_at": to_db(due or now), "retries": retries,
+            "created_at": to_db(now)}
+
+
+def _new_attempt(endpoint_id, event_id, event_type, attempt, now, *, due=None, retries=True):
+    row = _attempt_row(endpoint_id, event_id, event_type, attempt, now, due=due, retries=retries)
+    WebhookDelivery.insert(**row).execute()
+    return row["id"]
 
 
 def claim(delivery_id, now, hold=CLAIM):
     """Take a due attempt for sending, or None if it is not due, done, or another worker
-    holds it. A conditional update decides, so two workers never both send it. A worker
-    that dies holding it leaves it to be taken again after `hold`."""
-    due = (WebhookDelivery.id == delivery_id) & (WebhookDelivery.due_at <= to_db(now)) & (
-        WebhookDelivery.status.in_(("pending", "sending")))
-    taken = WebhookDelivery.update(status="sending", due_at=to_db(now + hold)).where(due).execute()
-    if not taken:
-        return None
-    row = (WebhookDelivery.select(WebhookDelivery, WebhookEndpoint, OutboxEvent.id, OutboxEvent.payload)
-           .join(WebhookEndpoint).switch(WebhookDelivery).join(OutboxEvent)
-           .where(WebhookDelivery.id == delivery_id).first())
-    return Attempt(row.id, row.endpoint.id, row.endpoint.url, row.endpoint.secret_sealed,
-                   row.event.payload.encode(), row.event_id, row.attempt)
+    holds it. A worker that dies holding it leaves it to be taken again after `hold`."""
+    taken = claim_many([delivery_id], now, hold)
+    return taken[0] if taken else None
+
+
+def claim_many(delivery_ids, now, hold=CLAIM):
+    """The due attempts among `delivery_ids`, taken for sending in one transaction.
+    Decided under the rows' locks, so two workers never both send one."""
+    with write_transaction():
+        due = [row.id for row in lock_for_update(
+            WebhookDelivery.select(WebhookDelivery.id)
+            .where(WebhookDelivery.id.in_(list(delivery_ids)), WebhookDelivery.due_at <= to_db(now),
+                   WebhookDelivery.status.in_(("pending", "sending"))))]
+        if not due:
+            return []
+        WebhookDelivery.update(status="sending", due_at=to_db(now + hold)).where(WebhookDelivery.id.in_(due)).execute()
+    rows = (WebhookDelivery.select(WebhookDelivery, WebhookEndpoint, OutboxEvent.id, OutboxEvent.payload)
+            .join(WebhookEndpoint).switch(WebhookDelivery).join(OutboxEvent)
+            .where(WebhookDelivery.id.in_(due)))
+    return [Attempt(row.id, row.endpoint.id, row.endpoint.url, row.endpoint.secret_sealed,
+                    row.event.payload.encode(), row.event_id, row.attempt) for row in rows]
 
 
 def record(delivery_id, outcome, now, runtime):
     """Store what one attempt got back; plan the retry, move the endpoint's failure
     streak, disable it after seven days of failures. Returns the planned retry's id."""
+    return record_many([(delivery_id, outcome)], now, runtime)[0]
+
+
+# Every attempt ends here, so its statement is written once (Peewee would build it anew
+# for each). Recorded only while still `sending`: a second record of one attempt finds
+# nothing to change.
+_RECORD = ("UPDATE webhook_delivery SET status = {p}, sent_at = {p}, response_status = {p}, response_body = {p}, "
+           "error = {p}, duration_ms = {p}, next_retry_at = {p} WHERE id = {p} AND status = 'sending'")
+
+
+def record_many(outcomes, now, runtime):
+    """`record` for several attempts, in one transaction (one commit). Each attempt is
+    recorded by a conditional update (still `sending`), so an attempt recorded already
+    (a claim that outlived its worker) is left as it is."""
     with write_transaction():
-        [delivery] = lock_for_update(WebhookDelivery.select().where(WebhookDelivery.id == delivery_id))
-        if delivery.status != "sending":
-            return None  # recorded already (a claim that outlived its worker)
-        endpoint = WebhookEndpoint.get_by_id(delivery.endpoint_id)
-        retry_at = None
-        if not outcome.succeeded and delivery.retries and delivery.attempt < MAX_ATTEMPTS:
-            retry_at = now + RETRY_DELAYS[delivery.attempt - 1]
-        WebhookDelivery.update(
-            status="succeeded" if outcome.succeeded else "failed", sent_at=to_db(now),
-            response_status=outcome.status, response_body=response_text(outcome.body), error=outcome.error,
-            duration_ms=outcome.duration_ms, next_retry_at=to_db(retry_at) if retry_at else None,
-        ).where(WebhookDelivery.id == delivery_id).execute()
-        retry = None
-        if retry_at is not None:
-            retry = _new_attempt(endpoint.id, OutboxEvent.get_by_id(delivery.event_id), delivery.attempt + 1, now,
-                                 due=retry_at)
-        _streak(endpoint, outcome.succeeded, now, runtime)
-    return retry
+        ids = [delivery_id for delivery_id, _ in outcomes]
+        rows = {row.id: row for row in WebhookDelivery.select(
+            WebhookDelivery.id, WebhookDelivery.endpoint, WebhookDelivery.event, WebhookDelivery.event_type,
+            WebhookDelivery.attempt, WebhookDelivery.retries).where(WebhookDelivery.id.in_(ids))}
+        # The endpoints' rows are locked: two workers recording for one endpoint take
+        # turns, so a streak is moved (and an owner told) once.
+        owners = {endpoint.id: endpoint for endpoint in lock_for_update(WebhookEndpoint.select(
+            WebhookEndpoint.id, WebhookEndpoint.active, WebhookEndpoint.failing_since, WebhookEndpoint.warned_at)
+            .where(WebhookEndpoint.id.in_({row.endpoint_id for row in rows.values()})).order_by(WebhookEndpoint.id))}
+        retries = []
+        for delivery_id, outcome in outcomes:
+            delivery = rows.get(delivery_id)
+            if delivery is None:
+                retries.append(None)  # its endpoint was deleted meanwhile
+                continue
+            retry_at = None
+            if not outcome.succeeded and delivery.retries and delivery.attempt < MAX_ATTEMPTS:
+                retry_at = now + RETRY_DELAYS[delivery.attempt - 1]
+            recorded = db.execute_sql(_RECORD.format(p=db.param), (
+                "succeeded" if outcome.succeeded else "failed", to_db(now), outcome.status,
+                response_text(outcome.body), outcome.error, outcome.duration_ms,
+                to_db(retry_at) if retry_at else None, delivery_id)).rowcount
+            if not recorded:
+                retries.append(None)
+                continue
+            retry = None
+            if retry_at is not None:
+                retry = _new_attempt(delivery.endpoint_id, delivery.event_id, delivery.event_type, delivery.attempt + 1,
+                                     now, due=retry_at)
+            retries.append(retry)
+            _streak(owners[delivery.endpoint_id], outcome.succeeded, now, runtime)
+    return retries
 
 
 def _streak(endpoint, succeeded, now, runtime):
+    """Move the endpoint's failure streak; `endpoint` (as read in this transaction) is
+    kept up to date, so several outcomes of one batch see each other."""
+    def change(**values):
+        WebhookEndpoint.update(**values).where(WebhookEndpoint.id == endpoint.id).execute()
+        for name, value in values.items():
+            setattr(endpoint, name, value)
+
     if succeeded:
         if endpoint.failing_since is not None:
-            WebhookEndpoint.update(failing_since=None, warned_at=None).where(
-                WebhookEndpoint.id == endpoint.id).execute()
+            change(failing_since=None, warned_at=None)
         return
     since = from_db(endpoint.failing_since)
     if since is None:
-        WebhookEndpoint.update(failing_since=to_db(now)).where(WebhookEndpoint.id == endpoint.id).execute()
+        change(failing_since=to_db(now))
         return
     if endpoint.active and now - since >= DISABLE_AFTER:
-        disabled = (WebhookEndpoint.update(active=False, disabled_reason="delivery_failures", updated_at=to_db(now))
-                    .where(WebhookEndpoint.id == endpoint.id, WebhookEndpoint.active == True)  # noqa: E712
-                    .execute())
-        if disabled:
-            runtime.endpoint_notice(endpoint.id, "disabled")
+        change(active=False, disabled_reason="delivery_failures", updated_at=to_db(now))
+        runtime.endpoint_notice(endpoint.id, "disabled")
     elif endpoint.active and endpoint.warned_at is None and now - since >= WARN_AFTER:
-        WebhookEndpoint.update(warned_at=to_db(now)).where(WebhookEndpoint.id == endpoint.id).execute()
+        change(warned_at=to_db(now))
         runtime.endpoint_notice(endpoint.id, "failing")
 
 
@@ -214,7 +274,7 @@ def redeliver(endpoint, delivery_id, runtime):
             raise NotFound(f"no delivery {delivery_id} of this endpoint")
         if not endpoint.active:
             raise Conflict("the endpoint is disabled; re-enable it with PATCH active: true first")
-        created = _new_attempt(endpoint.id, OutboxEvent.get_by_id(original.event_id), 1, now, retries=False)
+        created = _new_attempt(endpoint.id, original.event_id, original.event_type, 1, now, retries=False)
         runtime.deliveries_due([created])
     row = (WebhookDelivery.select(WebhookDelivery, OutboxEvent.id, OutboxEvent.payload).join(OutboxEvent)
            .where(WebhookDelivery.id == created).first())
@@ -256,7 +316,7 @@ def replay(endpoint_id, since, runtime, *, only_failed=False):
             delivered = (WebhookDelivery.select(WebhookDelivery.event)
                          .where(WebhookDelivery.endpoint == endpoint.id, WebhookDelivery.status == "succeeded"))
             query = query.where(OutboxEvent.id.not_in(delivered))
-        created = [_new_attempt(endpoint.id, event, 1, now) for event in query]
+        created = [_new_attempt(endpoint.id, event.id, event.type, 1, now) for event in query]
         runtime.deliveries_due(created)
     return created
 
