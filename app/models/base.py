@@ -6,6 +6,7 @@ from contextlib import contextmanager
 import peewee as pw
 from playhouse.db_url import parse as parse_db_url
 from playhouse.pool import PooledPostgresqlDatabase, PooledSqliteDatabase
+from psycopg2.extras import execute_batch
 
 from config import ConfigurationError
 
@@ -134,6 +135,18 @@ def locked(query):
     if not isinstance(db.obj, pw.SqliteDatabase):
         query = query.for_update()
     return query.first()
+
+
+def execute_many(sql, rows):
+    """One parametrized statement for many rows, in as few round trips as the driver
+    allows (psycopg2's execute_batch; SQLite runs in process)."""
+    if not rows:
+        return
+    cursor = db.cursor()
+    if isinstance(db.obj, pw.SqliteDatabase):
+        cursor.executemany(sql, rows)
+    else:
+        execute_batch(cursor, sql, rows, page_size=100)
 
 
 def lock_for_update(query):

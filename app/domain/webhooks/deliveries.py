@@ -24,7 +24,7 @@ from app.domain.kernel.clock import format_utc, from_db, to_db
 from app.domain.kernel.errors import Conflict, NotFound
 from app.domain.kernel.ids import new_id
 from app.models import OutboxEvent, WebhookDelivery, WebhookEndpoint, db
-from app.models.base import lock_for_update, write_transaction
+from app.models.base import execute_many, lock_for_update, write_transaction
 
 RETRY_DELAYS = (timedelta(minutes=1), timedelta(minutes=5), timedelta(minutes=30), timedelta(hours=2),
                 timedelta(hours=12), timedelta(hours=24))
@@ -148,10 +148,9 @@ def record(delivery_id, outcome, now, runtime):
 
 
 # Every attempt ends here, so its statement is written once (Peewee would build it anew
-# for each). Recorded only while still `sending`: a second record of one attempt finds
-# nothing to change.
+# for each) and a batch goes to the database in one round trip.
 _RECORD = ("UPDATE webhook_delivery SET status = {p}, sent_at = {p}, response_status = {p}, response_body = {p}, "
-           "error = {p}, duration_ms = {p}, next_retry_at = {p} WHERE id = {p} AND status = 'sending'")
+           "error = {p}, duration_ms = {p}, next_retry_at = {p} WHERE id = {p}")
 
 
 def record_many(outcomes, now, runtime):
@@ -160,36 +159,36 @@ def record_many(outcomes, now, runtime):
     (a claim that outlived its worker) is left as it is."""
     with write_transaction():
         ids = [delivery_id for delivery_id, _ in outcomes]
-        rows = {row.id: row for row in WebhookDelivery.select(
+        # Still `sending`, under the rows' lock: an attempt recorded already (a claim that
+        # outlived its worker) is left as it is.
+        rows = {row.id: row for row in lock_for_update(WebhookDelivery.select(
             WebhookDelivery.id, WebhookDelivery.endpoint, WebhookDelivery.event, WebhookDelivery.event_type,
-            WebhookDelivery.attempt, WebhookDelivery.retries).where(WebhookDelivery.id.in_(ids))}
+            WebhookDelivery.attempt, WebhookDelivery.retries)
+            .where(WebhookDelivery.id.in_(ids), WebhookDelivery.status == "sending").order_by(WebhookDelivery.id))}
         # The endpoints' rows are locked: two workers recording for one endpoint take
         # turns, so a streak is moved (and an owner told) once.
         owners = {endpoint.id: endpoint for endpoint in lock_for_update(WebhookEndpoint.select(
             WebhookEndpoint.id, WebhookEndpoint.active, WebhookEndpoint.failing_since, WebhookEndpoint.warned_at)
             .where(WebhookEndpoint.id.in_({row.endpoint_id for row in rows.values()})).order_by(WebhookEndpoint.id))}
-        retries = []
+        retries, updates = [], []
         for delivery_id, outcome in outcomes:
-            delivery = rows.get(delivery_id)
+            delivery = rows.pop(delivery_id, None)
             if delivery is None:
-                retries.append(None)  # its endpoint was deleted meanwhile
+                retries.append(None)  # recorded already, or its endpoint was deleted meanwhile
                 continue
             retry_at = None
             if not outcome.succeeded and delivery.retries and delivery.attempt < MAX_ATTEMPTS:
                 retry_at = now + RETRY_DELAYS[delivery.attempt - 1]
-            recorded = db.execute_sql(_RECORD.format(p=db.param), (
-                "succeeded" if outcome.succeeded else "failed", to_db(now), outcome.status,
-                response_text(outcome.body), outcome.error, outcome.duration_ms,
-                to_db(retry_at) if retry_at else None, delivery_id)).rowcount
-            if not recorded:
-                retries.append(None)
-                continue
+            updates.append(("succeeded" if outcome.succeeded else "failed", to_db(now), outcome.status,
+                            response_text(outcome.body), outcome.error, outcome.duration_ms,
+                            to_db(retry_at) if retry_at else None, delivery_id))
             retry = None
             if retry_at is not None:
                 retry = _new_attempt(delivery.endpoint_id, delivery.event_id, delivery.event_type, delivery.attempt + 1,
                                      now, due=retry_at)
             retries.append(retry)
             _streak(owners[delivery.endpoint_id], outcome.succeeded, now, runtime)
+        execute_many(_RECORD.format(p=db.param), updates)
     return retries
 
 
