@@ -1,8 +1,9 @@
-"""A real HTTP receiver for webhook tests: a thread serving on loopback that records
-every request (raw body and headers) and answers as it is told."""
+"""Real receivers for tests: an HTTP server on loopback that records every request (raw
+body and headers) and answers as it is told, and an SMTP handler that keeps messages."""
 
 import threading
 import time
+from email import message_from_bytes, policy
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
@@ -54,3 +55,15 @@ class Receiver:
     def __exit__(self, *exc):
         self.server.shutdown()
         self.server.server_close()
+
+
+class Inbox:
+    """An aiosmtpd handler that keeps every message it receives (a real SMTP server for
+    tests of the emails the service sends)."""
+
+    def __init__(self):
+        self.messages = []
+
+    async def handle_DATA(self, server, session, envelope):  # noqa: N802 (aiosmtpd's hook name)
+        self.messages.append(message_from_bytes(envelope.content, policy=policy.default))
+        return "250 OK"

@@ -2,7 +2,6 @@
 receiving the email: a single-use link valid 30 minutes, which ends every session."""
 
 import re
-from email import message_from_bytes, policy
 
 import pytest
 from aiosmtpd.controller import Controller
@@ -19,17 +18,9 @@ from tests.api.test_console import (  # noqa: F401  (fixtures)
     text,
 )
 from tests.e2e.test_serve import free_port
+from tests.receivers import Inbox
 
 NEW_PASSWORD = "an entirely new pass phrase"
-
-
-class Inbox:
-    def __init__(self):
-        self.messages = []
-
-    async def handle_DATA(self, server, session, envelope):  # noqa: N802 (aiosmtpd's hook name)
-        self.messages.append(message_from_bytes(envelope.content, policy=policy.default))
-        return "250 OK"
 
 
 @pytest.fixture

@@ -14,7 +14,6 @@ import subprocess
 import sys
 import time
 from datetime import UTC, datetime, timedelta
-from email import message_from_bytes, policy
 
 import pytest
 import redis
@@ -25,18 +24,9 @@ from aiosmtpd.controller import Controller
 from app.domain.webhooks.signing import verify
 from tests.e2e.test_attendance_flow import e2e_redis_url
 from tests.e2e.test_serve import ROOT, flask, free_port, wait_until_serving
-from tests.receivers import Receiver
+from tests.receivers import Inbox, Receiver
 
 LOGS = ROOT / "tests" / "output" / "webhooks"
-
-
-class Inbox:
-    def __init__(self):
-        self.messages = []
-
-    async def handle_DATA(self, server, session, envelope):  # noqa: N802 (aiosmtpd's hook name)
-        self.messages.append(message_from_bytes(envelope.content, policy=policy.default))
-        return "250 OK"
 
 
 @pytest.fixture(scope="module")
