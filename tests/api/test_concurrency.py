@@ -15,12 +15,19 @@ import pytest
 from app.domain import sandbox
 from app.domain.access import keys, signin
 from app.domain.access import users as access
+from app.domain.access.principal import Principal
 from app.domain.attendance import ingest as attendance
+from app.domain.kernel import events as outbox
 from app.domain.kernel.errors import Conflict, DomainError, NotFound, ValidationFailed
 from app.domain.kernel.ids import new_id
+from app.domain.kernel.runtime import Runtime
+from app.domain.kernel.sealing import Sealer
 from app.domain.payroll import actions as payroll_actions
 from app.domain.payroll.rules import accrual_journal, net_by_account
 from app.domain.people import actions as hr
+from app.domain.webhooks import deliveries, endpoints
+from app.domain.webhooks.deliveries import Outcome
+from app.domain.webhooks.urls import check_url
 from app.models import (
     ApiKey,
     Company,
@@ -31,6 +38,7 @@ from app.models import (
     OutboxEvent,
     PayrollRun,
     User,
+    WebhookDelivery,
 )
 from app.models.base import connection
 from tests.api.test_attendance_days import punch
@@ -271,3 +279,45 @@ def test_archiving_twice_at_once_archives_once_and_announces_nothing(committed, 
         with connection():
             assert Employee.get_by_id(person.id).archived
             assert not events(company.id, "employee.updated", person.id)
+
+
+def test_two_workers_given_one_event_write_its_deliveries_once(committed, race, company, clock):
+    quiet = Runtime(clock)  # no hand-offs: the deliveries are only written
+    owner = _webhook_owner(committed, company, clock)
+    committed(endpoints.create_endpoint, owner, _target(), ["employee.updated"], Runtime(clock, sealer=_SEALER))
+    for round_number in range(ROUNDS):
+        event_id = committed(outbox.emit, company, "employee.updated", {"round": round_number}, quiet)
+        outcomes = race(deliveries.fan_out_many, [event_id], quiet, threads=4)
+        assert sorted(fresh for fresh, _ in outcomes) == [0, 0, 0, 1], outcomes
+        with connection():
+            assert WebhookDelivery.select().where(WebhookDelivery.event == event_id).count() == 1
+
+
+def test_two_workers_never_both_send_one_attempt(committed, race, company, clock):
+    quiet = Runtime(clock)
+    owner = _webhook_owner(committed, company, clock)
+    committed(endpoints.create_endpoint, owner, _target(), ["employee.updated"], Runtime(clock, sealer=_SEALER))
+    for round_number in range(ROUNDS):
+        event_id = committed(outbox.emit, company, "employee.updated", {"round": round_number}, quiet)
+        [delivery_id] = committed(deliveries.fan_out_many, [event_id], quiet)[1]
+        outcomes = race(deliveries.claim_many, [delivery_id], clock.now(), threads=4)
+        assert sorted(len(taken) for taken in outcomes) == [0, 0, 0, 1], outcomes
+        [[attempt]] = [taken for taken in outcomes if taken]
+        results = race(deliveries.record_many, [(delivery_id, Outcome(200, b"ok"))], clock.now(), quiet)
+        assert sorted(str(result) for result in results) == ["[None]", "[None]"], results
+        with connection():
+            assert WebhookDelivery.get_by_id(delivery_id).status == "succeeded"
+            assert attempt.delivery_id == delivery_id
+
+
+_SEALER = Sealer(["test-secret-key"])
+
+
+def _webhook_owner(committed, company, clock):
+    key, _ = committed(keys.create_key, company, ["webhooks:manage"], clock)
+    return Principal(kind="api_key", credential_id=key.id, company=company, entities=(),
+                     scopes=frozenset({"webhooks:manage"}))
+
+
+def _target():
+    return check_url("https://93.184.215.14/hook", lambda host, port: [host])
