@@ -30,7 +30,8 @@ log = logging.getLogger(__name__)
 
 API_DESCRIPTION = """\
 Read one company, its partner-safe employee records and its closed payroll runs (v1.0);
-push clock events and read the paired attendance days back (v1.1).
+push clock events and read the paired attendance days back (v1.1); register webhook
+endpoints and receive signed events, with a delivery log (v1.2).
 
 Every request sends `Authorization: Bearer <API key>`. Sandbox keys start with `svc_test_`
 and reach only sandbox companies; live keys start with `svc_live_`. Errors are
