@@ -5,11 +5,13 @@ contract's schedule, the failure streak, the log and redelivery."""
 import hashlib
 import hmac
 import json
+from dataclasses import replace
 from datetime import timedelta
 
 import pytest
 
 from app.domain.access import keys
+from app.domain.kernel.sealing import Sealer
 from app.domain.people import actions as hr
 from app.domain.people.employees import roster
 from app.domain.webhooks import deliveries
@@ -334,3 +336,21 @@ def test_replay_resends_what_an_endpoint_should_have_had(app, client, headers, s
             "an RFC 3339 time")
     client.patch(f"/v1/webhooks/{endpoint['id']}", headers=headers, json={"active": False})
     refused(runner.invoke(args=["webhooks", "replay", "--endpoint", endpoint["id"], "--since", since]), "disabled")
+
+
+def test_after_a_secret_key_rotation_endpoints_still_sign_with_their_secret(app, client, headers, loopback, receiver,
+                                                                             monkeypatch, runtime):
+    """SECRET_KEY moves to SECRET_KEY_FALLBACKS and a new one takes its place (create_app
+    seals with the first and opens with all): secrets sealed before still open, and
+    deliveries are signed with the secret partners hold."""
+    endpoint = create(client, headers, receiver.url).get_json()
+    new_key = "a-new-secret-key-after-rotation-0123456789"
+    rotated = replace(runtime, sealer=Sealer([new_key, app.config["SECRET_KEY"]]))
+    monkeypatch.setitem(app.extensions, "runtime", rotated)
+    client.post(f"/v1/webhooks/{endpoint['id']}/test", headers=headers)
+    deliver_all(app)
+    [ping] = receiver.requests
+    fields = dict(part.split("=", 1) for part in ping["headers"]["X-SVC-Signature"].split(","))
+    assert fields["v1"] == independent_signature(endpoint["secret"], int(fields["t"]), ping["body"])
+    with pytest.raises(ValueError):  # without the fallback, the old seal cannot be opened
+        Sealer([new_key]).open(WebhookEndpoint.get_by_id(endpoint["id"]).secret_sealed)
