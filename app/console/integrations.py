@@ -4,15 +4,10 @@ Everything here needs `integrations.manage` in the current company.
 
 A new key's secret is shown once, on the page the create form redirects to (so that
 reloading it neither posts the form again nor shows the secret again). It crosses that
-redirect in the session cookie encrypted (Fernet, with a key derived from SECRET_KEY),
-and the page takes it out of the session as it shows it.
+redirect in the session cookie sealed (app/domain/kernel/sealing.py, with a key derived
+from SECRET_KEY for this purpose), and the page takes it out of the session as it shows it.
 """
 
-import base64
-
-from cryptography.fernet import Fernet, InvalidToken
-from cryptography.hazmat.primitives import hashes
-from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from flask import current_app, flash, g, redirect, render_template, request, session, url_for
 
 from app.console.common import console_blueprint, requires
@@ -20,6 +15,7 @@ from app.console.forms import CreateKeyForm, TriggerForm
 from app.domain import sandbox
 from app.domain.access import keys
 from app.domain.kernel.errors import DomainError
+from app.domain.kernel.sealing import Sealer
 from app.extensions import runtime
 
 bp = console_blueprint("integrations", url_prefix="/console/integrations")
@@ -32,9 +28,9 @@ def page():
     shown_once = session.pop("new_key", None)
     if shown_once and shown_once.get("company") == g.company.id:
         try:
-            secret = _fernet().decrypt(shown_once["sealed"].encode()).decode()
+            secret = _sealer().open(shown_once["sealed"])
             new_key = next((key for key in keys.list_keys(g.company.id) if key.id == shown_once["id"]), None)
-        except (InvalidToken, KeyError):
+        except (ValueError, KeyError):
             secret = None  # sealed under another SECRET_KEY: the key exists, its secret is gone
     return _render(CreateKeyForm(), new_key=new_key, new_secret=secret if new_key else None)
 
@@ -48,7 +44,7 @@ def create_key():
     key, secret = keys.create_key(g.company, form.scopes.data or [], runtime(), name=form.name.data.strip(),
                                   created_by=g.user)
     current_app.logger.info("console key created key=%s company=%s user=%s", key.id, g.company.id, g.user.id)
-    session["new_key"] = {"id": key.id, "company": g.company.id, "sealed": _fernet().encrypt(secret.encode()).decode()}
+    session["new_key"] = {"id": key.id, "company": g.company.id, "sealed": _sealer().seal(secret)}
     return redirect(url_for("integrations.page"))
 
 
@@ -77,10 +73,8 @@ def trigger():
     return redirect(url_for("integrations.page") + "#trigger")
 
 
-def _fernet():
-    key = HKDF(algorithm=hashes.SHA256(), length=32, salt=None,
-               info=b"console: a new API key, shown once").derive(current_app.config["SECRET_KEY"].encode())
-    return Fernet(base64.urlsafe_b64encode(key))
+def _sealer():
+    return Sealer([current_app.config["SECRET_KEY"]], purpose="console: a new API key, shown once")
 
 
 def _render(form, **extra):
