@@ -79,7 +79,8 @@ def fan_out_many(event_ids, runtime):
     with write_transaction():
         events = lock_for_update(OutboxEvent.select(OutboxEvent.id, OutboxEvent.company, OutboxEvent.type,
                                                     OutboxEvent.payload)
-                                 .where(OutboxEvent.id.in_(list(event_ids)), OutboxEvent.dispatched_at.is_null()))
+                                 .where(OutboxEvent.id.in_(list(event_ids)), OutboxEvent.dispatched_at.is_null())
+                                 .order_by(OutboxEvent.id))  # one lock order: no deadlock between batches
         if not events:
             return 0, []
         OutboxEvent.update(dispatched_at=to_db(now)).where(OutboxEvent.id.in_([e.id for e in events])).execute()
@@ -130,7 +131,8 @@ def claim_many(delivery_ids, now, hold=CLAIM):
         due = [row.id for row in lock_for_update(
             WebhookDelivery.select(WebhookDelivery.id)
             .where(WebhookDelivery.id.in_(list(delivery_ids)), WebhookDelivery.due_at <= to_db(now),
-                   WebhookDelivery.status.in_(("pending", "sending"))))]
+                   WebhookDelivery.status.in_(("pending", "sending")))
+            .order_by(WebhookDelivery.id))]
         if not due:
             return []
         WebhookDelivery.update(status="sending", due_at=to_db(now + hold)).where(WebhookDelivery.id.in_(due)).execute()
