@@ -208,9 +208,9 @@ def test_seven_days_of_failures_disable_the_endpoint_after_a_warning(app, client
                 for event in OutboxEvent.select().where(OutboxEvent.dispatched_at.is_null()):
                     deliveries.fan_out(event.id, runtime)
                 for delivery_id in deliveries.due(clock.now()):
-                    attempt = deliveries.claim(delivery_id, clock.now())
+                    [attempt] = deliveries.claim_many([delivery_id], clock.now())
                     outcome = app.extensions["webhook_sender"].post(attempt.url, attempt.body, {})
-                    deliveries.record(delivery_id, outcome, clock.now(), runtime)
+                    deliveries.record_many([(delivery_id, outcome)], clock.now(), runtime)
             stored = WebhookEndpoint.get_by_id(endpoint["id"])
             assert (stored.warned_at is not None) == (day >= 3), day  # the owner is warned at 3 days
             assert stored.active == (day < 7), day

@@ -47,15 +47,6 @@ def emit(company, event_type, data, runtime):
     return event_id
 
 
-def mark_dispatched(event_id, now):
-    """Record that the event was handed on; False if it already was (a job run twice)."""
-    return bool(
-        OutboxEvent.update(dispatched_at=to_db(now))
-        .where(OutboxEvent.id == event_id, OutboxEvent.dispatched_at.is_null())
-        .execute()
-    )
-
-
 def pending(limit=500):
     """Ids of events not yet dispatched, oldest first."""
     return [

@@ -117,16 +117,11 @@ def _new_attempt(endpoint_id, event_id, event_type, attempt, now, *, due=None, r
     return row["id"]
 
 
-def claim(delivery_id, now, hold=CLAIM):
-    """Take a due attempt for sending, or None if it is not due, done, or another worker
-    holds it. A worker that dies holding it leaves it to be taken again after `hold`."""
-    taken = claim_many([delivery_id], now, hold)
-    return taken[0] if taken else None
-
-
 def claim_many(delivery_ids, now, hold=CLAIM):
     """The due attempts among `delivery_ids`, taken for sending in one transaction.
-    Decided under the rows' locks, so two workers never both send one."""
+    Decided under the rows' locks, so two workers never both send one; one that is not
+    due, done, or held by another worker is left out. A worker that dies holding an
+    attempt leaves it to be taken again after `hold`."""
     with write_transaction():
         due = [row.id for row in lock_for_update(
             WebhookDelivery.select(WebhookDelivery.id)
@@ -143,12 +138,6 @@ def claim_many(delivery_ids, now, hold=CLAIM):
                     row.event.payload.encode(), row.event_id, row.attempt) for row in rows]
 
 
-def record(delivery_id, outcome, now, runtime):
-    """Store what one attempt got back; plan the retry, move the endpoint's failure
-    streak, disable it after seven days of failures. Returns the planned retry's id."""
-    return record_many([(delivery_id, outcome)], now, runtime)[0]
-
-
 # Every attempt ends here, so its statement is written once (Peewee would build it anew
 # for each) and a batch goes to the database in one round trip.
 _RECORD = ("UPDATE webhook_delivery SET status = {p}, sent_at = {p}, response_status = {p}, response_body = {p}, "
@@ -156,9 +145,9 @@ _RECORD = ("UPDATE webhook_delivery SET status = {p}, sent_at = {p}, response_st
 
 
 def record_many(outcomes, now, runtime):
-    """`record` for several attempts, in one transaction (one commit). Each attempt is
-    recorded by a conditional update (still `sending`), so an attempt recorded already
-    (a claim that outlived its worker) is left as it is."""
+    """Store what attempts got back, in one transaction (one commit): plan each retry,
+    move the endpoints' failure streaks, disable one after seven days of failures.
+    Returns the planned retries' ids (None where none is planned)."""
     with write_transaction():
         ids = [delivery_id for delivery_id, _ in outcomes]
         # Still `sending`, under the rows' lock: an attempt recorded already (a claim that
