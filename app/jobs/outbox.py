@@ -2,11 +2,13 @@
 delivery per subscribed endpoint (app/domain/webhooks/deliveries.py), sent in the same
 job. Batching pays: a burst of events is a few jobs, not two per event."""
 
-from dataclasses import replace
+from datetime import timedelta
+
+from flask import current_app
 
 from app.domain.webhooks import deliveries
 from app.extensions import runtime
-from app.jobs.webhooks import send_deliveries
+from app.jobs.webhooks import send_attempts
 from app.models.base import connection
 
 
@@ -14,12 +16,10 @@ def dispatch_events(event_ids):
     """Fan these outbox events out and send their deliveries now (on a few threads, so
     one slow receiver holds up no other). Idempotent: an event already dispatched writes
     nothing. Returns how many events were new."""
-    # The deliveries are sent below, so the fan-out queues no job of its own for them.
-    quiet = replace(runtime(), on_deliveries_due=None)
-    with connection():
-        fresh, created = deliveries.fan_out_many(event_ids, quiet)
-    if created:
-        send_deliveries(created)
+    hold = timedelta(seconds=current_app.config["WEBHOOK_CLAIM_SECONDS"])
+    with connection():  # written already taken by this worker: no claim, no job of their own
+        fresh, attempts = deliveries.fan_out_claimed(event_ids, runtime().now(), hold)
+    send_attempts(attempts)
     return fresh
 
 

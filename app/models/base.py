@@ -6,7 +6,7 @@ from contextlib import contextmanager
 import peewee as pw
 from playhouse.db_url import parse as parse_db_url
 from playhouse.pool import PooledPostgresqlDatabase, PooledSqliteDatabase
-from psycopg2.extras import execute_batch
+from psycopg2.extras import execute_values
 
 from config import ConfigurationError
 
@@ -137,16 +137,54 @@ def locked(query):
     return query.first()
 
 
-def execute_many(sql, rows):
-    """One parametrized statement for many rows, in as few round trips as the driver
-    allows (psycopg2's execute_batch; SQLite runs in process)."""
+# Many rows in one statement, for the paths that write in bursts (webhook deliveries):
+# Peewee builds its SQL anew for every row, and PostgreSQL parses and plans each
+# statement, so a burst goes as one multi-row VALUES (psycopg2's execute_values). SQLite
+# runs in process: one prepared statement, executed per row.
+_POSTGRES_CASTS = {"DATETIME": "TIMESTAMP", "INT": "INTEGER", "BOOL": "BOOLEAN"}
+
+
+def insert_rows(fields, rows):
+    """Insert `rows` (each the values of `fields`, columns of one model, in order)."""
     if not rows:
         return
+    table = fields[0].model._meta.table_name
+    sql = f"INSERT INTO {table} ({', '.join(field.column_name for field in fields)}) VALUES "
     cursor = db.cursor()
     if isinstance(db.obj, pw.SqliteDatabase):
-        cursor.executemany(sql, rows)
+        cursor.executemany(sql + f"({', '.join('?' * len(fields))})", rows)
     else:
-        execute_batch(cursor, sql, rows, page_size=100)
+        execute_values(cursor, sql + "%s", rows, page_size=1000)
+
+
+def update_rows(fields, rows, only_if):
+    """Set `fields` (columns of one model) of many rows, each to its own values: a row is
+    the values in `fields`' order, then its primary key. Only a row where `only_if`
+    (field, value) still holds changes. Returns the keys of the rows changed."""
+    if not rows:
+        return set()
+    model, (condition, expected) = fields[0].model, only_if
+    table, key = model._meta.table_name, model._meta.primary_key.column_name
+    cursor = db.cursor()
+    if isinstance(db.obj, pw.SqliteDatabase):  # the write transaction excludes other writers
+        changed = {found for (found,) in model.select(model._meta.primary_key).where(
+            model._meta.primary_key.in_([row[-1] for row in rows]), condition == expected).tuples()}
+        assignments = ", ".join(f"{field.column_name} = ?" for field in fields)
+        cursor.executemany(f"UPDATE {table} SET {assignments} WHERE {key} = ?",
+                           [row for row in rows if row[-1] in changed])
+        return changed
+    names = [field.column_name for field in fields]
+    # A VALUES column is typed from its literals; a column of NULLs would be text.
+    casts = [_POSTGRES_CASTS.get(field.field_type, field.field_type) for field in fields]
+    template = f"({', '.join(f'%s::{cast}' for cast in casts)}, %s)"
+    # execute_values takes the rows only, so the condition's value is bound here.
+    expected_sql = cursor.mogrify("%s", (expected,)).decode().replace("%", "%%")
+    sql = (f"UPDATE {table} AS t SET {', '.join(f'{name} = v.{name}' for name in names)} "
+           f"FROM (VALUES %s) AS v({', '.join(names)}, v_key) "
+           f"WHERE t.{key} = v.v_key AND t.{condition.column_name} = {expected_sql} RETURNING t.{key}")
+    rows = sorted(rows, key=lambda row: row[-1])  # one lock order: no deadlock between workers
+    return {found for (found,) in execute_values(cursor, sql, rows, template=template, page_size=len(rows),
+                                                 fetch=True)}
 
 
 def lock_for_update(query):

@@ -303,7 +303,7 @@ def test_two_workers_never_both_send_one_attempt(committed, race, company, clock
         outcomes = race(deliveries.claim_many, [delivery_id], clock.now(), threads=4)
         assert sorted(len(taken) for taken in outcomes) == [0, 0, 0, 1], outcomes
         [[attempt]] = [taken for taken in outcomes if taken]
-        results = race(deliveries.record_many, [(delivery_id, Outcome(200, b"ok"))], clock.now(), quiet)
+        results = race(deliveries.record_many, [(attempt, Outcome(200, b"ok"))], clock.now(), quiet)
         assert sorted(str(result) for result in results) == ["[None]", "[None]"], results
         with connection():
             assert WebhookDelivery.get_by_id(delivery_id).status == "succeeded"

@@ -11,15 +11,19 @@ from datetime import timedelta
 import pytest
 
 from app.domain.access import keys
+from app.domain.kernel.clock import to_db
+from app.domain.kernel.runtime import Runtime
 from app.domain.kernel.sealing import Sealer
 from app.domain.people import actions as hr
 from app.domain.people.employees import roster
 from app.domain.webhooks import deliveries
 from app.domain.webhooks.urls import parse_networks
 from app.egress import Sender
-from app.jobs.outbox import dispatch_event
+from app.jobs import webhooks as webhook_jobs
+from app.jobs.outbox import dispatch_event, dispatch_events
 from app.jobs.webhooks import send_deliveries
 from app.models import OutboxEvent, WebhookDelivery, WebhookEndpoint
+from app.models.base import insert_rows, update_rows
 from tests.api.test_auth import assert_problem
 from tests.api.test_cli_hr import ok, refused
 from tests.conftest import bearer
@@ -207,16 +211,25 @@ def test_seven_days_of_failures_disable_the_endpoint_after_a_warning(app, client
             with app.app_context():
                 for event in OutboxEvent.select().where(OutboxEvent.dispatched_at.is_null()):
                     deliveries.fan_out(event.id, runtime)
-                for delivery_id in deliveries.due(clock.now()):
-                    [attempt] = deliveries.claim_many([delivery_id], clock.now())
+                # Once the endpoint is disabled, nothing more is taken for sending.
+                for attempt in deliveries.claim_many(deliveries.due(clock.now()), clock.now()):
                     outcome = app.extensions["webhook_sender"].post(attempt.url, attempt.body, {})
-                    deliveries.record_many([(delivery_id, outcome)], clock.now(), runtime)
+                    deliveries.record_many([(attempt, outcome)], clock.now(), runtime)
             stored = WebhookEndpoint.get_by_id(endpoint["id"])
             assert (stored.warned_at is not None) == (day >= 3), day  # the owner is warned at 3 days
             assert stored.active == (day < 7), day
             clock.advance(days=1)
     stored = client.get(f"/v1/webhooks/{endpoint['id']}", headers=headers).get_json()
     assert stored["active"] is False and stored["disabled_reason"] == "delivery_failures"
+    with app.app_context():
+        sent = WebhookDelivery.select().where(WebhookDelivery.endpoint == endpoint["id"],
+                                              WebhookDelivery.sent_at.is_null(False))
+        assert len(failing.requests) == sent.count()
+        unsent = WebhookDelivery.select().where(WebhookDelivery.endpoint == endpoint["id"],
+                                                WebhookDelivery.sent_at.is_null())
+        assert unsent.count() > 0 and {(d.status, d.error) for d in unsent} == {
+            ("failed", "not sent: the endpoint was disabled (delivery_failures)")}
+        assert not deliveries.due(clock.now() + timedelta(days=2))
 
 
 def test_redelivery_sends_the_same_event_with_a_fresh_signature(app, client, headers, sandbox, loopback, receiver,
@@ -318,6 +331,107 @@ def test_an_answer_slower_than_the_limit_is_a_timeout(app, client, headers, loop
         deliver_all(app)  # the loopback fixture's sender allows 2 seconds
     failed = client.get(f"/v1/webhooks/{endpoint['id']}/deliveries", headers=headers).get_json()["data"][1]
     assert failed["status"] == "failed" and failed["response_status"] is None and failed["duration_ms"] >= 1900
+
+
+def _burst(app, sandbox, runtime, titles):
+    """HR updates whose events one dispatch job takes together, as the sweeper batches them."""
+    for title in titles:
+        hr.update_employee(sandbox.id, _someone(sandbox), {"job_title": title}, runtime)
+    with app.app_context():
+        pending = [event.id for event in OutboxEvent.select().where(OutboxEvent.dispatched_at.is_null())]
+        assert dispatch_events(pending) == len(titles)
+
+
+def _attempts(endpoint_id):
+    return list(WebhookDelivery.select().where(WebhookDelivery.endpoint == endpoint_id)
+                .order_by(WebhookDelivery.event, WebhookDelivery.attempt))
+
+
+def test_an_endpoint_that_does_not_answer_holds_up_its_own_lane_only(app, client, headers, sandbox, loopback,
+                                                                     receiver, runtime):
+    with Receiver(delay=2.5) as hanging:
+        stuck = create(client, headers, hanging.url, ["employee.updated"]).get_json()
+        healthy = create(client, headers, receiver.url, ["employee.updated"]).get_json()
+        _burst(app, sandbox, runtime, ["Clerk", "Senior Clerk", "Head Clerk"])
+        assert len(hanging.requests) == 1  # one 2-second wait (the loopback sender's limit), not three
+    assert len(receiver.requests) == 3
+    first, *rest = [a for a in _attempts(stuck["id"]) if a.attempt == 1]
+    assert first.error.startswith("timeout") and first.sent_at is not None
+    assert [(a.status, a.response_status, a.error) for a in rest] == [
+        ("failed", None, f"not sent: the attempt before it to this endpoint got no answer ({first.error})")] * 2
+    assert all(a.next_retry_at is not None for a in [first, *rest])  # each follows the retry schedule
+    assert {a.status for a in _attempts(healthy["id"])} == {"succeeded"}
+
+
+def test_a_lane_out_of_time_gives_its_unsent_attempts_back(app, client, headers, sandbox, loopback, receiver,
+                                                          runtime, monkeypatch):
+    endpoint = create(client, headers, receiver.url, ["employee.updated"]).get_json()
+    monkeypatch.setattr(webhook_jobs, "LANE_SECONDS", -1)  # out of time after each attempt
+    _burst(app, sandbox, runtime, ["Clerk", "Senior Clerk", "Head Clerk"])
+    assert len(receiver.requests) == 1
+    given_back = [a for a in _attempts(endpoint["id"]) if a.status == "pending"]
+    assert [(a.attempt, a.sent_at) for a in given_back] == [(1, None), (1, None)]  # not counted as sent
+    deliver_all(app)
+    assert len(receiver.requests) == 3
+    assert [(a.status, a.attempt) for a in _attempts(endpoint["id"])] == [("succeeded", 1)] * 3
+
+
+def test_a_retry_for_an_endpoint_disabled_meanwhile_is_not_sent(app, client, sandbox, make_key, loopback,
+                                                                 runtime, clock):
+    secret = make_key(sandbox)
+    with Receiver(status=500) as failing:
+        endpoint = create(client, bearer(secret), failing.url).get_json()
+        hr.update_employee(sandbox.id, _someone(sandbox), {"job_title": "Cashier"}, runtime)
+        deliver_all(app)
+        keys.revoke_key(keys.ApiKey.get(keys.ApiKey.secret_hash == keys.hash_secret(secret)).id, runtime)
+        clock.advance(minutes=1)
+        deliver_all(app)
+        assert len(failing.requests) == 1
+    first, retry = _attempts(endpoint["id"])
+    assert first.status == "failed" and first.next_retry_at is not None
+    assert (retry.status, retry.sent_at, retry.next_retry_at, retry.error) == (
+        "failed", None, None, "not sent: the endpoint was disabled (key_revoked)")
+    with app.app_context():
+        assert deliveries.due(clock.now() + timedelta(days=3)) == []
+
+
+def test_a_disabled_endpoint_still_gets_its_test_ping(app, client, headers, loopback, receiver, clock):
+    """So a fixed receiver can be checked before the endpoint is re-enabled; the ping goes
+    through the claim a retry or the sweeper's job takes (Runtime without hand-offs)."""
+    endpoint = create(client, headers, receiver.url).get_json()
+    client.patch(f"/v1/webhooks/{endpoint['id']}", headers=headers, json={"active": False})
+    assert client.post(f"/v1/webhooks/{endpoint['id']}/test", headers=headers).status_code == 202
+    with app.app_context():
+        [event] = OutboxEvent.select().where(OutboxEvent.dispatched_at.is_null())
+        [delivery_id] = deliveries.fan_out(event.id, Runtime(clock))
+        assert send_deliveries([delivery_id]) == 1
+    [ping] = receiver.requests
+    assert json.loads(ping["body"])["type"] == "ping"
+
+
+def test_bulk_writes_set_each_rows_own_values_and_skip_rows_moved_meanwhile(app, client, headers, sandbox, loopback,
+                                                                           receiver, runtime, clock):
+    """models.base.insert_rows / update_rows, as the delivery paths use them: a column
+    that is NULL in every row, and a row whose condition no longer holds."""
+    endpoint = create(client, headers, receiver.url).get_json()
+    [event] = OutboxEvent.select().limit(1)
+    fields = (WebhookDelivery.id, WebhookDelivery.endpoint, WebhookDelivery.event, WebhookDelivery.event_type,
+              WebhookDelivery.attempt, WebhookDelivery.status, WebhookDelivery.due_at, WebhookDelivery.retries,
+              WebhookDelivery.created_at)
+    now = to_db(clock.now())
+    insert_rows(fields, [(f"whd_{n}", endpoint["id"], event.id, event.type, 1, "sending", now, True, now)
+                         for n in range(3)])
+    WebhookDelivery.update(status="succeeded").where(WebhookDelivery.id == "whd_2").execute()
+    changed = update_rows(
+        (WebhookDelivery.status, WebhookDelivery.response_status, WebhookDelivery.error),
+        [("failed", None, "refused", "whd_0"), ("failed", None, "timeout", "whd_1"), ("failed", None, "late", "whd_2")],
+        only_if=(WebhookDelivery.status, "sending"))
+    assert changed == {"whd_0", "whd_1"}
+    stored = {d.id: (d.status, d.response_status, d.error) for d in WebhookDelivery.select().where(
+        WebhookDelivery.id.in_(["whd_0", "whd_1", "whd_2"]))}
+    assert stored == {"whd_0": ("failed", None, "refused"), "whd_1": ("failed", None, "timeout"),
+                      "whd_2": ("succeeded", None, None)}
+    assert update_rows((WebhookDelivery.status,), [], only_if=(WebhookDelivery.status, "sending")) == set()
 
 
 def test_replay_resends_what_an_endpoint_should_have_had(app, client, headers, sandbox, loopback, runtime, clock):

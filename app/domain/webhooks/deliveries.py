@@ -24,7 +24,7 @@ from app.domain.kernel.clock import format_utc, from_db, to_db
 from app.domain.kernel.errors import Conflict, NotFound
 from app.domain.kernel.ids import new_id
 from app.models import OutboxEvent, WebhookDelivery, WebhookEndpoint, db
-from app.models.base import execute_many, lock_for_update, write_transaction
+from app.models.base import insert_rows, lock_for_update, update_rows, write_transaction
 
 RETRY_DELAYS = (timedelta(minutes=1), timedelta(minutes=5), timedelta(minutes=30), timedelta(hours=2),
                 timedelta(hours=12), timedelta(hours=24))
@@ -49,6 +49,8 @@ class Attempt:
     body: bytes  # the stored envelope, byte for byte
     event_id: str
     attempt: int
+    event_type: str
+    retries: bool = True  # False for a manual redelivery: one attempt
 
 
 @dataclass(frozen=True)
@@ -75,27 +77,45 @@ def fan_out_many(event_ids, runtime):
     """`fan_out` for a batch, in one transaction. Decided under the events' row locks:
     of two workers given the same events, one writes their deliveries. Returns (how many
     events were new, the new deliveries' ids)."""
-    now = runtime.now()
     with write_transaction():
-        events = lock_for_update(OutboxEvent.select(OutboxEvent.id, OutboxEvent.company, OutboxEvent.type,
-                                                    OutboxEvent.payload)
-                                 .where(OutboxEvent.id.in_(list(event_ids)), OutboxEvent.dispatched_at.is_null())
-                                 .order_by(OutboxEvent.id))  # one lock order: no deadlock between batches
-        if not events:
-            return 0, []
-        OutboxEvent.update(dispatched_at=to_db(now)).where(OutboxEvent.id.in_([e.id for e in events])).execute()
-        listening = {}
-        for endpoint in WebhookEndpoint.select(WebhookEndpoint.id, WebhookEndpoint.company, WebhookEndpoint.events,
-                                               WebhookEndpoint.active).where(
-                WebhookEndpoint.company.in_({e.company_id for e in events})):
-            listening.setdefault(endpoint.company_id, []).append(endpoint)
-        rows = [_attempt_row(endpoint.id, event.id, event.type, 1, now) for event in events
-                for endpoint in _receivers(event, listening.get(event.company_id, ()))]
-        for start in range(0, len(rows), 500):
-            WebhookDelivery.insert_many(rows[start:start + 500]).execute()
-        created = [row["id"] for row in rows]
+        fresh, attempts = _fan_out(event_ids, runtime.now())
+        created = [attempt.delivery_id for attempt in attempts]
         runtime.deliveries_due(created)
-    return len(events), created
+    return fresh, created
+
+
+def fan_out_claimed(event_ids, now, hold=CLAIM):
+    """`fan_out_many` for a worker that sends the deliveries itself, at once: they are
+    written already taken (`sending` until `now + hold`, as `claim_many` leaves them)
+    and come back as Attempts; nothing is handed on. Returns (how many events were new,
+    the Attempts)."""
+    with write_transaction():
+        return _fan_out(event_ids, now, hold=hold)
+
+
+def _fan_out(event_ids, now, hold=None):
+    events = lock_for_update(OutboxEvent.select(OutboxEvent.id, OutboxEvent.company, OutboxEvent.type,
+                                                OutboxEvent.payload)
+                             .where(OutboxEvent.id.in_(list(event_ids)), OutboxEvent.dispatched_at.is_null())
+                             .order_by(OutboxEvent.id))  # one lock order: no deadlock between batches
+    if not events:
+        return 0, []
+    OutboxEvent.update(dispatched_at=to_db(now)).where(OutboxEvent.id.in_([e.id for e in events])).execute()
+    listening = {}
+    for endpoint in WebhookEndpoint.select(WebhookEndpoint.id, WebhookEndpoint.company, WebhookEndpoint.events,
+                                           WebhookEndpoint.active, WebhookEndpoint.url,
+                                           WebhookEndpoint.secret_sealed).where(
+            WebhookEndpoint.company.in_({e.company_id for e in events})):
+        listening.setdefault(endpoint.company_id, []).append(endpoint)
+    rows, attempts = [], []
+    for event in events:
+        for endpoint in _receivers(event, listening.get(event.company_id, ())):
+            row = _attempt_row(endpoint.id, event.id, event.type, 1, now, taken_until=hold and now + hold)
+            rows.append(row)
+            attempts.append(Attempt(row[0], endpoint.id, endpoint.url, endpoint.secret_sealed,
+                                    event.payload.encode(), event.id, 1, event.type))
+    _insert(rows)
+    return len(events), attempts
 
 
 def _receivers(event, endpoints):
@@ -105,29 +125,55 @@ def _receivers(event, endpoints):
     return [endpoint for endpoint in endpoints if endpoint.active and event.type in endpoint.events.split()]
 
 
-def _attempt_row(endpoint_id, event_id, event_type, attempt, now, *, due=None, retries=True):
-    return {"id": new_id("whd"), "endpoint": endpoint_id, "event": event_id, "event_type": event_type,
-            "attempt": attempt, "status": "pending", "due_at": to_db(due or now), "retries": retries,
-            "created_at": to_db(now)}
+# Attempts are written and ended in bursts (a fan-out, a batch's outcomes and retries):
+# each burst is one statement.
+_NEW = (WebhookDelivery.id, WebhookDelivery.endpoint, WebhookDelivery.event, WebhookDelivery.event_type,
+        WebhookDelivery.attempt, WebhookDelivery.status, WebhookDelivery.due_at, WebhookDelivery.retries,
+        WebhookDelivery.created_at)
+_ENDED = (WebhookDelivery.status, WebhookDelivery.sent_at, WebhookDelivery.response_status,
+          WebhookDelivery.response_body, WebhookDelivery.error, WebhookDelivery.duration_ms,
+          WebhookDelivery.next_retry_at)
+
+
+def _attempt_row(endpoint_id, event_id, event_type, attempt, now, *, due=None, retries=True, taken_until=None):
+    """A new attempt, `pending` until `due` (now), or already taken by the worker that
+    writes it (`sending` until `taken_until`); in _NEW's order."""
+    status, due_at = ("sending", taken_until) if taken_until else ("pending", due or now)
+    return (new_id("whd"), endpoint_id, event_id, event_type, attempt, status, to_db(due_at), retries, to_db(now))
+
+
+def _insert(rows):
+    insert_rows(_NEW, rows)
+    return [row[0] for row in rows]
 
 
 def _new_attempt(endpoint_id, event_id, event_type, attempt, now, *, due=None, retries=True):
-    row = _attempt_row(endpoint_id, event_id, event_type, attempt, now, due=due, retries=retries)
-    WebhookDelivery.insert(**row).execute()
-    return row["id"]
+    [created] = _insert([_attempt_row(endpoint_id, event_id, event_type, attempt, now, due=due, retries=retries)])
+    return created
 
 
 def claim_many(delivery_ids, now, hold=CLAIM):
     """The due attempts among `delivery_ids`, taken for sending in one transaction.
     Decided under the rows' locks, so two workers never both send one; one that is not
     due, done, or held by another worker is left out. A worker that dies holding an
-    attempt leaves it to be taken again after `hold`."""
+    attempt leaves it to be taken again after `hold`. An event's attempt whose endpoint
+    was disabled meanwhile is not sent: it ends `failed`, saying why, with no retry
+    (after re-enabling, redeliver or replay what was missed). A `ping` is sent all the
+    same: it is how a receiver is checked before its endpoint is re-enabled."""
     with write_transaction():
-        due = [row.id for row in lock_for_update(
-            WebhookDelivery.select(WebhookDelivery.id)
+        due = lock_for_update(
+            WebhookDelivery.select(WebhookDelivery.id, WebhookDelivery.endpoint, WebhookDelivery.event_type)
             .where(WebhookDelivery.id.in_(list(delivery_ids)), WebhookDelivery.due_at <= to_db(now),
                    WebhookDelivery.status.in_(("pending", "sending")))
-            .order_by(WebhookDelivery.id))]
+            .order_by(WebhookDelivery.id))
+        disabled = dict(WebhookEndpoint.select(WebhookEndpoint.id, WebhookEndpoint.disabled_reason).where(
+            WebhookEndpoint.id.in_({row.endpoint_id for row in due}), WebhookEndpoint.active == False).tuples())  # noqa: E712
+        stopped = {row.id: disabled[row.endpoint_id] for row in due
+                   if row.endpoint_id in disabled and row.event_type != "ping"}
+        for reason, ids in _group((reason, delivery_id) for delivery_id, reason in stopped.items()):
+            WebhookDelivery.update(status="failed", error=f"not sent: the endpoint was disabled ({reason})",
+                                   next_retry_at=None).where(WebhookDelivery.id.in_(ids)).execute()
+        due = [row.id for row in due if row.id not in stopped]
         if not due:
             return []
         WebhookDelivery.update(status="sending", due_at=to_db(now + hold)).where(WebhookDelivery.id.in_(due)).execute()
@@ -135,52 +181,55 @@ def claim_many(delivery_ids, now, hold=CLAIM):
             .join(WebhookEndpoint).switch(WebhookDelivery).join(OutboxEvent)
             .where(WebhookDelivery.id.in_(due)))
     return [Attempt(row.id, row.endpoint.id, row.endpoint.url, row.endpoint.secret_sealed,
-                    row.event.payload.encode(), row.event_id, row.attempt) for row in rows]
+                    row.event.payload.encode(), row.event_id, row.attempt, row.event_type, row.retries)
+            for row in rows]
 
 
-# Every attempt ends here, so its statement is written once (Peewee would build it anew
-# for each) and a batch goes to the database in one round trip.
-_RECORD = ("UPDATE webhook_delivery SET status = {p}, sent_at = {p}, response_status = {p}, response_body = {p}, "
-           "error = {p}, duration_ms = {p}, next_retry_at = {p} WHERE id = {p}")
+def release(delivery_ids, now):
+    """Give attempts a worker took but did not send back, due now, unchanged (their
+    attempt number counts sends only); one recorded meanwhile is left as it is."""
+    if delivery_ids:
+        (WebhookDelivery.update(status="pending", due_at=to_db(now))
+         .where(WebhookDelivery.id.in_(list(delivery_ids)), WebhookDelivery.status == "sending").execute())
+
+
+def _group(pairs):
+    grouped = {}
+    for key, value in pairs:
+        grouped.setdefault(key, []).append(value)
+    return grouped.items()
 
 
 def record_many(outcomes, now, runtime):
-    """Store what attempts got back, in one transaction (one commit): plan each retry,
-    move the endpoints' failure streaks, disable one after seven days of failures.
-    Returns the planned retries' ids (None where none is planned)."""
+    """Store what attempts (Attempt, Outcome) got back, in one transaction: plan each
+    retry, move the endpoints' failure streaks, disable one after seven days of
+    failures. Only an attempt still `sending` is recorded (one recorded already, by a
+    worker whose claim it outlived, is left as it is). Returns the planned retries' ids
+    (None where none is planned)."""
     with write_transaction():
-        ids = [delivery_id for delivery_id, _ in outcomes]
-        # Still `sending`, under the rows' lock: an attempt recorded already (a claim that
-        # outlived its worker) is left as it is.
-        rows = {row.id: row for row in lock_for_update(WebhookDelivery.select(
-            WebhookDelivery.id, WebhookDelivery.endpoint, WebhookDelivery.event, WebhookDelivery.event_type,
-            WebhookDelivery.attempt, WebhookDelivery.retries)
-            .where(WebhookDelivery.id.in_(ids), WebhookDelivery.status == "sending").order_by(WebhookDelivery.id))}
+        ended, planned = [], {}
+        for attempt, outcome in outcomes:
+            retry_at = None
+            if not outcome.succeeded and attempt.retries and attempt.attempt < MAX_ATTEMPTS:
+                retry_at = now + RETRY_DELAYS[attempt.attempt - 1]
+                planned[attempt.delivery_id] = _attempt_row(attempt.endpoint_id, attempt.event_id, attempt.event_type,
+                                                            attempt.attempt + 1, now, due=retry_at)
+            ended.append(("succeeded" if outcome.succeeded else "failed", to_db(now), outcome.status,
+                          response_text(outcome.body), outcome.error, outcome.duration_ms,
+                          to_db(retry_at) if retry_at else None, attempt.delivery_id))
+        recorded = update_rows(_ENDED, ended, only_if=(WebhookDelivery.status, "sending"))
+        _insert([row for delivery_id, row in planned.items() if delivery_id in recorded])
         # The endpoints' rows are locked: two workers recording for one endpoint take
         # turns, so a streak is moved (and an owner told) once.
         owners = {endpoint.id: endpoint for endpoint in lock_for_update(WebhookEndpoint.select(
             WebhookEndpoint.id, WebhookEndpoint.active, WebhookEndpoint.failing_since, WebhookEndpoint.warned_at)
-            .where(WebhookEndpoint.id.in_({row.endpoint_id for row in rows.values()})).order_by(WebhookEndpoint.id))}
-        retries, updates = [], []
-        for delivery_id, outcome in outcomes:
-            delivery = rows.pop(delivery_id, None)
-            if delivery is None:
-                retries.append(None)  # recorded already, or its endpoint was deleted meanwhile
-                continue
-            retry_at = None
-            if not outcome.succeeded and delivery.retries and delivery.attempt < MAX_ATTEMPTS:
-                retry_at = now + RETRY_DELAYS[delivery.attempt - 1]
-            updates.append(("succeeded" if outcome.succeeded else "failed", to_db(now), outcome.status,
-                            response_text(outcome.body), outcome.error, outcome.duration_ms,
-                            to_db(retry_at) if retry_at else None, delivery_id))
-            retry = None
-            if retry_at is not None:
-                retry = _new_attempt(delivery.endpoint_id, delivery.event_id, delivery.event_type, delivery.attempt + 1,
-                                     now, due=retry_at)
-            retries.append(retry)
-            _streak(owners[delivery.endpoint_id], outcome.succeeded, now, runtime)
-        execute_many(_RECORD.format(p=db.param), updates)
-    return retries
+            .where(WebhookEndpoint.id.in_({a.endpoint_id for a, _ in outcomes if a.delivery_id in recorded}))
+            .order_by(WebhookEndpoint.id))}
+        for attempt, outcome in outcomes:
+            if attempt.delivery_id in recorded and attempt.endpoint_id in owners:
+                _streak(owners[attempt.endpoint_id], outcome.succeeded, now, runtime)
+    return [planned[attempt.delivery_id][0] if attempt.delivery_id in recorded and attempt.delivery_id in planned
+            else None for attempt, _ in outcomes]
 
 
 def _streak(endpoint, succeeded, now, runtime):
@@ -306,7 +355,7 @@ def replay(endpoint_id, since, runtime, *, only_failed=False):
             delivered = (WebhookDelivery.select(WebhookDelivery.event)
                          .where(WebhookDelivery.endpoint == endpoint.id, WebhookDelivery.status == "succeeded"))
             query = query.where(OutboxEvent.id.not_in(delivered))
-        created = [_new_attempt(endpoint.id, event.id, event.type, 1, now) for event in query]
+        created = _insert([_attempt_row(endpoint.id, event.id, event.type, 1, now) for event in query])
         runtime.deliveries_due(created)
     return created
 

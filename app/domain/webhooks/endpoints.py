@@ -134,7 +134,8 @@ def delete_endpoint(scope, endpoint_id):
 
 
 def send_test(endpoint, runtime):
-    """Queue a `ping` to this endpoint alone (it is nobody's subscription)."""
+    """Queue a `ping` to this endpoint alone (it is nobody's subscription); a disabled
+    endpoint gets it too, so a fixed receiver can be checked before re-enabling."""
     with db.atomic():
         return events.emit(Company.get_by_id(endpoint.company_id), "ping", {"webhook_id": endpoint.id}, runtime)
 
