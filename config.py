@@ -10,7 +10,7 @@ import os
 
 DEV_SECRET_KEY = "dev-only-secret-key-do-not-use-in-production"
 ALL_RELEASES = ("v1.0", "v1.1", "v1.2")
-INTEGER_SETTINGS = ("RATE_LIMIT_PER_MINUTE", "PROXY_HOPS", "WEBHOOK_CLAIM_SECONDS")
+INTEGER_SETTINGS = ("RATE_LIMIT_PER_MINUTE", "PROXY_HOPS", "WEBHOOK_CLAIM_SECONDS", "SWEEP_SECONDS")
 
 
 class ConfigurationError(RuntimeError):
@@ -58,6 +58,9 @@ class Config:
     KEY_LAST_USED_RESOLUTION = 60
     # Without Redis, background jobs run on a thread of each process (app/jobs/queues.py).
     JOBS_AUTOSTART = True
+    # How often the sweeper queues what the database says is due and no queue holds
+    # (events written while Redis was down, retries): the longest such work waits.
+    SWEEP_SECONDS = _integer("SWEEP_SECONDS", 60)
     # Webhooks go to public addresses only; addresses in these networks (CIDRs, comma-
     # separated) pass too, also over http://: a developer's machine, the tests, an ERP on
     # the VM's own network (app/domain/webhooks/urls.py).

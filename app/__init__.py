@@ -20,7 +20,7 @@ from app.domain.kernel.sealing import Sealer
 from app.domain.webhooks.urls import parse_networks
 from app.egress import Sender
 from app.extensions import connect_redis
-from app.jobs import PERIODIC, attendance, outbox, webhooks
+from app.jobs import attendance, outbox, periodic, webhooks
 from app.jobs.queues import InProcessRunner, RQJobs
 from app.mail import make_mailer
 from app.models import db, make_database
@@ -147,7 +147,7 @@ def _init_jobs(app, redis_client):
     if redis_client is not None:
         jobs = RQJobs(redis_client)
     else:
-        jobs = InProcessRunner(app, PERIODIC, autostart=app.config["JOBS_AUTOSTART"])
+        jobs = InProcessRunner(app, periodic(app.config["SWEEP_SECONDS"]), autostart=app.config["JOBS_AUTOSTART"])
         # Each web process (gunicorn forks after import) starts its runner, and with it
         # the sweeper and the nightly reconciliation, on its first request.
         app.before_request(jobs.ensure_started)

@@ -11,6 +11,7 @@ from flask import current_app
 
 from app.domain.kernel.countries import COUNTRY_CODES
 from app.domain.kernel.errors import DomainError, ValidationFailed
+from app.extensions import job_queue
 from app.models.base import connection
 
 country_option = click.option(
@@ -21,12 +22,13 @@ json_option = click.option("--json", "as_json", is_flag=True, help="Print the re
 
 
 def one_line_errors(command):
-    """`reported`, for a short command that holds one database connection throughout."""
+    """`reported`, for a short command that holds one database connection throughout;
+    the jobs it queues are done before it returns when no worker would do them."""
 
     @reported
     @functools.wraps(command)
     def wrapper(*args, **kwargs):
-        with connection():
+        with job_queue().for_command(), connection():
             return command(*args, **kwargs)
 
     return wrapper

@@ -8,9 +8,9 @@ from flask.cli import AppGroup
 from rq import Queue
 
 from app.cli.common import one_line_errors, reported
-from app.jobs import PERIODIC, reconcile, sweeper
+from app.jobs import periodic, reconcile, sweeper
 from app.jobs.queues import QUEUE_NAME
-from app.jobs.worker import Worker
+from app.jobs.worker import Scheduler, Worker, outliving_redis
 
 jobs_cli = AppGroup("jobs", help="Background jobs (RQ with Redis; in process without).")
 
@@ -31,20 +31,23 @@ def _redis_for_workers():
 def worker(burst, log_level):
     """Run queued jobs in this process, without a fork per job (app/jobs/worker.py)."""
     connection = _redis_for_workers()
-    worker = Worker([Queue(QUEUE_NAME, connection=connection)], connection=connection)
-    worker.work(burst=burst, logging_level=log_level)
+    outliving_redis("worker", lambda: Worker([Queue(QUEUE_NAME, connection=connection)], connection=connection),
+                    lambda worker: worker.work(burst=burst, logging_level=log_level))
 
 
 @jobs_cli.command("scheduler")
 @reported
 def scheduler():
-    """Enqueue the periodic jobs: the sweeper every minute, reconciliation nightly."""
-    from rq.cron import CronScheduler
+    """Enqueue the periodic jobs: the sweeper every SWEEP_SECONDS, reconciliation nightly."""
+    connection = _redis_for_workers()
 
-    cron = CronScheduler(connection=_redis_for_workers())
-    for job in PERIODIC.values():
-        cron.register(job.function, QUEUE_NAME, interval=job.every, cron=job.cron)
-    cron.start()
+    def make():
+        made = Scheduler(connection=connection)
+        for job in periodic(current_app.config["SWEEP_SECONDS"]).values():
+            made.register(job.function, QUEUE_NAME, interval=job.every, cron=job.cron)
+        return made
+
+    outliving_redis("scheduler", make, Scheduler.start)
 
 
 @jobs_cli.command("run-due")

@@ -26,10 +26,12 @@ class Periodic:
     cron: str | None = None  # in UTC
 
 
-PERIODIC = {
-    "sweep": Periodic(sweeper.sweep, every=60),
-    "expire_attendance": Periodic(attendance.expire_attendance, every=300),
-    # 23:00 UTC is 02:00-03:00 in the Gulf: after the working day everywhere.
-    "reconcile": Periodic(reconcile.reconcile, cron="0 23 * * *"),
-    "prune_deliveries": Periodic(webhooks.prune_deliveries, cron="30 23 * * *"),
-}
+def periodic(sweep_seconds=60):
+    """The periodic jobs, by name; the sweeper runs every `sweep_seconds` (SWEEP_SECONDS)."""
+    return {
+        "sweep": Periodic(sweeper.sweep, every=sweep_seconds),
+        "expire_attendance": Periodic(attendance.expire_attendance, every=300),
+        # 23:00 UTC is 02:00-03:00 in the Gulf: after the working day everywhere.
+        "reconcile": Periodic(reconcile.reconcile, cron="0 23 * * *"),
+        "prune_deliveries": Periodic(webhooks.prune_deliveries, cron="30 23 * * *"),
+    }

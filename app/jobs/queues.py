@@ -2,13 +2,14 @@
 
 Both take `enqueue(function, *args)` with a job function (app/jobs), so the job code is
 the same either way. The in-process runner is also handed the periodic jobs
-(`app.jobs.PERIODIC`) and runs them, so the README's one run command gives a service
+(`app.jobs.periodic()`) and runs them, so the README's one run command gives a service
 whose background work happens.
 """
 
 import logging
 import queue
 import threading
+from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 
 from croniter import croniter
@@ -27,6 +28,11 @@ class RQJobs:
         # Results are not read (the database records what a job did) but are kept a
         # minute: RQ expires a kept result in one call, and deletes one in many.
         return self.queue.enqueue(function, *args, result_ttl=RESULT_TTL, failure_ttl=7 * 24 * 3600)
+
+    @contextmanager
+    def for_command(self):
+        """A CLI command's jobs go to the workers, as any process's."""
+        yield
 
 
 class InProcessRunner:
@@ -51,6 +57,17 @@ class InProcessRunner:
             if self._thread is None or not self._thread.is_alive():
                 self._thread = threading.Thread(target=self._loop, name="jobs", daemon=True)
                 self._thread.start()
+
+    @contextmanager
+    def for_command(self):
+        """Around a CLI command. Without Redis no worker runs, and the command's process
+        ends with it: what it queues runs here, before it returns (no thread is started,
+        and the periodic jobs are left to the web process)."""
+        self.autostart = False
+        try:
+            yield
+        finally:
+            self.run_pending()
 
     def run_pending(self):
         """Run every queued job now, in the caller's thread (tests, `jobs run-due`)."""
