@@ -70,6 +70,9 @@ class Config:
     WEBHOOK_CLAIM_SECONDS = _integer("WEBHOOK_CLAIM_SECONDS", 60)
     # CA certificates (PEM) the webhook sender trusts; unset: the system's.
     WEBHOOK_CA_FILE = os.environ.get("WEBHOOK_CA_FILE") or None
+    # DNS servers ("address[:port]", comma-separated) that resolve webhook hosts; unset:
+    # the system's resolver (app/egress.py).
+    WEBHOOK_DNS_SERVERS = os.environ.get("WEBHOOK_DNS_SERVERS", "")
 
     # Console sessions: a signed cookie, unreadable by scripts, not sent on cross-site
     # requests. Production also marks it Secure (HTTPS only).

@@ -18,7 +18,7 @@ from app.domain.kernel.clock import SystemClock
 from app.domain.kernel.runtime import Runtime
 from app.domain.kernel.sealing import Sealer
 from app.domain.webhooks.urls import parse_networks
-from app.egress import Sender
+from app.egress import Sender, dns_resolver, parse_dns_servers, resolve
 from app.extensions import connect_redis
 from app.jobs import attendance, outbox, periodic, webhooks
 from app.jobs.queues import InProcessRunner, RQJobs
@@ -82,7 +82,8 @@ def create_app(config=None, **overrides):
                                       ("by_email", "LOGIN_ATTEMPTS_PER_EMAIL_PER_HOUR", 3600))
     })
     app.extensions["mailer"] = make_mailer(app.config["SMTP_URL"], app.config["MAIL_FROM"])
-    app.extensions["webhook_sender"] = Sender(_private_networks(app), ca_file=app.config["WEBHOOK_CA_FILE"])
+    app.extensions["webhook_sender"] = Sender(_private_networks(app), ca_file=app.config["WEBHOOK_CA_FILE"],
+                                              resolver=_webhook_resolver(app))
     jobs = _init_jobs(app, redis_client)
     # Where work goes after an action commits (app/domain/kernel/runtime.py). An event is
     # queued for fan-out into webhook deliveries, which are queued for sending; new clock
@@ -141,6 +142,14 @@ def _private_networks(app):
         log.warning("webhooks may be delivered to the private networks %s (WEBHOOK_ALLOW_PRIVATE_NETWORKS), "
                     "over http too", ", ".join(map(str, networks)))
     return networks
+
+
+def _webhook_resolver(app):
+    try:
+        servers = parse_dns_servers(app.config["WEBHOOK_DNS_SERVERS"])
+    except ValueError as exc:
+        raise ConfigurationError(f"WEBHOOK_DNS_SERVERS: {exc}") from None
+    return dns_resolver(servers) if servers else resolve
 
 
 def _init_jobs(app, redis_client):

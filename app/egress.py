@@ -12,12 +12,17 @@ urllib3 (the HTTP core of requests) keeps one small keep-alive pool per receiver
 and host, so a worker sending many deliveries to one receiver reuses its connection.
 """
 
+import ipaddress
+import re
 import socket
 import ssl
 import threading
 import time
 from urllib.parse import urlsplit
 
+import dns.exception
+import dns.nameserver
+import dns.resolver
 import urllib3
 
 from app.domain.webhooks.deliveries import Outcome
@@ -35,6 +40,54 @@ def resolve(host, port):
     except (OSError, UnicodeError) as exc:
         raise LookupError(f"{host}: {exc}") from None
     return [info[4][0] for info in infos]
+
+
+_DNS_SERVER = re.compile(r"(?:\[(?P<bracketed>[^\]]+)\]|(?P<plain>[^:\[\]]+))(?::(?P<port>\d+))?")
+
+
+def parse_dns_servers(text):
+    """`WEBHOOK_DNS_SERVERS`: "address" or "address:port" ("[v6 address]:port"), comma-
+    separated, as (address, port) pairs; ValueError naming a bad one."""
+    servers = []
+    for item in (part.strip() for part in (text or "").split(",")):
+        if not item:
+            continue
+        # A bare IPv6 address has colons of its own; with a port it is written in brackets.
+        found = _DNS_SERVER.fullmatch(item) if item.count(":") < 2 or item.startswith("[") else None
+        address = (found["bracketed"] or found["plain"]) if found else item
+        try:
+            ipaddress.ip_address(address)
+        except ValueError:
+            raise ValueError(f"{item!r} is not an IP address with an optional :port") from None
+        port = int(found["port"]) if found and found["port"] else 53
+        if not 0 < port < 65536:
+            raise ValueError(f"{item!r} has no valid port")
+        servers.append((address, port))
+    return servers
+
+
+def dns_resolver(servers, lifetime=5.0):
+    """A resolver (like `resolve`) that asks these DNS servers ((address, port) pairs)
+    instead of the system's, with dnspython: for an operator who wants webhook hosts
+    resolved by a server of their choosing (and for the DNS-rebinding test)."""
+    asking = dns.resolver.Resolver(configure=False)
+    asking.nameservers = [dns.nameserver.Do53Nameserver(address, port) for address, port in servers]
+    asking.lifetime = lifetime
+
+    def resolve_with_servers(host, port):
+        found = []
+        for record_type in ("A", "AAAA"):
+            try:
+                found += [record.address for record in asking.resolve(host, record_type, search=False)]
+            except (dns.resolver.NXDOMAIN, dns.resolver.NoAnswer):
+                continue
+            except dns.exception.DNSException as exc:
+                raise LookupError(f"{host}: {exc}") from None
+        if not found:
+            raise LookupError(f"{host}: no address")
+        return found
+
+    return resolve_with_servers
 
 
 class Sender:

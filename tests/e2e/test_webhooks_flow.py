@@ -1,7 +1,9 @@
 """Webhooks end to end, as processes: gunicorn and (with Redis) the Procfile's worker,
 receivers over HTTPS with a certificate from a local CA (trustme) and over http on
-loopback (WEBHOOK_ALLOW_PRIVATE_NETWORKS), the README's own receiver, and a real SMTP
-server for the owner's email. Logs are kept in tests/output/webhooks/."""
+loopback (WEBHOOK_ALLOW_PRIVATE_NETWORKS), the README's own receiver, a real SMTP server
+for the owner's email, a real DNS server whose answer rebinds to 127.0.0.1, and the
+Procfile's three processes on a Redis that goes away and comes back. Logs are kept in
+tests/output/webhooks/."""
 
 import json
 import os
@@ -13,6 +15,7 @@ import sqlite3
 import ssl
 import subprocess
 import sys
+import threading
 import time
 from datetime import UTC, datetime, timedelta
 
@@ -21,6 +24,8 @@ import redis
 import requests
 import trustme
 from aiosmtpd.controller import Controller
+from dnslib import QTYPE, RR, A
+from dnslib.server import BaseResolver, DNSServer
 
 from app.domain.webhooks.signing import verify
 from tests.e2e.test_attendance_flow import e2e_redis_url
@@ -267,3 +272,79 @@ def test_an_hr_change_made_while_redis_is_down_is_delivered_once_it_is_back(tmp_
 def _listening(port):
     with socket.socket() as probe:
         return probe.connect_ex(("127.0.0.1", port)) == 0
+
+
+class Rebinding(BaseResolver):
+    """A DNS server's answers for any name: a public address first, then 127.0.0.1."""
+
+    def __init__(self):
+        self.answered = []
+
+    def resolve(self, request, handler):
+        reply = request.reply()
+        if QTYPE[request.q.qtype] == "A":
+            address = "93.184.215.14" if not self.answered else "127.0.0.1"
+            self.answered.append(address)
+            reply.add_answer(RR(request.q.qname, QTYPE.A, rdata=A(address), ttl=0))
+        return reply
+
+
+def test_dns_rebinding_reaches_no_loopback_listener(tmp_path):
+    """The service's processes resolve webhook hosts with a real DNS server
+    (WEBHOOK_DNS_SERVERS) that answers a public address when the endpoint is made and
+    127.0.0.1 after; no network is allowed beyond the public ones. A listener on
+    127.0.0.1 counts the connections it gets: none."""
+    rebinding = Rebinding()
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        dns_port = probe.getsockname()[1]
+    dns = DNSServer(rebinding, address="127.0.0.1", port=dns_port)
+    dns.start_thread()
+    listener, connections = socket.create_server(("127.0.0.1", 0)), []
+
+    def accept():
+        while True:
+            try:
+                connections.append(listener.accept()[0])
+            except OSError:
+                return
+
+    threading.Thread(target=accept, daemon=True).start()
+    redis_url = e2e_redis_url()
+    redis_url = redis_url and redis_url.rsplit("/", 1)[0] + "/13"  # not the module stack's queue
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path}/rebinding.db", "REDIS_URL": redis_url or "",
+           "WEBHOOK_DNS_SERVERS": f"127.0.0.1:{dns_port}", "WEBHOOK_ALLOW_PRIVATE_NETWORKS": "",
+           "PORT": str(free_port()), "WEB_CONCURRENCY": "1"}
+    if redis_url:
+        redis.Redis.from_url(redis_url).flushdb()
+    flask(env, "db", "upgrade")
+    made = json.loads(flask(env, "sandbox", "create", "--country", "BH", "--email", "dns@example.com", "--json"))
+    LOGS.mkdir(parents=True, exist_ok=True)
+    with open(LOGS / "rebinding.log", "w") as log:
+        processes = [procfile(name, env, log) for name in (("web", "worker") if redis_url else ("web",))]
+        try:
+            base, headers = f"http://127.0.0.1:{env['PORT']}", {"Authorization": f"Bearer {made['api_key']}"}
+            wait_until_serving(base)
+            port = listener.getsockname()[1]
+            made_endpoint = requests.post(f"{base}/v1/webhooks", headers=headers, timeout=10, json={
+                "url": f"https://rebind.test:{port}/hook", "events": ["employee.updated"]})
+            assert made_endpoint.status_code == 201, made_endpoint.text  # judged: 93.184.215.14
+            endpoint = made_endpoint.json()
+            assert requests.post(f"{base}/v1/webhooks/{endpoint['id']}/test", headers=headers,
+                                 timeout=10).status_code == 202
+            failed = wait_for(lambda: [d for d in requests.get(
+                f"{base}/v1/webhooks/{endpoint['id']}/deliveries", headers=headers, timeout=10).json()["data"]
+                if d["status"] == "failed"])
+        finally:
+            for process in processes:
+                process.terminate()
+            for process in processes:
+                process.wait(timeout=20)
+            dns.stop()
+            listener.close()
+    assert failed and failed[0]["response_status"] is None
+    with sqlite3.connect(tmp_path / "rebinding.db") as db:
+        [(error,)] = db.execute("SELECT error FROM webhook_delivery WHERE id = ?", (failed[0]["id"],)).fetchall()
+    assert error.startswith("refused: rebind.test resolves to 127.0.0.1"), error
+    assert rebinding.answered[:2] == ["93.184.215.14", "127.0.0.1"]  # the name did rebind
+    assert connections == []
