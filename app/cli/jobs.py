@@ -21,7 +21,11 @@ def _redis_for_workers():
     url = current_app.config["REDIS_URL"]
     if not url:
         raise click.ClickException("REDIS_URL is not set: without Redis the web process runs the jobs itself")
-    return Redis.from_url(url)  # no socket timeout: the worker blocks on the queue
+    connection = Redis.from_url(url)  # no socket timeout: the worker blocks on the queue
+    # Unreachable at start is a setting to fix, said in one line; an outage later is
+    # outlived (app/jobs/worker.py).
+    connection.ping()
+    return connection
 
 
 @jobs_cli.command("worker")

@@ -50,9 +50,9 @@ class Scheduler(CronScheduler):
 
 def outliving_redis(name, make, run):
     """`run(make())` until it returns. RQ's worker and scheduler stop for good when Redis
-    is away at their start or goes away at the wrong moment, and a Procfile runner would
-    stop every process with them: this says so, waits (1 s, doubling to 30 s) and starts
-    a new one, unless a stop was asked for. The database holds all pending work, so the
+    goes away at the wrong moment, and a Procfile runner would stop every process with
+    them: this says so, waits (1 s, doubling to 30 s) and starts a new one, unless a stop
+    was asked for. The database holds all pending work, so the
     sweeper then queues what was written meanwhile."""
     wait = 1.0
     while True:

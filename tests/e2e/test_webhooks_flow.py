@@ -26,6 +26,7 @@ import trustme
 from aiosmtpd.controller import Controller
 from dnslib import QTYPE, RR, A
 from dnslib.server import BaseResolver, DNSServer
+from rq import Worker
 
 from app.domain.webhooks.signing import verify
 from tests.e2e.test_attendance_flow import e2e_redis_url
@@ -235,6 +236,8 @@ def test_an_hr_change_made_while_redis_is_down_is_delivered_once_it_is_back(tmp_
             processes = [procfile(name, env, log) for name in ("web", "worker", "scheduler")]
             base = f"http://127.0.0.1:{web_port}"
             wait_until_serving(base)
+            # Running before the outage (one that cannot reach Redis at start says so and stops).
+            assert wait_for(lambda: Worker.all(connection=redis.Redis(port=redis_port)), seconds=30)
             headers = {"Authorization": f"Bearer {made['api_key']}"}
             endpoint = requests.post(f"{base}/v1/webhooks", headers=headers, timeout=10,
                                      json={"url": receiver.url, "events": ["employee.updated"]}).json()

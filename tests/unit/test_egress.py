@@ -4,7 +4,7 @@ that asks those servers (a real one, dnslib, on loopback)."""
 import socket
 
 import pytest
-from dnslib import QTYPE, RR, A, AAAA
+from dnslib import AAAA, QTYPE, RR, A
 from dnslib.server import BaseResolver, DNSServer
 
 from app.egress import dns_resolver, parse_dns_servers
