@@ -17,6 +17,7 @@ import pytest
 import redis
 import requests
 
+from tests.e2e.processes import stop
 from tests.e2e.test_serve import ROOT, flask, free_port, wait_until_serving
 
 RIYADH = ZoneInfo("Asia/Riyadh")
@@ -52,10 +53,7 @@ def service(tmp_path_factory):
         wait_until_serving(base)
         yield base, {"Authorization": f"Bearer {made['api_key']}"}
     finally:
-        for process in processes:
-            process.terminate()
-        for process in processes:
-            process.wait(timeout=20)
+        stop(processes)
         log.close()
 
 

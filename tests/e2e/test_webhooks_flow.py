@@ -27,8 +27,10 @@ from aiosmtpd.controller import Controller
 from dnslib import QTYPE, RR, A
 from dnslib.server import BaseResolver, DNSServer
 from rq import Worker
+from rq.cron import CronScheduler
 
 from app.domain.webhooks.signing import verify
+from tests.e2e.processes import procfile, stop
 from tests.e2e.test_attendance_flow import e2e_redis_url
 from tests.e2e.test_serve import ROOT, flask, free_port, wait_until_serving
 from tests.receivers import Inbox, Receiver
@@ -83,19 +85,8 @@ def stack(tmp_path_factory, ca, inbox):
                "db": folder / "webhooks.db", "company": made["company_id"], "start": start, "started": started,
                "redis": bool(redis_url)}
     finally:
-        for process in started.values():
-            process.terminate()
-        for process in started.values():
-            process.wait(timeout=20)
+        stop(started.values())
         log.close()
-
-
-def procfile(name, env, log):
-    """Start the Procfile's own command line `name` as a process."""
-    line = next(line for line in (ROOT / "Procfile").read_text().splitlines() if line.startswith(f"{name}:"))
-    command = re.sub(r"\$\{(\w+):-([^}]*)\}", lambda m: env.get(m.group(1)) or m.group(2),
-                     line.split(":", 1)[1]).split()
-    return subprocess.Popen([sys.executable, "-m", *command], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
 
 
 def wait_for(check, seconds=15):
@@ -116,8 +107,13 @@ def create(stack, url, events=("employee.updated", "employee.left")):
 
 
 def deliveries(stack, endpoint):
-    return requests.get(f"{stack['base']}/v1/webhooks/{endpoint['id']}/deliveries", headers=stack["headers"],
-                        timeout=10).json()["data"]
+    return log_of(stack["base"], stack["headers"], endpoint["id"])
+
+
+def log_of(base, headers, endpoint_id, status=None):
+    """The endpoint's delivery log through the API, optionally only one status."""
+    logged = requests.get(f"{base}/v1/webhooks/{endpoint_id}/deliveries", headers=headers, timeout=10).json()["data"]
+    return [d for d in logged if status is None or d["status"] == status]
 
 
 def employee_of(stack):
@@ -236,8 +232,11 @@ def test_an_hr_change_made_while_redis_is_down_is_delivered_once_it_is_back(tmp_
             processes = [procfile(name, env, log) for name in ("web", "worker", "scheduler")]
             base = f"http://127.0.0.1:{web_port}"
             wait_until_serving(base)
-            # Running before the outage (one that cannot reach Redis at start says so and stops).
-            assert wait_for(lambda: Worker.all(connection=redis.Redis(port=redis_port)), seconds=30)
+            # Both running before the outage (one that cannot reach Redis at start says so
+            # and stops: a setting to fix).
+            running = redis.Redis(port=redis_port)
+            assert wait_for(lambda: Worker.all(connection=running) and CronScheduler.all(connection=running),
+                            seconds=30)
             headers = {"Authorization": f"Bearer {made['api_key']}"}
             endpoint = requests.post(f"{base}/v1/webhooks", headers=headers, timeout=10,
                                      json={"url": receiver.url, "events": ["employee.updated"]}).json()
@@ -259,17 +258,10 @@ def test_an_hr_change_made_while_redis_is_down_is_delivered_once_it_is_back(tmp_
             assert wait_for(lambda: receiver.requests, seconds=45), "the event was never delivered"
             [delivered] = receiver.requests
             assert json.loads(delivered["body"])["id"] == event_id
-            logged = wait_for(lambda: [d for d in requests.get(f"{base}/v1/webhooks/{endpoint['id']}/deliveries",
-                                                               headers=headers, timeout=10).json()["data"]
-                                       if d["status"] == "succeeded"])
+            logged = wait_for(lambda: log_of(base, headers, endpoint["id"], "succeeded"))
             assert [d["event_id"] for d in logged] == [event_id]
         finally:
-            for process in processes:
-                process.terminate()
-            for process in processes:
-                process.wait(timeout=20)
-            server.terminate()
-            server.wait(timeout=10)
+            stop([*processes, server])
 
 
 def _listening(port):
@@ -335,14 +327,9 @@ def test_dns_rebinding_reaches_no_loopback_listener(tmp_path):
             endpoint = made_endpoint.json()
             assert requests.post(f"{base}/v1/webhooks/{endpoint['id']}/test", headers=headers,
                                  timeout=10).status_code == 202
-            failed = wait_for(lambda: [d for d in requests.get(
-                f"{base}/v1/webhooks/{endpoint['id']}/deliveries", headers=headers, timeout=10).json()["data"]
-                if d["status"] == "failed"])
+            failed = wait_for(lambda: log_of(base, headers, endpoint["id"], "failed"))
         finally:
-            for process in processes:
-                process.terminate()
-            for process in processes:
-                process.wait(timeout=20)
+            stop(processes)
             dns.stop()
             listener.close()
     assert failed and failed[0]["response_status"] is None

@@ -1,0 +1,25 @@
+"""Starting and stopping the service's processes as an operator's Procfile runner does."""
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def procfile(name, env, log):
+    """Start the Procfile's own command line `name` (web, worker, scheduler) as a process,
+    its `${VAR:-default}`s filled from `env`, its output appended to `log`."""
+    line = next(line for line in (ROOT / "Procfile").read_text().splitlines() if line.startswith(f"{name}:"))
+    command = re.sub(r"\$\{(\w+):-([^}]*)\}", lambda m: env.get(m.group(1)) or m.group(2),
+                     line.split(":", 1)[1]).split()
+    return subprocess.Popen([sys.executable, "-m", *command], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+
+
+def stop(processes, timeout=20):
+    """SIGTERM to all at once, then wait for each (a graceful stop each, side by side)."""
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        process.wait(timeout=timeout)
