@@ -65,6 +65,8 @@ def create_app(config=None, **overrides):
     app.config.update(overrides)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
     logging.getLogger("peewee_migrate").setLevel(logging.WARNING)
+    # Settings that can be wrong are read before anything is wired.
+    sender = Sender(_private_networks(app), ca_file=app.config["WEBHOOK_CA_FILE"], resolver=_webhook_resolver(app))
 
     _init_database(app)
     redis_client = connect_redis(app.config["REDIS_URL"]) if app.config["REDIS_URL"] else None
@@ -82,8 +84,7 @@ def create_app(config=None, **overrides):
                                       ("by_email", "LOGIN_ATTEMPTS_PER_EMAIL_PER_HOUR", 3600))
     })
     app.extensions["mailer"] = make_mailer(app.config["SMTP_URL"], app.config["MAIL_FROM"])
-    app.extensions["webhook_sender"] = Sender(_private_networks(app), ca_file=app.config["WEBHOOK_CA_FILE"],
-                                              resolver=_webhook_resolver(app))
+    app.extensions["webhook_sender"] = sender
     jobs = _init_jobs(app, redis_client)
     # Where work goes after an action commits (app/domain/kernel/runtime.py). An event is
     # queued for fan-out into webhook deliveries, which are queued for sending; new clock
