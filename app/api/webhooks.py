@@ -34,7 +34,8 @@ DELIVERY_EXAMPLE = {
 }
 EVENTS_TEXT = f"Event types: {', '.join(endpoints.SUBSCRIBABLE)}. `ping` is sent by the test operation only."
 REASON_TEXT = ("Null while active; `delivery_failures` (7 days of failures), `key_revoked` (the owning key was "
-               "revoked) or `manual` (PATCH `active: false`). Tolerate unknown values.")
+               "revoked), `connection_revoked` (the owning OAuth connection ended: the customer revoked the app, "
+               "or its tokens were revoked) or `manual` (PATCH `active: false`). Tolerate unknown values.")
 
 
 class WebhookEndpointSchema(OpenSchema):

@@ -13,6 +13,7 @@ from flask.cli import AppGroup
 from app.cli import attendance, hr
 from app.cli.common import country_option, emit, json_option, one_line_errors, reported
 from app.cli.jobs import jobs_cli
+from app.cli.oauth import oauth_cli
 from app.cli.webhooks import webhooks_cli
 from app.domain import sandbox
 from app.domain.access import companies, keys, signin
@@ -164,7 +165,7 @@ def keys_revoke(key_id):
 
 def register(app):
     for group in (db_cli, companies_cli, partner_api_cli, users_cli, sandbox_cli, keys_cli, jobs_cli, *hr.GROUPS,
-                  *attendance.GROUPS, webhooks_cli):
+                  *attendance.GROUPS, webhooks_cli, oauth_cli):
         app.cli.add_command(group)
     app.cli.add_command(serve)
 

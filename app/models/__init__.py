@@ -6,6 +6,7 @@ from app.models.company import Branch, Company, Entity, Membership, User
 from app.models.employees import Employee
 from app.models.events import EmployeeAnnouncement, OutboxEvent
 from app.models.keys import ApiKey
+from app.models.oauth import OAuthApp, OAuthCode, OAuthConnection, OAuthToken
 from app.models.payroll import JournalEntry, JournalLine, PayrollComponent, PayrollLine, PayrollRun
 from app.models.sessions import ConsoleSession, PasswordReset
 from app.models.webhooks import WebhookDelivery, WebhookEndpoint
@@ -15,11 +16,12 @@ ALL_MODELS = (
     User, Company, Membership, Entity, Branch, Employee, PayrollRun, PayrollLine,
     PayrollComponent, JournalEntry, JournalLine, ApiKey, OutboxEvent, EmployeeAnnouncement,
     AttendanceEvent, IdentityLink, AttendanceDay, ConsoleSession, PasswordReset, WebhookEndpoint, WebhookDelivery,
+    OAuthApp, OAuthConnection, OAuthCode, OAuthToken,
 )
 
 __all__ = [
     "ALL_MODELS", "ApiKey", "AttendanceDay", "AttendanceEvent", "BaseModel", "Branch", "Company", "ConsoleSession",
     "Employee", "EmployeeAnnouncement", "Entity", "IdentityLink", "JournalEntry", "JournalLine", "Membership",
-    "OutboxEvent", "PasswordReset", "PayrollComponent", "PayrollLine", "PayrollRun", "User", "WebhookDelivery",
-    "WebhookEndpoint", "db", "make_database",
+    "OAuthApp", "OAuthCode", "OAuthConnection", "OAuthToken", "OutboxEvent", "PasswordReset", "PayrollComponent",
+    "PayrollLine", "PayrollRun", "User", "WebhookDelivery", "WebhookEndpoint", "db", "make_database",
 ]

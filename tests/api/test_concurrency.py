@@ -22,6 +22,8 @@ from app.domain.kernel.errors import Conflict, DomainError, NotFound, Validation
 from app.domain.kernel.ids import new_id
 from app.domain.kernel.runtime import Runtime
 from app.domain.kernel.sealing import Sealer
+from app.domain.oauth import apps as oauth_apps
+from app.domain.oauth import connections as oauth
 from app.domain.payroll import actions as payroll_actions
 from app.domain.payroll.rules import accrual_journal, net_by_account
 from app.domain.people import actions as hr
@@ -35,12 +37,14 @@ from app.models import (
     IdentityLink,
     JournalEntry,
     JournalLine,
+    OAuthConnection,
+    OAuthToken,
     OutboxEvent,
     PayrollRun,
     User,
     WebhookDelivery,
 )
-from app.models.base import connection
+from app.models.base import connection, db
 from tests.api.test_attendance_days import punch
 
 ROUNDS = 10
@@ -321,3 +325,61 @@ def _webhook_owner(committed, company, clock):
 
 def _target():
     return check_url("https://93.184.215.14/hook", lambda host, port: [host])
+
+
+OAUTH_REDIRECT = "https://partner.example/callback"
+OAUTH_VERIFIER = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"  # RFC 7636, appendix B
+
+
+def _oauth_app(committed, company, clock):
+    """An app of the sandbox's own organisation (it reaches the sandbox in development
+    mode), and the sandbox's owner, who approves."""
+    app, _ = committed(oauth_apps.create_app, company, "Racer", [OAUTH_REDIRECT], ["employees:read"], clock)
+    return app, committed(lambda: User.get_by_id(company.sandbox_owner_id))
+
+
+def _oauth_code(committed, app, owner, company, clock):
+    return committed(oauth.issue_code, app, owner, company, OAUTH_REDIRECT, ("employees:read",),
+                     oauth.s256(OAUTH_VERIFIER), clock)
+
+
+@pytest.fixture
+def wide_pool(monkeypatch):
+    """Room for fifty connections at once (a process's pool holds 32: a gunicorn worker
+    serves one request at a time)."""
+    monkeypatch.setattr(db.obj, "_max_connections", 64)
+
+
+def test_of_fifty_redemptions_of_one_code_exactly_one_gets_tokens(committed, race, company, clock, runtime,
+                                                                  wide_pool):
+    app, owner = _oauth_app(committed, company, clock)
+    for _ in range(2):
+        code = _oauth_code(committed, app, owner, company, clock)
+        outcomes = race(oauth.redeem_code, app, code, OAUTH_REDIRECT, OAUTH_VERIFIER, runtime, threads=50)
+        one_won(outcomes, oauth.OAuthError)
+        assert {o.error for o in outcomes if isinstance(o, Exception)} == {"invalid_grant"}
+        [won] = [o for o in outcomes if not isinstance(o, Exception)]
+        with connection():
+            assert OAuthConnection.select().where(OAuthConnection.app == app.id,
+                                                  OAuthConnection.id == won.connection_id).count() == 1
+            # The losers were second uses: the connection the code made has ended.
+            assert OAuthConnection.get_by_id(won.connection_id).revoked_reason == "code_reused"
+
+
+def test_of_twenty_refreshes_with_one_token_at_most_one_succeeds_and_the_family_ends(committed, race, company,
+                                                                                     clock, runtime):
+    app, owner = _oauth_app(committed, company, clock)
+    for _ in range(2):
+        code = _oauth_code(committed, app, owner, company, clock)
+        tokens = committed(oauth.redeem_code, app, code, OAUTH_REDIRECT, OAUTH_VERIFIER, runtime)
+        outcomes = race(oauth.refresh, app, tokens.refresh_token, None, runtime, threads=20)
+        succeeded = [o for o in outcomes if not isinstance(o, Exception)]
+        assert len(succeeded) <= 1, outcomes
+        assert all(isinstance(o, oauth.OAuthError) for o in outcomes if isinstance(o, Exception)), [
+            str(o) for o in outcomes if isinstance(o, Exception) and not isinstance(o, oauth.OAuthError)]
+        assert all(o.error == "invalid_grant" for o in outcomes if isinstance(o, Exception)), outcomes
+        # The reuse killed the family: no token of the connection works, the new one included.
+        with connection():
+            assert OAuthConnection.get_by_id(tokens.connection_id).revoked_reason == "refresh_token_reused"
+            assert OAuthToken.select().where(OAuthToken.connection == tokens.connection_id,
+                                             OAuthToken.revoked_at.is_null()).count() == 0

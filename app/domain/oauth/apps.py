@@ -1,0 +1,159 @@
+"""OAuth apps (clients), registered under an organisation: a company.
+
+The app's id is its `client_id`. Its client secret (`svc_cs_` and 40 base62 characters)
+is shown once and stored as a SHA-256; rotating it stops the old one at once. Redirect
+URIs are exact strings: `https://`, or `http://` on a loopback address (127.0.0.0/8,
+[::1]) for native apps (RFC 8252), never with a fragment or a user name.
+
+A new app is in development mode: it may connect only to sandbox companies whose owner
+is a member of its organisation. An operator moves it to production mode.
+"""
+
+import hmac
+import ipaddress
+from urllib.parse import urlsplit
+
+from app.domain.access.keys import parse_scopes
+from app.domain.access.principal import hash_secret
+from app.domain.kernel.clock import to_db
+from app.domain.kernel.errors import NotFound, ValidationFailed
+from app.domain.kernel.ids import new_id, random_token
+from app.models import Membership, OAuthApp
+
+MODES = ("development", "production")
+SECRET_PREFIX = "svc_cs_"
+MAX_REDIRECT_URI = 2048
+
+
+def clean_redirect_uris(uris):
+    """The redirect URIs as given; 422 naming each one that breaks a rule."""
+    if isinstance(uris, str) or not uris:
+        raise ValidationFailed("invalid redirect URIs", [("redirect_uris", "at least one redirect URI")])
+    problems = []
+    for index, uri in enumerate(uris):
+        problem = _redirect_problem(uri)
+        if problem is None and uri in uris[:index]:
+            problem = "listed twice"
+        if problem:
+            problems.append((f"redirect_uris.{index}", problem))
+    if problems:
+        raise ValidationFailed("invalid redirect URIs", problems)
+    return list(uris)
+
+
+def _redirect_problem(uri):
+    if not isinstance(uri, str) or not uri:
+        return "a URI"
+    if len(uri) > MAX_REDIRECT_URI:
+        return f"at most {MAX_REDIRECT_URI} characters"
+    try:
+        parts = urlsplit(uri)
+        host = parts.hostname
+    except ValueError:
+        return "not a URI"
+    if "#" in uri:
+        return "no fragment (#...)"
+    if parts.username is not None or parts.password is not None:
+        return "no user name or password"
+    if not host:
+        return "an absolute URI with a host"
+    if parts.scheme == "https":
+        return None
+    if parts.scheme == "http":
+        try:
+            if ipaddress.ip_address(host).is_loopback:
+                return None
+        except ValueError:
+            pass
+        return "http:// only on a loopback address (127.0.0.1 or [::1]) for a native app; otherwise https://"
+    return "https://, or http:// on a loopback address"
+
+
+def create_app(organisation, name, redirect_uris, scopes, clock, *, created_by=None):
+    """A new app in development mode; returns (OAuthApp, the client secret shown once)."""
+    problems = []
+    if not isinstance(name, str) or not name.strip() or len(name.strip()) > 100:
+        problems.append(("name", "a name of 1 to 100 characters"))
+    try:
+        uris = clean_redirect_uris(redirect_uris)
+    except ValidationFailed as exc:
+        problems += exc.errors
+    try:
+        chosen = parse_scopes(scopes)
+    except ValidationFailed as exc:
+        problems += exc.errors
+    if problems:
+        raise ValidationFailed("invalid app", problems)
+    secret = _new_secret()
+    app = OAuthApp.create(id=new_id("app"), organisation=organisation, name=name.strip(),
+                          redirect_uris="\n".join(uris), scopes=" ".join(chosen), mode="development",
+                          secret_hash=hash_secret(secret), created_by=created_by, created_at=to_db(clock.now()))
+    return app, secret
+
+
+def rotate_secret(client_id, clock, *, organisation_id=None):
+    """A new client secret, shown once; the old one stops at once."""
+    secret = _new_secret()
+    changed = (OAuthApp.update(secret_hash=hash_secret(secret), secret_rotated_at=to_db(clock.now()))
+               .where(_this(client_id, organisation_id)).execute())
+    if not changed:
+        raise NotFound(f"no OAuth app {client_id}")
+    return secret
+
+
+def set_mode(client_id, mode):
+    """An operator's move between development and production mode."""
+    if mode not in MODES:
+        raise ValidationFailed("invalid mode", [("mode", f"one of {', '.join(MODES)}")])
+    if not OAuthApp.update(mode=mode).where(OAuthApp.id == client_id).execute():
+        raise NotFound(f"no OAuth app {client_id}")
+    return get_app(client_id)
+
+
+def get_app(client_id, organisation_id=None):
+    app = OAuthApp.get_or_none(_this(client_id, organisation_id))
+    if app is None:
+        raise NotFound(f"no OAuth app {client_id}")
+    return app
+
+
+def apps_of(organisation_id):
+    return list(OAuthApp.select().where(OAuthApp.organisation == organisation_id).order_by(OAuthApp.created_at))
+
+
+def authenticate(client_id, secret):
+    """The app if `secret` is its client secret, else None (unknown id or wrong secret)."""
+    app = OAuthApp.get_or_none(OAuthApp.id == (client_id or ""))
+    if app is None or not isinstance(secret, str):
+        return None
+    return app if hmac.compare_digest(app.secret_hash, hash_secret(secret)) else None
+
+
+def redirect_uris_of(app):
+    return app.redirect_uris.split("\n")
+
+
+def may_reach(app, company):
+    """Whether the app may connect to `company`: anywhere in production mode; in
+    development mode only a sandbox whose owner is a member of the app's organisation."""
+    if app.mode == "production":
+        return True
+    if not company.sandbox or company.sandbox_owner_id is None:
+        return False
+    return Membership.select().where(Membership.company == app.organisation_id,
+                                     Membership.user == company.sandbox_owner_id).exists()
+
+
+def form(app):
+    return {"client_id": app.id, "name": app.name, "organisation_id": app.organisation_id,
+            "redirect_uris": redirect_uris_of(app), "scopes": app.scopes.split(), "mode": app.mode}
+
+
+def _this(client_id, organisation_id):
+    """This app, of this organisation (None: an operator's command names the app alone)."""
+    condition = OAuthApp.id == client_id
+    return condition if organisation_id is None else condition & (OAuthApp.organisation == organisation_id)
+
+
+def _new_secret():
+    return SECRET_PREFIX + random_token(40)
