@@ -10,11 +10,18 @@ import os
 
 DEV_SECRET_KEY = "dev-only-secret-key-do-not-use-in-production"
 ALL_RELEASES = ("v1.0", "v1.1", "v1.2")
-INTEGER_SETTINGS = ("RATE_LIMIT_PER_MINUTE", "PROXY_HOPS", "WEBHOOK_CLAIM_SECONDS", "SWEEP_SECONDS")
+INTEGER_SETTINGS = ("RATE_LIMIT_PER_MINUTE", "PROXY_HOPS", "WEBHOOK_CLAIM_SECONDS", "SWEEP_SECONDS",
+                    "OAUTH_ACCESS_TOKEN_SECONDS", "OAUTH_REFRESH_TOKEN_SECONDS")
 
 
 class ConfigurationError(RuntimeError):
     """A setting that the service cannot start with; the message names it and says why."""
+
+
+def _flag(name, default):
+    """An on/off setting: 1, true, yes or on (any case) is on; unset is `default`."""
+    value = os.environ.get(name)
+    return default if value is None else value.strip().lower() in ("1", "true", "yes", "on")
 
 
 def _csv(value):
@@ -58,6 +65,11 @@ class Config:
     KEY_LAST_USED_RESOLUTION = 60
     # Without Redis, background jobs run on a thread of each process (app/jobs/queues.py).
     JOBS_AUTOSTART = True
+    # OAuth 2.0 (preview): /oauth/* answers, and /v1 takes access tokens, only while on
+    # (off in production). Token lifetimes in seconds; a code lives 60 (Contract, Limits).
+    OAUTH_PREVIEW = _flag("OAUTH_PREVIEW", True)
+    OAUTH_ACCESS_TOKEN_SECONDS = _integer("OAUTH_ACCESS_TOKEN_SECONDS", 3600)
+    OAUTH_REFRESH_TOKEN_SECONDS = _integer("OAUTH_REFRESH_TOKEN_SECONDS", 30 * 24 * 3600)
     # How often the sweeper queues what the database says is due and no queue holds
     # (events written while Redis was down, retries): the longest such work waits.
     SWEEP_SECONDS = _integer("SWEEP_SECONDS", 60)
@@ -123,6 +135,7 @@ class ProductionConfig(Config):
     SESSION_COOKIE_SECURE = True
     # The VM guide puts one TLS-terminating proxy (nginx or Caddy) in front of gunicorn.
     PROXY_HOPS = _integer("PROXY_HOPS", 1)
+    OAUTH_PREVIEW = _flag("OAUTH_PREVIEW", False)
 
     @classmethod
     def check(cls):

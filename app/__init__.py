@@ -24,6 +24,8 @@ from app.jobs import attendance, outbox, periodic, webhooks
 from app.jobs.queues import InProcessRunner, RQJobs
 from app.mail import make_mailer
 from app.models import db, make_database
+from app.oauth import routes as oauth_routes
+from app.oauth.server import make_server as make_oauth_server
 from config import ConfigurationError, config_from_env, rate_limit_file
 
 log = logging.getLogger(__name__)
@@ -111,6 +113,9 @@ def create_app(config=None, **overrides):
         api.register_blueprint(blueprint)
     app.register_blueprint(docs.blp)
     console.register(app)
+    app.extensions["oauth_server"] = make_oauth_server()
+    app.register_blueprint(oauth_routes.blp)
+    app.extensions["csrf"].exempt(oauth_routes.blp)  # clients post forms, not browsers with a session
     problems.register(app)
     auth.register(app)
     cli.register(app)

@@ -101,11 +101,14 @@ def guard():
     now = current_app.extensions["runtime"].now()
     try:
         bearer = identify(request.headers.get("Authorization"))
+        if bearer.kind == "oauth" and not config["OAUTH_PREVIEW"]:
+            raise Unauthenticated("OAuth access tokens are not accepted: the preview is off")
         principal, verdict = current_app.extensions["authenticator"](bearer, now)
     except Unauthenticated:
         raise ApiProblem(
             "unauthenticated", "Send `Authorization: Bearer <API key>` with a valid key of "
-            "this environment (svc_live_ for live companies, svc_test_ for sandboxes).",
+            "this environment (svc_live_ for live companies, svc_test_ for sandboxes), or a "
+            "valid OAuth access token.",
             headers={"WWW-Authenticate": 'Bearer realm="partner-api"'},
         ) from None
     if not principal.company.api_enabled:

@@ -1,10 +1,11 @@
 """The kinds of bearer credential /v1 accepts, told apart by their prefix.
 
 Each kind says what its tokens look like, how to load the principal of one by the
-token's hash, and what to note when one is used (`record_use`: keys keep a "last used"
-time; a kind without it notes nothing). Today there is one kind, the Partner API key
-(app/domain/access/keys.py); an OAuth access token is added here as a second, and gets
-the same scopes, rate limit and errors. Revoking any credential calls
+token's hash, and what to note when one is used (`record_use`: a "last used" time, at
+most once a minute). Two kinds: the Partner API key (app/domain/access/keys.py), and
+the OAuth access token (app/domain/oauth/connections.py; its principal is the
+connection, so the rate limit and webhook ownership are per connection), with the same
+scopes, rate limit and errors. Revoking any credential calls
 `Runtime.credentials_changed()` in its transaction, so every worker drops its copy.
 """
 
@@ -15,6 +16,7 @@ from typing import NamedTuple
 
 from app.domain.access import keys
 from app.domain.access.principal import Unauthenticated, hash_secret
+from app.domain.oauth import connections
 
 
 @dataclass(frozen=True)
@@ -29,6 +31,8 @@ class CredentialKind:
 KINDS = (
     CredentialKind("api_key", tuple(keys.PREFIXES.values()), keys.KEY_PATTERN, keys.load_principal,
                    keys.record_use),
+    CredentialKind("oauth", (connections.ACCESS_PREFIX,), connections.ACCESS_PATTERN, connections.load_principal,
+                   connections.record_use),
 )
 _BY_NAME = {kind.name: kind for kind in KINDS}
 

@@ -117,6 +117,11 @@ def get_app(client_id, organisation_id=None):
     return app
 
 
+def find_app(client_id):
+    """The app with this client id, or None."""
+    return OAuthApp.get_or_none(OAuthApp.id == client_id) if isinstance(client_id, str) else None
+
+
 def apps_of(organisation_id):
     return list(OAuthApp.select().where(OAuthApp.organisation == organisation_id).order_by(OAuthApp.created_at))
 

@@ -229,24 +229,21 @@ def connections_of(company_id):
                 .order_by(OAuthConnection.created_at.desc(), OAuthConnection.id))
 
 
-def load_principal(token_hash, now):
+def load_principal(token_hash):
     """The principal of an access token: its connection acting for its company with the
-    token's scopes, until the token expires. Unauthenticated if unknown, revoked, of an
-    ended connection, or expired."""
+    token's scopes, until the token expires (`expires_at`: the API's authenticator
+    refuses it after). Unauthenticated if unknown, revoked, or of an ended connection."""
     token = (OAuthToken.select(OAuthToken, OAuthConnection, Company).join(OAuthConnection).join(Company)
              .where(OAuthToken.token_hash == token_hash, OAuthToken.kind == "access").first())
     if token is None:
         raise Unauthenticated("unknown access token")
     if token.revoked_at is not None or token.connection.revoked_at is not None:
         raise Unauthenticated("revoked access token")
-    expires_at = from_db(token.expires_at)
-    if now >= expires_at:
-        raise Unauthenticated("expired access token")
     company = token.connection.company
     entities = tuple(Entity.select().where(Entity.company == company.id)
                      .order_by(Entity.primary.desc(), Entity.created_at, Entity.id))
     return Principal(kind="oauth", credential_id=token.connection_id, company=company, entities=entities,
-                     scopes=frozenset(token.scopes.split()), expires_at=expires_at,
+                     scopes=frozenset(token.scopes.split()), expires_at=from_db(token.expires_at),
                      last_used_at=from_db(token.connection.last_used_at))
 
 

@@ -1,0 +1,175 @@
+"""The OAuth endpoints (app/oauth/) through the Flask client: every row of the
+contract's OAuth error table, rotation, revocation, the metadata, the preview switch,
+and access tokens on /v1 beside keys. Codes come from the domain here (the consent
+page is the console's)."""
+
+import pytest
+from authlib.oauth2.rfc8414 import AuthorizationServerMetadata
+from werkzeug.datastructures import MultiDict
+
+from app.domain.access.users import add_membership
+from app.domain.oauth import apps
+from app.domain.oauth.connections import issue_code, s256
+from app.models import User, WebhookEndpoint
+from tests.conftest import bearer
+
+REDIRECT = "https://partner.example/callback"
+VERIFIER = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
+
+
+@pytest.fixture
+def partner(sandbox, clock):
+    """A development-mode app of the sandbox's own organisation, and its owner."""
+    app, secret = apps.create_app(sandbox, "Ledgerly", [REDIRECT], ["employees:read", "webhooks:manage"], clock)
+    return {"app": app, "secret": secret, "owner": User.get_by_id(sandbox.sandbox_owner_id), "company": sandbox}
+
+
+def code_for(partner, clock, scopes=("employees:read", "webhooks:manage")):
+    return issue_code(partner["app"], partner["owner"], partner["company"], REDIRECT, scopes, s256(VERIFIER), clock)
+
+
+def exchange(client, partner, issued, **changes):
+    form = {"grant_type": "authorization_code", "code": issued, "redirect_uri": REDIRECT, "code_verifier": VERIFIER,
+            "client_id": partner["app"].id, "client_secret": partner["secret"], **changes}
+    return client.post("/oauth/token", data={k: v for k, v in form.items() if v is not None})
+
+
+def refreshed(client, partner, refresh_token, **changes):
+    form = {"grant_type": "refresh_token", "refresh_token": refresh_token, "client_id": partner["app"].id,
+            "client_secret": partner["secret"], **changes}
+    return client.post("/oauth/token", data={k: v for k, v in form.items() if v is not None})
+
+
+def oauth_error(response, status, error):
+    assert response.status_code == status, response.get_data(as_text=True)
+    body = response.get_json()
+    assert body["error"] == error and isinstance(body.get("error_description"), str), body
+    assert response.headers["Cache-Control"] == "no-store"
+
+
+def test_a_code_becomes_tokens_that_call_v1_like_a_key(client, partner, clock):
+    answer = exchange(client, partner, code_for(partner, clock))
+    assert answer.status_code == 200 and answer.headers["Cache-Control"] == "no-store"
+    tokens = answer.get_json()
+    assert set(tokens) == {"access_token", "token_type", "expires_in", "refresh_token", "scope"}
+    assert tokens["token_type"] == "Bearer" and tokens["expires_in"] == 3600
+    assert tokens["scope"] == "employees:read webhooks:manage"
+    company = client.get("/v1/company", headers=bearer(tokens["access_token"]))
+    assert company.status_code == 200 and company.get_json()["id"] == partner["company"].id
+    assert company.headers["X-RateLimit-Limit"] == "600"
+    assert client.get("/v1/employees", headers=bearer(tokens["access_token"])).status_code == 200
+    refused = client.get("/v1/payroll-runs", headers=bearer(tokens["access_token"]))
+    assert refused.status_code == 403 and refused.get_json()["code"] == "insufficient_scope"
+
+
+@pytest.mark.parametrize("changes,status,error", [
+    ({"client_secret": "svc_cs_wrong"}, 401, "invalid_client"),
+    ({"client_id": "app_unknown"}, 401, "invalid_client"),
+    ({"client_secret": None}, 401, "invalid_client"),
+    ({"code": None}, 400, "invalid_request"),
+    ({"redirect_uri": None}, 400, "invalid_request"),
+    ({"code_verifier": None}, 400, "invalid_request"),
+    ({"redirect_uri": REDIRECT + "/else"}, 400, "invalid_grant"),
+    ({"code_verifier": "A" * 43}, 400, "invalid_grant"),
+    ({"code": "not-a-code"}, 400, "invalid_grant"),
+    ({"grant_type": "password"}, 400, "unsupported_grant_type"),
+    ({"grant_type": "client_credentials"}, 400, "unsupported_grant_type"),
+])
+def test_each_refusal_of_the_token_endpoint(client, partner, clock, changes, status, error):
+    oauth_error(exchange(client, partner, code_for(partner, clock), **changes), status, error)
+
+
+def test_a_repeated_parameter_is_invalid_request(client, partner, clock):
+    code = code_for(partner, clock)
+    form = [("grant_type", "authorization_code"), ("code", code), ("code", code), ("redirect_uri", REDIRECT),
+            ("code_verifier", VERIFIER), ("client_id", partner["app"].id), ("client_secret", partner["secret"])]
+    oauth_error(client.post("/oauth/token", data=MultiDict(form)), 400, "invalid_request")
+
+
+def test_a_code_is_good_for_60_seconds_once(client, partner, clock):
+    code = code_for(partner, clock)
+    clock.advance(seconds=61)
+    oauth_error(exchange(client, partner, code), 400, "invalid_grant")
+    fresh = code_for(partner, clock)
+    clock.advance(seconds=59)
+    assert exchange(client, partner, fresh).status_code == 200
+    oauth_error(exchange(client, partner, fresh), 400, "invalid_grant")
+
+
+def test_a_development_app_cannot_reach_a_company_outside_its_organisation(partner, clock, make_sandbox):
+    stranger = make_sandbox("QA", email="stranger@example.com")
+    add_membership(partner["owner"], stranger, "ceo", clock)  # the approver may manage it, but...
+    with pytest.raises(Exception) as refused:
+        issue_code(partner["app"], partner["owner"], stranger, REDIRECT, ("employees:read",), s256(VERIFIER), clock)
+    assert getattr(refused.value, "error", None) == "unauthorized_client"
+
+
+def test_refresh_rotates_narrows_and_a_reuse_ends_the_family(client, partner, clock):
+    first = exchange(client, partner, code_for(partner, clock)).get_json()
+    oauth_error(refreshed(client, partner, first["refresh_token"], scope="payroll:read"), 400, "invalid_scope")
+    second = refreshed(client, partner, first["refresh_token"], scope="employees:read")
+    assert second.status_code == 200 and second.get_json()["scope"] == "employees:read"
+    second = second.get_json()
+    assert client.get("/v1/employees", headers=bearer(second["access_token"])).status_code == 200
+    assert client.get("/v1/webhooks", headers=bearer(second["access_token"])).status_code == 403  # narrowed
+    oauth_error(refreshed(client, partner, first["refresh_token"]), 400, "invalid_grant")  # reuse
+    for token in (first["access_token"], second["access_token"]):
+        answer = client.get("/v1/company", headers=bearer(token))
+        assert answer.status_code == 401 and answer.get_json()["code"] == "unauthenticated"
+    oauth_error(refreshed(client, partner, second["refresh_token"]), 400, "invalid_grant")
+
+
+def test_revoke_answers_200_always_and_stops_a_refresh_tokens_family(client, partner, clock):
+    tokens = exchange(client, partner, code_for(partner, clock)).get_json()
+    credentials = {"client_id": partner["app"].id, "client_secret": partner["secret"]}
+    assert client.post("/oauth/revoke", data={"token": "svc_rt_unknown", **credentials}).status_code == 200
+    other, other_secret = apps.create_app(partner["company"], "Other", [REDIRECT], ["employees:read"], clock)
+    not_its = client.post("/oauth/revoke", data={"token": tokens["refresh_token"], "client_id": other.id,
+                                                 "client_secret": other_secret})
+    assert not_its.status_code == 200
+    assert client.get("/v1/company", headers=bearer(tokens["access_token"])).status_code == 200  # untouched
+    oauth_error(client.post("/oauth/revoke", data=credentials), 400, "invalid_request")
+    oauth_error(client.post("/oauth/revoke", data={"token": "x", "client_id": other.id,
+                                                   "client_secret": "wrong"}), 401, "invalid_client")
+    assert client.post("/oauth/revoke", data={"token": tokens["refresh_token"], **credentials}).status_code == 200
+    assert client.get("/v1/company", headers=bearer(tokens["access_token"])).status_code == 401
+    oauth_error(refreshed(client, partner, tokens["refresh_token"]), 400, "invalid_grant")
+
+
+def test_a_rotated_client_secret_stops_at_once(client, partner, clock):
+    code = code_for(partner, clock)
+    partner["secret"], old = apps.rotate_secret(partner["app"].id, clock), partner["secret"]
+    oauth_error(exchange(client, partner, code, client_secret=old), 401, "invalid_client")
+    assert exchange(client, partner, code).status_code == 200
+
+
+def test_a_tokens_webhook_endpoints_belong_to_its_connection(client, partner, clock, headers):
+    tokens = exchange(client, partner, code_for(partner, clock)).get_json()
+    made = client.post("/v1/webhooks", headers=bearer(tokens["access_token"]),
+                       json={"url": "https://93.184.215.14/hook", "events": ["employee.updated"]})
+    assert made.status_code == 201, made.get_json()
+    assert client.get("/v1/webhooks", headers=headers).get_json()["data"] == []  # a key of the company sees none
+    again = refreshed(client, partner, tokens["refresh_token"]).get_json()
+    listed = client.get("/v1/webhooks", headers=bearer(again["access_token"])).get_json()["data"]
+    assert [e["id"] for e in listed] == [made.get_json()["id"]]  # still the connection's after a refresh
+    assert WebhookEndpoint.get_by_id(made.get_json()["id"]).credential_kind == "oauth"
+
+
+def test_the_metadata_says_s256_and_client_secret_post(client):
+    answer = client.get("/.well-known/oauth-authorization-server")
+    assert answer.status_code == 200
+    metadata = answer.get_json()
+    AuthorizationServerMetadata(metadata).validate()
+    assert metadata["code_challenge_methods_supported"] == ["S256"]
+    assert metadata["token_endpoint"].endswith("/oauth/token")
+    assert metadata["grant_types_supported"] == ["authorization_code", "refresh_token"]
+
+
+def test_with_the_preview_off_oauth_is_404_and_v1_refuses_tokens(app, client, partner, clock, monkeypatch):
+    tokens = exchange(client, partner, code_for(partner, clock)).get_json()
+    monkeypatch.setitem(app.config, "OAUTH_PREVIEW", False)
+    assert client.post("/oauth/token", data={"grant_type": "refresh_token"}).status_code == 404
+    assert client.post("/oauth/revoke", data={"token": "x"}).status_code == 404
+    assert client.get("/.well-known/oauth-authorization-server").status_code == 404
+    answer = client.get("/v1/company", headers=bearer(tokens["access_token"]))
+    assert answer.status_code == 401 and answer.get_json()["code"] == "unauthenticated"
