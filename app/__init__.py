@@ -107,7 +107,9 @@ def create_app(config=None, **overrides):
     request_limits.register(app)
     api = PartnerApi(app, spec_kwargs={"info": {"description": API_DESCRIPTION}})
     api.spec.components.security_scheme(
-        "bearerAuth", {"type": "http", "scheme": "bearer", "description": "API key (`svc_live_...` or `svc_test_...`)."}
+        "bearerAuth", {"type": "http", "scheme": "bearer",
+                       "description": "API key (`svc_live_...` or `svc_test_...`), or an OAuth access token "
+                                      "(`svc_at_...`, preview) with the same scopes."}
     )
     for blueprint in (company.blp, employees.blp, payroll.blp, attendance_api.blp, webhooks_api.blp):
         api.register_blueprint(blueprint)

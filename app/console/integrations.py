@@ -1,4 +1,5 @@
-"""The integrations page: Partner API status, API keys, and a sandbox's trigger panel.
+"""The integrations page: Partner API status, API keys, connected OAuth apps (preview),
+and a sandbox's trigger panel.
 
 Everything here needs `integrations.manage` in the current company.
 
@@ -16,6 +17,7 @@ from app.domain import sandbox
 from app.domain.access import keys
 from app.domain.kernel.errors import DomainError
 from app.domain.kernel.sealing import Sealer
+from app.domain.oauth import connections as oauth
 from app.extensions import runtime
 
 bp = console_blueprint("integrations", url_prefix="/console/integrations")
@@ -57,6 +59,19 @@ def revoke_key(key_id):
     return redirect(url_for("integrations.page"))
 
 
+@bp.post("/connections/<connection_id>/revoke")
+@requires("integrations.manage")
+def revoke_connection(connection_id):
+    """The customer's Revoke of a connected app: its tokens stop at once, and the
+    webhook endpoints it made are disabled."""
+    connection = oauth.end_connection(connection_id, runtime(), company_id=g.company.id)
+    current_app.logger.info("console connection revoked connection=%s company=%s user=%s", connection.id,
+                            g.company.id, g.user.id)
+    flash(f"Disconnected “{connection.app.name}”. Its tokens stop working at once; it must be approved again.",
+          "success")
+    return redirect(url_for("integrations.page") + "#connected-apps")
+
+
 @bp.post("/trigger")
 @requires("integrations.manage")
 def trigger():
@@ -85,5 +100,6 @@ def _render(form, **extra):
     return render_template(
         "console/integrations.html", form=form, keys=shown, show_revoked=show_revoked,
         revoked_count=sum(key.revoked_at is not None for key in every_key),
-        scopes=keys.SCOPES, trigger_form=TriggerForm(formdata=None), **extra,
+        scopes=keys.SCOPES, trigger_form=TriggerForm(formdata=None),
+        connections=oauth.connections_of(g.company.id) if current_app.config["OAUTH_PREVIEW"] else None, **extra,
     )

@@ -24,6 +24,8 @@ import re
 from dataclasses import dataclass
 from datetime import timedelta
 
+from peewee import JOIN
+
 from app.domain.access.keys import SCOPES
 from app.domain.access.principal import Principal, Unauthenticated, hash_secret
 from app.domain.access.users import permissions_of
@@ -32,7 +34,7 @@ from app.domain.kernel.errors import NotFound
 from app.domain.kernel.ids import new_id, random_token
 from app.domain.oauth.apps import may_reach
 from app.domain.webhooks import endpoints
-from app.models import Company, Entity, Membership, OAuthApp, OAuthCode, OAuthConnection, OAuthToken
+from app.models import Company, Entity, Membership, OAuthApp, OAuthCode, OAuthConnection, OAuthToken, User
 from app.models.base import locked, write_transaction
 
 CODE_SECONDS = 60  # Contract, Limits
@@ -223,8 +225,10 @@ def end_connection(connection_id, runtime, *, company_id=None, reason="customer"
 
 
 def connections_of(company_id):
-    """The company's working connections, newest first, with their apps."""
-    return list(OAuthConnection.select(OAuthConnection, OAuthApp).join(OAuthApp)
+    """The company's working connections, newest first, with their apps and who granted
+    them (the console's "Connected apps")."""
+    return list(OAuthConnection.select(OAuthConnection, OAuthApp, User).join(OAuthApp)
+                .switch(OAuthConnection).join(User, JOIN.LEFT_OUTER)
                 .where(OAuthConnection.company == company_id, OAuthConnection.revoked_at.is_null())
                 .order_by(OAuthConnection.created_at.desc(), OAuthConnection.id))
 
