@@ -327,6 +327,22 @@ def _target():
     return check_url("https://93.184.215.14/hook", lambda host, port: [host])
 
 
+def test_two_test_pings_at_once_are_both_queued(committed, race, company, clock):
+    """Send test reads the endpoint's company, then writes the ping: on SQLite a plain
+    (deferred) transaction doing that beside another writer failed at once with
+    "database is locked" (seen end to end); both clicks now get their ping."""
+    owner = _webhook_owner(committed, company, clock)
+    endpoint, _ = committed(endpoints.create_endpoint, owner, _target(), ["employee.updated"],
+                            Runtime(clock, sealer=_SEALER))
+    quiet = Runtime(clock)
+    for _ in range(ROUNDS):
+        outcomes = race(endpoints.send_test, endpoint, quiet)
+        assert all(isinstance(outcome, str) for outcome in outcomes), outcomes
+    with connection():
+        assert OutboxEvent.select().where(OutboxEvent.company == company.id, OutboxEvent.type == "ping").count() \
+            == 2 * ROUNDS
+
+
 OAUTH_REDIRECT = "https://partner.example/callback"
 OAUTH_VERIFIER = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"  # RFC 7636, appendix B
 

@@ -23,7 +23,7 @@ from peewee import fn
 from app.domain.kernel.clock import format_utc, from_db, to_db
 from app.domain.kernel.errors import Conflict, NotFound
 from app.domain.kernel.ids import new_id
-from app.models import OutboxEvent, WebhookDelivery, WebhookEndpoint, db
+from app.models import OutboxEvent, WebhookDelivery, WebhookEndpoint
 from app.models.base import insert_rows, lock_for_update, update_rows, write_transaction
 
 RETRY_DELAYS = (timedelta(minutes=1), timedelta(minutes=5), timedelta(minutes=30), timedelta(hours=2),
@@ -306,7 +306,7 @@ def redeliver(endpoint, delivery_id, runtime):
     """One more attempt of a logged delivery's event, now: same event id and body, fresh
     signature. 409 for a disabled endpoint. Returns the new delivery's form."""
     now = runtime.now()
-    with db.atomic():
+    with write_transaction():
         original = WebhookDelivery.get_or_none(WebhookDelivery.id == delivery_id,
                                                WebhookDelivery.endpoint == endpoint.id)
         if original is None:

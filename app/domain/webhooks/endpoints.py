@@ -16,7 +16,7 @@ from app.domain.kernel import events
 from app.domain.kernel.clock import format_utc, to_db
 from app.domain.kernel.errors import NotFound, ValidationFailed
 from app.domain.kernel.ids import new_id
-from app.models import ApiKey, Company, WebhookEndpoint, db
+from app.models import ApiKey, Company, WebhookEndpoint
 from app.models.base import locked, write_transaction
 
 SUBSCRIBABLE = tuple(t for t in events.EVENT_TYPES if t != "ping")  # ping comes from the test only
@@ -128,7 +128,7 @@ def update_endpoint(scope, endpoint_id, runtime, *, target=None, chosen=None, ac
 
 def delete_endpoint(scope, endpoint_id):
     """Remove the endpoint; its deliveries, pending ones included, go with it."""
-    with db.atomic():
+    with write_transaction():  # reads, then writes: on SQLite it must hold the write lock from the start
         endpoint = get_endpoint(scope, endpoint_id)
         endpoint.delete_instance(recursive=True)
 
@@ -136,7 +136,7 @@ def delete_endpoint(scope, endpoint_id):
 def send_test(endpoint, runtime):
     """Queue a `ping` to this endpoint alone (it is nobody's subscription); a disabled
     endpoint gets it too, so a fixed receiver can be checked before re-enabling."""
-    with db.atomic():
+    with write_transaction():
         return events.emit(Company.get_by_id(endpoint.company_id), "ping", {"webhook_id": endpoint.id}, runtime)
 
 
