@@ -6,6 +6,7 @@ Starts the service (`wsgi:app`) and `bench/bare_app.py` under the same gunicorn 
 (1 sync worker), loads each in turn with wrk (1 thread, 4 connections), `--rounds` times
 interleaved, and prints the best req/s and p99 of each and their ratios for:
   GET /v1/company                 vs a bare JSON endpoint          target >= 0.5
+  GET /v1/company, OAuth token    vs the same with a key           target >= 0.9
   GET /v1/employees?limit=200     vs bare Peewee select of 200 rows target >= 0.5
   page 500 vs page 1 of a 100,000-employee company (p99)          target <= 1.3x
   resident memory of one worker after 2,000 requests             target <= 2x bare
@@ -74,6 +75,32 @@ db.execute_sql("ANALYZE")  # as autovacuum would on a live table
 """
     subprocess.run([PY, "-c", code], cwd=ROOT, env=env, check=True)
     return company_id, key
+
+
+def oauth_access_token(env, company_id):
+    """An OAuth access token for the sandbox `company_id`: an app registered under it
+    (development mode reaches its owner's sandbox), approved by the owner, the code
+    redeemed, as /oauth/token does."""
+    client_id = json.loads(flask(env, "oauth", "apps", "create", "--company", company_id, "--name", "Bench",
+                                 "--redirect-uri", "https://bench.example/cb", "--scopes", "employees:read",
+                                 "--json"))["client_id"]
+    code = f"""
+import os
+from app import create_app
+from app.domain.oauth import apps, connections
+from app.models import Company, User
+app = create_app(DATABASE_URL=os.environ["DATABASE_URL"])
+with app.app_context():
+    company = Company.get_by_id({company_id!r})
+    owner, client = User.get_by_id(company.sandbox_owner_id), apps.get_app({client_id!r})
+    verifier = "v" * 43
+    issued = connections.issue_code(client, owner, company, "https://bench.example/cb", ("employees:read",),
+                                    connections.s256(verifier), app.extensions["runtime"])
+    print(connections.redeem_code(client, issued, "https://bench.example/cb", verifier,
+                                  app.extensions["runtime"]).access_token)
+"""
+    done = subprocess.run([PY, "-c", code], cwd=ROOT, env=env, check=True, capture_output=True, text=True)
+    return done.stdout.strip().splitlines()[-1]
 
 
 def start_gunicorn(app_spec, env, port):
@@ -153,12 +180,14 @@ def main():
         sandbox = json.loads(flask(env, "sandbox", "create", "--country", "KW", "--email", "bench@example.com",
                                    "--json"))
         big_company, big_key = seed_big_company(env, options.employees)
+        access_token = oauth_access_token(env, sandbox["company_id"])
         service_port, bare_port = free_port(), free_port()
         service = start_gunicorn("wsgi:app", env, service_port)
         bare = start_gunicorn("bench.bare_app:app", {**env, "BENCH_COMPANY_ID": big_company}, bare_port)
         processes += [service, bare]
         svc, raw = f"http://127.0.0.1:{service_port}", f"http://127.0.0.1:{bare_port}"
         sandbox_auth = [f"Authorization: Bearer {sandbox['api_key']}"]
+        token_auth = [f"Authorization: Bearer {access_token}"]
         big_auth = [f"Authorization: Bearer {big_key}"]
         auth_header = {"Authorization": f"Bearer {big_key}"}
 
@@ -182,6 +211,7 @@ def main():
 
         loads = {
             "company": ((f"{svc}/v1/company", sandbox_auth), (f"{raw}/json", ())),
+            "token": ((f"{svc}/v1/company", token_auth), (f"{svc}/v1/company", sandbox_auth)),
             "employees": ((f"{svc}/v1/employees?limit=200", big_auth), (f"{raw}/employees", ())),
             "pk_select": (None, (f"{raw}/pk", ())),
             "page": ((f"{svc}/v1/employees?limit=200", big_auth), (page500, big_auth)),
@@ -201,17 +231,19 @@ def main():
                             f"DROP DATABASE IF EXISTS {database}"], check=False)
         shutil.rmtree(tmp, ignore_errors=True)
 
-    (c_svc, c_raw), (e_svc, e_raw), (_, pk_raw), (p1, p500) = results.values()
+    (c_svc, c_raw), (t_svc, t_key), (e_svc, e_raw), (_, pk_raw), (p1, p500) = results.values()
     print(f"\nread path, {options.db}, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, "
           f"1 gunicorn sync worker each, wrk -t1 -c4 -d{options.seconds}s, best of {options.rounds}")
     print(f"{'':34}{'req/s':>10}{'p99 ms':>10}")
     rows = [("GET /v1/company", c_svc), ("bare JSON endpoint", c_raw), ("bare one-PK-select endpoint", pk_raw),
+            ("GET /v1/company, OAuth token", t_svc), ("GET /v1/company, same key again", t_key),
             ("GET /v1/employees?limit=200", e_svc), ("bare Peewee 200 rows", e_raw),
             ("employees page 1 (100k company)", p1), ("employees page 500", p500)]
     for label, (rps, p99) in rows:
         print(f"{label:34}{rps:>10.0f}{p99:>10.2f}")
     print(f"\ncompany / bare JSON          {c_svc[0] / c_raw[0]:.2f}  (target >= 0.5; "
           f"bare PK select / bare JSON = {pk_raw[0] / c_raw[0]:.2f})")
+    print(f"company: token / key         {t_svc[0] / t_key[0]:.2f}  (target >= 0.9)")
     print(f"employees / bare 200 rows    {e_svc[0] / e_raw[0]:.2f}  (target >= 0.5)")
     print(f"page 500 / page 1 p99        {p500[1] / p1[1]:.2f}x (req/s {p500[0] / p1[0]:.2f}; target <= 1.3x)")
     print(f"worker RSS service / bare    {svc_rss / raw_rss:.2f}  ({svc_rss} KiB vs {raw_rss} KiB; target <= 2)")

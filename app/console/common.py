@@ -125,11 +125,13 @@ def requires(permission):
 
 
 def safe_next(target):
-    """A redirect target from a query string, only if it stays on this site's console."""
+    """A redirect target from a query string, only if it stays on this site's console
+    (or its OAuth consent page)."""
     if not target:
         return None
     parts = urlsplit(target)
-    if parts.scheme or parts.netloc or not parts.path.startswith("/console") or "\\" in target:
+    on_console = parts.path.startswith("/console") or parts.path == "/oauth/authorize"
+    if parts.scheme or parts.netloc or not on_console or "\\" in target:
         return None
     if any(ord(character) < 0x20 or ord(character) == 0x7F for character in target):
         return None  # a line break would reach the Location header

@@ -2,12 +2,15 @@
 
 from datetime import timedelta
 
+from authlib.common.urls import add_params_to_uri
 from authlib.integrations.flask_oauth2 import AuthorizationServer
 from authlib.oauth2.rfc6749 import ClientMixin, grants
 from authlib.oauth2.rfc6749 import errors as rfc6749
 from authlib.oauth2.rfc7009 import RevocationEndpoint
+from authlib.oauth2.rfc7636 import CodeChallenge
 from flask import current_app
 
+from app.domain.access.keys import SCOPES
 from app.domain.oauth import apps, connections
 from app.extensions import runtime
 
@@ -35,7 +38,10 @@ class Client(ClientMixin):
         return None  # redirect_uri is always sent, and must match exactly
 
     def get_allowed_scope(self, scope):
-        return " ".join(s for s in (scope or "").split() if s in self.app.scopes.split())
+        """The scope asked for if the app may ask for all of it (all the app's when none
+        is named); None (invalid_scope) if it reaches beyond."""
+        asked, allowed = (scope or "").split(), self.app.scopes.split()
+        return " ".join(asked or allowed) if all(s in allowed for s in asked) else None
 
     def check_redirect_uri(self, redirect_uri):
         return redirect_uri in apps.redirect_uris_of(self.app)
@@ -64,12 +70,30 @@ def lifetimes():
                                  refresh=timedelta(seconds=config["OAUTH_REFRESH_TOKEN_SECONDS"]))
 
 
-def decided(action, *args):
-    """The domain's answer, its refusals as Authlib's errors."""
+def decided(action, *args, redirect_uri=None):
+    """The domain's answer, its refusals as Authlib's errors (sent back to the client's
+    redirect URI when it is known)."""
     try:
         return action(*args)
     except connections.OAuthError as refusal:
-        raise ERRORS[refusal.error](description=refusal.description) from None
+        raise ERRORS[refusal.error](description=refusal.description, redirect_uri=redirect_uri) from None
+
+
+class S256Required(CodeChallenge):
+    """PKCE for every client, public or confidential, and S256 only: Authlib's own
+    CodeChallenge(required=True) asks it of public clients alone and accepts `plain`.
+    A missing challenge, or any other method, is invalid_request."""
+
+    DEFAULT_CODE_CHALLENGE_METHOD = "S256"
+    SUPPORTED_CODE_CHALLENGE_METHOD = ["S256"]
+
+    def validate_code_challenge(self, grant, redirect_uri):
+        data = grant.request.payload.data
+        if not data.get("code_challenge"):
+            raise rfc6749.InvalidRequestError("code_challenge is required: PKCE with S256", redirect_uri=redirect_uri)
+        if data.get("code_challenge_method") != "S256":
+            raise rfc6749.InvalidRequestError("code_challenge_method must be S256", redirect_uri=redirect_uri)
+        super().validate_code_challenge(grant, redirect_uri)
 
 
 def token_body(tokens):
@@ -93,6 +117,19 @@ class CodeGrant(grants.AuthorizationCodeGrant):
         client = self.authenticate_token_endpoint_client()
         _required(self.request, "code", "redirect_uri", "code_verifier")
         self.request.client = client
+
+    def create_authorization_response(self, redirect_uri, grant_user):
+        """`grant_user`: (user, company) when approved, None when declined. The code is
+        the domain's (connections.issue_code)."""
+        if not grant_user:
+            raise rfc6749.AccessDeniedError(redirect_uri=redirect_uri)
+        user, company = grant_user
+        app, payload = self.request.client.app, self.request.payload
+        scopes = decided(connections.requested_scopes, app, payload.scope, redirect_uri=redirect_uri)
+        code = decided(connections.issue_code, app, user, company, redirect_uri, scopes,
+                       payload.data["code_challenge"], runtime(), redirect_uri=redirect_uri)
+        params = [("code", code)] + ([("state", payload.state)] if payload.state else [])
+        return 302, "", [("Location", add_params_to_uri(redirect_uri, params))]
 
     def create_token_response(self):
         form = self.request.form
@@ -133,7 +170,8 @@ class Revocation(RevocationEndpoint):
 
 def make_server():
     server = AuthorizationServer(query_client=_query_client, save_token=lambda token, request: None)
-    server.register_grant(CodeGrant)
+    server.scopes_supported = list(SCOPES)
+    server.register_grant(CodeGrant, [S256Required()])
     server.register_grant(RefreshGrant)
     server.register_endpoint(Revocation)
     return server

@@ -12,8 +12,10 @@ import re
 import shutil
 import subprocess
 import sys
+import threading
 import time
 from datetime import datetime, timedelta
+from http.server import BaseHTTPRequestHandler, HTTPServer
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -340,3 +342,65 @@ def test_webhook_pages_list_test_and_show_a_delivery(page, service):
         expect(page.locator("pre.body").first).to_contain_text(endpoint["id"])
         expect(page.get_by_text("HTTP 200")).to_be_visible()
         shot(page, "41-webhook-delivery")
+
+
+def test_an_oauth_client_that_is_not_authlib_connects_through_the_consent_page(page, service, monkeypatch):
+    """requests-oauthlib (PKCE S256) asks; the HR admin signs in and approves in Chromium;
+    the browser lands on the app's loopback redirect URI with a code; the client trades it
+    for tokens, calls /v1/company, refreshes, and the admin then disconnects the app."""
+    from requests_oauthlib import OAuth2Session
+
+    monkeypatch.setenv("OAUTHLIB_INSECURE_TRANSPORT", "1")  # the test's service is plain http on loopback
+    landed = []
+
+    class Callback(BaseHTTPRequestHandler):
+        def do_GET(self):
+            landed.append(self.path)
+            self.send_response(200)
+            self.send_header("Content-Type", "text/plain")
+            self.end_headers()
+            self.wfile.write(b"connected")
+
+        def log_message(self, *args):
+            pass
+
+    callback = HTTPServer(("127.0.0.1", 0), Callback)
+    threading.Thread(target=callback.serve_forever, daemon=True).start()
+    redirect_uri = f"http://127.0.0.1:{callback.server_address[1]}/cb"
+    env = SERVICE_ENV["env"]
+    made = json.loads(flask(env, "oauth", "apps", "create", "--company", SERVICE_ENV["company"], "--name",
+                            "Ledgerly Sync", "--redirect-uri", redirect_uri, "--scopes", "employees:read", "--json"))
+    flask(env, "oauth", "apps", "set-mode", made["client_id"], "production")  # a live company
+    try:
+        client = OAuth2Session(made["client_id"], redirect_uri=redirect_uri, scope=["employees:read"], pkce="S256")
+        url, state = client.authorization_url(f"{service}/oauth/authorize")
+        page.goto(url)
+        expect(page).to_have_url(re.compile(r"/console/sign-in\?next="))  # sign in first
+        page.get_by_label("Email").fill(ADMIN)
+        page.get_by_label("Password").fill(PASSWORD)
+        page.get_by_role("button", name="Sign in").click()
+        expect(page.get_by_role("heading", name="Connect “Ledgerly Sync”?")).to_be_visible()
+        expect(page.get_by_text("Read your employees")).to_be_visible()
+        shot(page, "oauth-consent")
+        page.get_by_role("button", name="Approve").click()
+        expect(page).to_have_url(re.compile(re.escape(redirect_uri) + r"\?code="))
+        assert landed and f"state={state}" in landed[0]
+        token = client.fetch_token(f"{service}/oauth/token", authorization_response=redirect_uri + landed[0][3:],
+                                   client_secret=made["client_secret"], include_client_id=True)
+        assert token["token_type"] == "Bearer" and token["scope"] == ["employees:read"]
+        company = client.get(f"{service}/v1/company")
+        assert company.status_code == 200 and company.json()["id"] == SERVICE_ENV["company"]
+        fresh = client.refresh_token(f"{service}/oauth/token", client_id=made["client_id"],
+                                     client_secret=made["client_secret"])
+        assert fresh["refresh_token"] != token["refresh_token"]
+
+        page.goto("/console/integrations")
+        connected = page.locator("#connected-apps")
+        expect(connected.get_by_text("Ledgerly Sync")).to_be_visible()
+        shot(page, "oauth-connected-apps")
+        connected.get_by_role("button", name="Revoke").click()
+        expect(page.get_by_text("Disconnected “Ledgerly Sync”")).to_be_visible()
+        assert requests.get(f"{service}/v1/company", headers={"Authorization": f"Bearer {fresh['access_token']}"},
+                            timeout=10).status_code == 401
+    finally:
+        callback.shutdown()

@@ -1,0 +1,65 @@
+"""The OAuth consent page (preview): `GET /oauth/authorize` shows it, the form posts back.
+
+Authlib's authorization server (app/oauth/server.py) checks the request. An unknown
+`client_id` or a `redirect_uri` not registered exactly is shown here as an error page,
+never redirected; any other error after that goes back to the redirect URI with the
+RFC 6749 error and `state`. A visitor who is not signed in signs in first and comes
+back to the same request. The page names the app, its organisation and mode, the scopes
+in words, and offers the companies where the user holds integrations.manage and the app
+may connect; Approve redirects with a code, Decline with `error=access_denied`.
+"""
+
+from urllib.parse import urlsplit
+
+from authlib.oauth2.rfc6749.errors import OAuth2Error
+from flask import abort, current_app, g, redirect, render_template, request, url_for
+
+from app.console.common import SECURITY_HEADERS, console_blueprint
+from app.domain.oauth import connections
+
+bp = console_blueprint("console_oauth")
+
+SCOPE_WORDS = {
+    "employees:read": "Read your employees: names, jobs, contact details and pay details",
+    "payroll:read": "Read closed payroll runs: totals and journal entries",
+    "attendance:read": "Read attendance days",
+    "attendance:write": "Send clock-in and clock-out events",
+    "webhooks:manage": "Receive notifications of changes (webhooks)",
+}
+
+
+@bp.route("/oauth/authorize", methods=["GET", "POST"])
+def authorize():
+    if not current_app.config["OAUTH_PREVIEW"]:
+        abort(404)
+    server = current_app.extensions["oauth_server"]
+    try:
+        grant = server.get_consent_grant(end_user=g.user)
+    except OAuth2Error as error:
+        if error.redirect_uri:  # known to be the client's: the error goes back to it
+            return server.handle_error_response(None, error)
+        current_app.logger.info("oauth authorize refused: %s %s", error.error, error.description)
+        return render_template("console/error.html", status=400,
+                               message=f"This app's request cannot be shown: {error.description or error.error}. "
+                                       "Nothing was shared. Tell the app's developer."), 400
+    if g.user is None:
+        return redirect(url_for("signin.sign_in", next=request.full_path.rstrip("?")))
+    app = grant.request.client.app
+    offered = connections.companies_to_offer(app, g.user)
+    if request.method == "POST":
+        if request.form.get("decision") != "approve":
+            return server.create_authorization_response(grant=grant, grant_user=None)
+        company = next((c for c in offered if c.id == request.form.get("company_id")), None)
+        if company is None:
+            abort(400)
+        current_app.logger.info("oauth approved app=%s company=%s user=%s", app.id, company.id, g.user.id)
+        return server.create_authorization_response(grant=grant, grant_user=(g.user, company))
+    scopes = (grant.request.payload.scope or "").split() or app.scopes.split()
+    response = current_app.make_response(render_template(
+        "console/consent.html", app=app, organisation=app.organisation, offered=offered,
+        scopes=[(scope, SCOPE_WORDS.get(scope, scope)) for scope in scopes]))
+    # The form's answer is a redirect to the app: the page may send the browser there.
+    origin = urlsplit(grant.request.payload.redirect_uri)
+    response.headers["Content-Security-Policy"] = SECURITY_HEADERS["Content-Security-Policy"].replace(
+        "form-action 'self'", f"form-action 'self' {origin.scheme}://{origin.netloc}")
+    return response
