@@ -110,9 +110,9 @@ def start_gunicorn(app_spec, env, port):
     )
     for _ in range(300):
         try:
-            requests.get(f"http://127.0.0.1:{port}/nothing", timeout=1)
+            requests.get(f"http://127.0.0.1:{port}/nothing", timeout=(1, 10))  # a booting worker may be slow
             return process
-        except requests.ConnectionError:
+        except (requests.ConnectionError, requests.Timeout):
             time.sleep(0.05)
     raise RuntimeError(f"{app_spec} did not start")
 
