@@ -47,7 +47,7 @@ class Client(ClientMixin):
         return redirect_uri in apps.redirect_uris_of(self.app)
 
     def check_client_secret(self, client_secret):
-        return apps.authenticate(self.app.id, client_secret) is not None
+        return apps.secret_matches(self.app, client_secret)  # the app is loaded already: no second query
 
     def check_endpoint_auth_method(self, method, endpoint):
         return method in AUTH_METHODS

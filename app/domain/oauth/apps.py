@@ -129,9 +129,12 @@ def apps_of(organisation_id):
 def authenticate(client_id, secret):
     """The app if `secret` is its client secret, else None (unknown id or wrong secret)."""
     app = OAuthApp.get_or_none(OAuthApp.id == (client_id or ""))
-    if app is None or not isinstance(secret, str):
-        return None
-    return app if hmac.compare_digest(app.secret_hash, hash_secret(secret)) else None
+    return app if app is not None and secret_matches(app, secret) else None
+
+
+def secret_matches(app, secret):
+    """Whether `secret` is this (already loaded) app's client secret; constant time."""
+    return isinstance(secret, str) and hmac.compare_digest(app.secret_hash, hash_secret(secret))
 
 
 def redirect_uris_of(app):
