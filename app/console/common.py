@@ -20,6 +20,7 @@ from app.domain.access import users as access
 from app.domain.kernel.clock import format_utc, from_db
 from app.domain.kernel.errors import DomainError
 from app.domain.kernel.money import format_minor
+from app.domain.kernel.sealing import Sealer
 from app.extensions import runtime
 
 csrf = CSRFProtect()
@@ -122,6 +123,33 @@ def requires(permission):
         return wrapper
 
     return decorator
+
+
+def show_once(kind, record_id, secret):
+    """Carry a new secret (an API key, an app's client secret) across the redirect to
+    the page that shows it: sealed in the session cookie, with a key derived from
+    SECRET_KEY for this purpose, so that reloading that page neither posts the form
+    again nor shows the secret again."""
+    session["shown_once"] = {"kind": kind, "id": record_id, "company": g.company.id,
+                             "sealed": _once_sealer().seal(secret)}
+
+
+def take_shown_once(kind):
+    """(record id, secret) that show_once carried for this kind in the current company,
+    taken out of the session; (None, None) if there is none. The secret is None if it
+    was sealed under another SECRET_KEY: the record exists, its secret is gone."""
+    held = session.get("shown_once")
+    if not held or held.get("kind") != kind or held.get("company") != g.company.id:
+        return None, None
+    session.pop("shown_once")
+    try:
+        return held["id"], _once_sealer().open(held["sealed"])
+    except (ValueError, KeyError):
+        return held.get("id"), None
+
+
+def _once_sealer():
+    return Sealer([current_app.config["SECRET_KEY"]], purpose="console: a new secret, shown once")
 
 
 def safe_next(target):

@@ -68,6 +68,26 @@ class CreateKeyForm(FlaskForm):
     scopes = CheckboxesField("Scopes", choices=options((scope, scope) for scope in SCOPES))
 
 
+class RegisterAppForm(FlaskForm):
+    """An OAuth app (preview). The domain (app/domain/oauth/apps.py) judges the redirect
+    URIs; its reasons are shown on the fields."""
+
+    name = StringField("Name", validators=[DataRequired(), Length(max=100)],
+                       description="Shown to customers on the consent page, e.g. \"Ledgerly\".")
+    redirect_uris = TextAreaField("Redirect URIs", validators=[DataRequired(), Length(max=20_000)],
+                                  description="One per line, matched exactly: https://, or http:// on 127.0.0.1 "
+                                              "or [::1] for a native app. No #fragment.",
+                                  render_kw={"rows": 3, "spellcheck": "false", "autocomplete": "off"})
+    scopes = CheckboxesField("Scopes", choices=options((scope, scope) for scope in SCOPES))
+
+    def uris(self):
+        return [line.strip() for line in self.redirect_uris.data.splitlines() if line.strip()]
+
+
+class RotateAppSecretForm(FlaskForm):
+    secret_version = HiddenField(validators=[DataRequired(), Length(max=64)])
+
+
 class SandboxForm(FlaskForm):
     country = SelectField("Country", choices=COUNTRY_CHOICES, validators=[InputRequired()])
 

@@ -4,19 +4,17 @@ and a sandbox's trigger panel.
 Everything here needs `integrations.manage` in the current company.
 
 A new key's secret is shown once, on the page the create form redirects to (so that
-reloading it neither posts the form again nor shows the secret again). It crosses that
-redirect in the session cookie sealed (app/domain/kernel/sealing.py, with a key derived
-from SECRET_KEY for this purpose), and the page takes it out of the session as it shows it.
+reloading it neither posts the form again nor shows the secret again): see show_once in
+app/console/common.py.
 """
 
-from flask import current_app, flash, g, redirect, render_template, request, session, url_for
+from flask import current_app, flash, g, redirect, render_template, request, url_for
 
-from app.console.common import console_blueprint, requires
+from app.console.common import console_blueprint, requires, show_once, take_shown_once
 from app.console.forms import CreateKeyForm, TriggerForm
 from app.domain import sandbox
 from app.domain.access import keys
 from app.domain.kernel.errors import DomainError
-from app.domain.kernel.sealing import Sealer
 from app.domain.oauth import connections as oauth
 from app.extensions import runtime
 
@@ -26,14 +24,8 @@ bp = console_blueprint("integrations", url_prefix="/console/integrations")
 @bp.get("")
 @requires("integrations.manage")
 def page():
-    new_key, secret = None, None
-    shown_once = session.pop("new_key", None)
-    if shown_once and shown_once.get("company") == g.company.id:
-        try:
-            secret = _sealer().open(shown_once["sealed"])
-            new_key = next((key for key in keys.list_keys(g.company.id) if key.id == shown_once["id"]), None)
-        except (ValueError, KeyError):
-            secret = None  # sealed under another SECRET_KEY: the key exists, its secret is gone
+    key_id, secret = take_shown_once("key")
+    new_key = next((key for key in keys.list_keys(g.company.id) if key.id == key_id), None) if secret else None
     return _render(CreateKeyForm(), new_key=new_key, new_secret=secret if new_key else None)
 
 
@@ -46,7 +38,7 @@ def create_key():
     key, secret = keys.create_key(g.company, form.scopes.data or [], runtime(), name=form.name.data.strip(),
                                   created_by=g.user)
     current_app.logger.info("console key created key=%s company=%s user=%s", key.id, g.company.id, g.user.id)
-    session["new_key"] = {"id": key.id, "company": g.company.id, "sealed": _sealer().seal(secret)}
+    show_once("key", key.id, secret)
     return redirect(url_for("integrations.page"))
 
 
@@ -86,10 +78,6 @@ def trigger():
     else:
         flash("Choose an event type.", "error")
     return redirect(url_for("integrations.page") + "#trigger")
-
-
-def _sealer():
-    return Sealer([current_app.config["SECRET_KEY"]], purpose="console: a new API key, shown once")
 
 
 def _render(form, **extra):

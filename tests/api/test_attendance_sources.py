@@ -11,12 +11,11 @@ from app.domain.attendance.ingest import ingest, link_reference, record_punch, u
 from app.domain.kernel.errors import NotFound, ValidationFailed
 from app.models import AttendanceEvent, IdentityLink
 from tests.api.test_attendance_days import days_of, punch, rejections, settle_due, settle_later
-from tests.api.test_cli import run  # noqa: F401  (fixture)
 from tests.api.test_cli_hr import ok, refused
 from tests.api.test_hr_actions import staff
 
 
-def test_a_day_can_come_only_from_hr_and_the_employee_app(run, sandbox, clock, runtime):  # noqa: F811
+def test_a_day_can_come_only_from_hr_and_the_employee_app(run, sandbox, clock, runtime):
     person = staff(sandbox, "SBX-003")
     ok(run("attendance", "punch", "--company", sandbox.id, "--employee", "SBX-003", "--type", "clock_in",
            "--at", "2026-11-19 08:00", "--branch", "HQ"))
@@ -52,7 +51,7 @@ def test_a_partner_shift_overlapping_an_app_shift_is_rejected(sandbox, clock, ru
     assert "employee_app" in rejections(sandbox)[0]["detail"]
 
 
-def test_punches_are_checked_like_partner_events(run, sandbox, clock, runtime):  # noqa: F811
+def test_punches_are_checked_like_partner_events(run, sandbox, clock, runtime):
     person = staff(sandbox, "SBX-001")
     with pytest.raises(ValidationFailed) as refusal:
         record_punch(sandbox, person.id, "clock_in", "2026-12-25T08:00:00+03:00", runtime, channel="manual")
@@ -66,7 +65,7 @@ def test_punches_are_checked_like_partner_events(run, sandbox, clock, runtime): 
     assert AttendanceEvent.select().where(AttendanceEvent.company == sandbox.id).count() == 0
 
 
-def test_linking_a_reference_pairs_its_waiting_events_and_matches_later_ones(app, run, sandbox, clock,  # noqa: F811
+def test_linking_a_reference_pairs_its_waiting_events_and_matches_later_ones(app, run, sandbox, clock,
                                                                              monkeypatch, runtime):
     queued = []
     monkeypatch.setitem(app.extensions, "runtime", replace(
@@ -107,7 +106,7 @@ def test_an_email_reference_can_be_linked_and_relinked(sandbox, clock, runtime):
     assert AttendanceEvent.get_by_id(result.event_id).employee_id == second.id
 
 
-def test_linking_refuses_another_companys_employee(run, sandbox, make_sandbox, clock, runtime):  # noqa: F811
+def test_linking_refuses_another_companys_employee(run, sandbox, make_sandbox, clock, runtime):
     other = staff(make_sandbox("SA"), "SBX-001")
     with pytest.raises(NotFound):
         link_reference(sandbox, "acme-pos", "external_id", "B-1", other.id, runtime)

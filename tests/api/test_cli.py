@@ -5,16 +5,6 @@ import pytest
 from app.models import ApiKey, Company, Employee, User
 
 
-@pytest.fixture
-def run(app, transaction):
-    runner = app.test_cli_runner()
-
-    def invoke(*args):
-        return runner.invoke(args=list(args))
-
-    return invoke
-
-
 def test_sandbox_create_prints_a_working_key(run, client):
     result = run("sandbox", "create", "--country", "KW", "--email", "Ana@Example.com", "--json")
     assert result.exit_code == 0, result.output

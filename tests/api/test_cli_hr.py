@@ -4,7 +4,6 @@ import json
 
 from app.domain import sandbox as sandbox_domain
 from app.models import Employee, OutboxEvent, PayrollRun
-from tests.api.test_cli import run  # noqa: F401  (fixture)
 
 
 def types_of(company_id):
@@ -22,7 +21,7 @@ def refused(result, words):
     assert "Traceback" not in result.output
 
 
-def test_employee_lifecycle_from_the_shell(run, sandbox):  # noqa: F811
+def test_employee_lifecycle_from_the_shell(run, sandbox):
     hired = json.loads(ok(run("employees", "hire", "--company", sandbox.id, "--staff-number", "E-77",
                               "--name", "Huda Kareem", "--employment-type", "contract", "--hire-date", "2026-11-02",
                               "--basic-salary", "1200.250", "--phone", "55512345", "--json")))
@@ -36,7 +35,7 @@ def test_employee_lifecycle_from_the_shell(run, sandbox):  # noqa: F811
     assert types_of(sandbox.id).count("employee.updated") == 1 and types_of(sandbox.id).count("employee.left") == 1
 
 
-def test_employee_commands_refuse_in_one_line(run, sandbox):  # noqa: F811
+def test_employee_commands_refuse_in_one_line(run, sandbox):
     refused(run("employees", "hire", "--company", sandbox.id, "--name", "X", "--basic-salary", "1.0001"),
             "basic_salary")
     refused(run("employees", "hire", "--company", sandbox.id, "--staff-number", "SBX-001", "--name", "X",
@@ -46,7 +45,7 @@ def test_employee_commands_refuse_in_one_line(run, sandbox):  # noqa: F811
     refused(run("employees", "end", Employee.get(Employee.company == sandbox.id).id, "--date", "soon"), "date")
 
 
-def test_payroll_lifecycle_from_the_shell(run, sandbox, tmp_path):  # noqa: F811
+def test_payroll_lifecycle_from_the_shell(run, sandbox, tmp_path):
     entity = sandbox.entities.get()
     draft = json.loads(ok(run("payroll", "draft", "--entity", entity.id, "--month", "2026-11", "--json")))
     run_id = draft["payroll_run_id"]
@@ -68,7 +67,7 @@ def test_payroll_lifecycle_from_the_shell(run, sandbox, tmp_path):  # noqa: F811
     refused(run("payroll", "draft", "--entity", entity.id, "--month", "2026-13"), "YYYY-MM")
 
 
-def test_bulk_import_from_a_file(run, sandbox, tmp_path):  # noqa: F811
+def test_bulk_import_from_a_file(run, sandbox, tmp_path):
     path = tmp_path / "staff.csv"
     path.write_text("staff_number,name_en,employment_type,hire_date,basic_salary\n"
                     "C-1,Ali Hassan,full_time,2026-11-01,700.000\n", encoding="utf-8")
@@ -78,7 +77,7 @@ def test_bulk_import_from_a_file(run, sandbox, tmp_path):  # noqa: F811
     refused(run("employees", "import", str(path), "--company", sandbox.id), "row 2: name_en")
 
 
-def test_sandbox_trigger_makes_each_event_happen(run, sandbox, make_sandbox):  # noqa: F811
+def test_sandbox_trigger_makes_each_event_happen(run, sandbox, make_sandbox):
     for event_type in sandbox_domain.TRIGGERS:
         before = {row.id for row in OutboxEvent.select().where(OutboxEvent.company == sandbox.id)}
         output = ok(run("sandbox", "trigger", event_type, "--company", sandbox.id))
@@ -88,12 +87,12 @@ def test_sandbox_trigger_makes_each_event_happen(run, sandbox, make_sandbox):  #
     refused(run("sandbox", "trigger", "ping", "--company", sandbox.id), "Invalid value")
 
 
-def test_sandbox_trigger_refuses_live_companies(run):  # noqa: F811
+def test_sandbox_trigger_refuses_live_companies(run):
     company_id = json.loads(ok(run("companies", "create", "--name", "Live", "--country", "AE", "--json")))["company_id"]
     refused(run("sandbox", "trigger", "employee.created", "--company", company_id), "sandbox companies only")
 
 
-def test_payroll_correct_takes_a_staff_number_and_names_what_it_expects(run, sandbox):  # noqa: F811
+def test_payroll_correct_takes_a_staff_number_and_names_what_it_expects(run, sandbox):
     entity = sandbox.entities.get()
     run_id = json.loads(ok(run("payroll", "draft", "--entity", entity.id, "--month", "2026-11", "--json")))[
         "payroll_run_id"]

@@ -3,11 +3,10 @@
 import json
 
 from app.domain.oauth import apps
-from tests.api.test_cli import run  # noqa: F401 (fixture)
 from tests.api.test_cli_hr import ok, refused
 
 
-def test_an_app_is_created_in_development_mode_rotated_and_moved_to_production(run, sandbox):  # noqa: F811
+def test_an_app_is_created_in_development_mode_rotated_and_moved_to_production(run, sandbox):
     made = json.loads(ok(run("oauth", "apps", "create", "--company", sandbox.id, "--name", "Ledgerly",
                              "--redirect-uri", "https://ledgerly.example/cb", "--redirect-uri",
                              "http://127.0.0.1:8765/cb", "--scopes", "employees:read,payroll:read", "--json")))
@@ -25,7 +24,7 @@ def test_an_app_is_created_in_development_mode_rotated_and_moved_to_production(r
     assert moved["mode"] == "production"
 
 
-def test_bad_app_details_are_one_line_each(run, sandbox):  # noqa: F811
+def test_bad_app_details_are_one_line_each(run, sandbox):
     refused(run("oauth", "apps", "create", "--company", sandbox.id, "--name", "X", "--redirect-uri",
                 "http://ledgerly.example/cb", "--scopes", "employees:read"), "redirect_uris.0")
     refused(run("oauth", "apps", "create", "--company", sandbox.id, "--name", "X", "--redirect-uri",

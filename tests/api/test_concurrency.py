@@ -6,6 +6,7 @@ each on its own connection and committing, for ROUNDS rounds: exactly one journa
 entry, one event, one row, and the loser gets the refusal a second click would get.
 """
 
+import functools
 import threading
 import traceback
 from datetime import date
@@ -37,6 +38,7 @@ from app.models import (
     IdentityLink,
     JournalEntry,
     JournalLine,
+    OAuthApp,
     OAuthConnection,
     OAuthToken,
     OutboxEvent,
@@ -399,3 +401,16 @@ def test_of_twenty_refreshes_with_one_token_at_most_one_succeeds_and_the_family_
             assert OAuthConnection.get_by_id(tokens.connection_id).revoked_reason == "refresh_token_reused"
             assert OAuthToken.select().where(OAuthToken.connection == tokens.connection_id,
                                              OAuthToken.revoked_at.is_null()).count() == 0
+
+
+def test_a_double_clicked_rotate_secret_rotates_once(committed, race, company, clock):
+    """Both clicks name the secret the page showed: one replaces it, the other is told it
+    was replaced already, so the secret left on the screen is the one that works."""
+    app, _ = _oauth_app(committed, company, clock)
+    for _ in range(ROUNDS):
+        seen = committed(lambda: oauth_apps.secret_version(OAuthApp.get_by_id(app.id)))
+        outcomes = race(functools.partial(oauth_apps.rotate_secret, app.id, clock, organisation_id=company.id,
+                                          replacing=seen))
+        one_won(outcomes, Conflict)
+        [secret] = [outcome for outcome in outcomes if isinstance(outcome, str)]
+        assert committed(oauth_apps.authenticate, app.id, secret) is not None

@@ -7,73 +7,14 @@ import re
 
 import pytest
 
-from app.api.ratelimit import make_limiter
-from app.console.throttle import SignInThrottle
 from app.domain.access import companies, keys, signin
 from app.domain.access import users as access
 from app.domain.payroll.rules import net_by_account
 from app.domain.sandbox import TRIGGERS
 from app.models import ApiKey, Company, Employee, JournalEntry, JournalLine, PayrollRun
+from tests.api.console import PASSWORD, copied_cookie, csrf, member, post, sign_in, text, throttle
 from tests.api.test_hr_actions import event_ids, new_events, staff
 from tests.conftest import bearer
-
-PASSWORD = "correct horse battery staple"
-
-
-def throttle(redis_client=None, prefix="login:", pair=10, address=100, email=50):
-    return SignInThrottle(
-        by_email_and_address=make_limiter(pair, redis_client, window_seconds=900, prefix=prefix + "pair:"),
-        by_address=make_limiter(address, redis_client, window_seconds=900, prefix=prefix + "address:"),
-        by_email=make_limiter(email, redis_client, window_seconds=3600, prefix=prefix + "email:"))
-
-
-@pytest.fixture(autouse=True)
-def fresh_login_limiters(app):
-    """Each test starts with no sign-in attempts counted (the clock restarts every test)."""
-    saved = app.extensions["sign_in_throttle"]
-    app.extensions["sign_in_throttle"] = throttle()
-    yield
-    app.extensions["sign_in_throttle"] = saved
-
-
-@pytest.fixture
-def live_company(transaction, clock, runtime):
-    company = companies.create_company("Gulf Trading", "KW", clock)
-    companies.enable_partner_api(company.id, runtime)
-    return Company.get_by_id(company.id)
-
-
-def member(company, role, clock, email=None):
-    user = access.get_or_create_user(email or f"{role}@{company.id}.example.com", clock, password=PASSWORD)
-    access.add_membership(user, company, role, clock)
-    return user
-
-
-def csrf(client, path="/console/sign-in"):
-    page = client.get(path, follow_redirects=True).get_data(as_text=True)
-    return re.search(r'name="csrf_token" (?:type="hidden" )?value="([^"]+)"', page).group(1)
-
-
-def sign_in(client, email, password=PASSWORD, address="127.0.0.1"):
-    return client.post("/console/sign-in", data={"email": email, "password": password, "csrf_token": csrf(client)},
-                       environ_base={"REMOTE_ADDR": address})
-
-
-def post(client, path, data=None, page="/console/"):
-    """A console form post with the page's CSRF token, following redirects."""
-    return client.post(path, data={**(data or {}), "csrf_token": csrf(client, page)}, follow_redirects=True)
-
-
-def text(response):
-    return response.get_data(as_text=True)
-
-
-@pytest.fixture
-def admin(client, live_company, clock):
-    user = member(live_company, "hr_admin", clock)
-    assert sign_in(client, user.email).status_code == 302
-    return user
-
 
 # ---- signing in -----------------------------------------------------------------
 
@@ -164,14 +105,6 @@ def test_next_only_leads_back_into_the_console(client, live_company, clock):
 
 def test_the_sign_in_page_sends_a_signed_in_user_on(client, admin):
     assert client.get("/console/sign-in").headers["Location"] == "/console/"
-
-
-def copied_cookie(app, client):
-    """A second browser holding a copy of this browser's session cookie."""
-    thief = app.test_client()
-    thief.set_cookie("console_session", client.get_cookie("console_session").value)
-    assert thief.get("/console/integrations").status_code == 200
-    return thief
 
 
 def test_sign_out_ends_the_session_even_for_a_copy_of_its_cookie(app, client, admin):
@@ -313,14 +246,6 @@ def test_create_a_sandbox_from_the_console_once(client, admin, live_company):
 def test_unknown_country_is_refused(client, admin):
     page = post(client, "/console/sandbox", {"country": "US"}, page="/console/sandbox")
     assert "Not a valid choice" in text(page) and access.sandbox_of(admin) is None
-
-
-@pytest.fixture
-def in_sandbox(client, admin, clock):
-    post(client, "/console/sandbox", {"country": "KW"}, page="/console/sandbox")
-    sandbox = access.sandbox_of(admin)
-    post(client, "/console/company", {"company_id": sandbox.id})
-    return sandbox
 
 
 @pytest.mark.parametrize("event_type", TRIGGERS)

@@ -3,8 +3,8 @@ linking the people partners named that no employee matched."""
 
 from app.domain.attendance.ingest import ingest
 from app.models import AttendanceEvent
+from tests.api.console import post, text
 from tests.api.test_attendance_days import punch, settle_due
-from tests.api.test_console import admin, fresh_login_limiters, in_sandbox, live_company, post, text  # noqa: F401
 from tests.api.test_hr_actions import staff
 
 
@@ -12,7 +12,7 @@ def stored(company):
     return list(AttendanceEvent.select().where(AttendanceEvent.company == company.id).order_by(AttendanceEvent.at))
 
 
-def test_hr_enters_punches_in_local_time_and_sees_the_day(client, in_sandbox, clock):  # noqa: F811
+def test_hr_enters_punches_in_local_time_and_sees_the_day(client, in_sandbox, clock):
     person = staff(in_sandbox, "SBX-002")
     for kind, time in (("clock_in", "07:30"), ("clock_out", "15:45")):
         page = post(client, "/console/attendance/punch", {"employee": person.id, "kind": kind, "day": "2026-11-19",
@@ -27,7 +27,7 @@ def test_hr_enters_punches_in_local_time_and_sees_the_day(client, in_sandbox, cl
     assert "07:30–15:45" in page and "8 h 15" in page and ">manual<" in page
 
 
-def test_a_punch_without_an_employee_or_for_another_company_stores_nothing(client, in_sandbox,  # noqa: F811
+def test_a_punch_without_an_employee_or_for_another_company_stores_nothing(client, in_sandbox,
                                                                            make_sandbox):
     page = post(client, "/console/attendance/punch", {"kind": "clock_in", "day": "2026-11-19", "time": "08:00"},
                 page="/console/attendance")
@@ -43,7 +43,7 @@ def test_a_punch_without_an_employee_or_for_another_company_stores_nothing(clien
     assert stored(in_sandbox) == []
 
 
-def test_hr_links_an_unmatched_reference_from_the_list(client, in_sandbox, clock, runtime):  # noqa: F811
+def test_hr_links_an_unmatched_reference_from_the_list(client, in_sandbox, clock, runtime):
     badge = {"type": "external_id", "value": "BADGE-9"}
     ingest(in_sandbox, [{**punch(1, "clock_in", "2026-11-19T08:00:00+03:00"), "employee_ref": badge},
                         {**punch(2, "clock_out", "2026-11-19T16:00:00+03:00"), "employee_ref": badge}], runtime)
@@ -59,6 +59,6 @@ def test_hr_links_an_unmatched_reference_from_the_list(client, in_sandbox, clock
     assert "08:00–16:00" in text(client.get("/console/attendance?from=2026-11-19&to=2026-11-19"))
 
 
-def test_a_range_over_62_days_falls_back_to_the_last_week(client, in_sandbox):  # noqa: F811
+def test_a_range_over_62_days_falls_back_to_the_last_week(client, in_sandbox):
     page = text(client.get("/console/attendance?from=2026-01-01&to=2026-11-01"))
     assert "at most 62 days" in page and 'value="2026-11-15"' in page

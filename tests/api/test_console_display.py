@@ -7,23 +7,13 @@ import re
 from app.domain.access import keys
 from app.domain.attendance.ingest import ingest
 from app.models import ApiKey, PayrollRun
+from tests.api.console import PASSWORD, member, post, sign_in, text
 from tests.api.test_attendance_days import punch
-from tests.api.test_console import (  # noqa: F401
-    PASSWORD,
-    admin,
-    fresh_login_limiters,
-    in_sandbox,
-    live_company,
-    member,
-    post,
-    sign_in,
-    text,
-)
 
 GROUPED_KWD = r"\d{1,3}(?:,\d{3})+\.\d{3} KWD"
 
 
-def test_times_are_shown_in_the_companys_zone_and_say_which(client, in_sandbox, clock, runtime):  # noqa: F811
+def test_times_are_shown_in_the_companys_zone_and_say_which(client, in_sandbox, clock, runtime):
     ingest(in_sandbox, [{**punch(1, "clock_in", "2026-11-21T07:00:00+03:00"),
                          "employee_ref": {"type": "external_id", "value": "P-9"}}], runtime)
     attendance = text(client.get("/console/attendance"))
@@ -35,7 +25,7 @@ def test_times_are_shown_in_the_companys_zone_and_say_which(client, in_sandbox, 
     assert "2026-11-21 12:00 +03" in integrations and " UTC</" not in integrations
 
 
-def test_money_has_thousands_separators_and_each_journal_entry_a_total(client, in_sandbox):  # noqa: F811
+def test_money_has_thousands_separators_and_each_journal_entry_a_total(client, in_sandbox):
     run = PayrollRun.get(PayrollRun.company == in_sandbox.id, PayrollRun.status == "finalized")
     assert run.gross_minor >= 1_000_000  # over 1,000 KWD, so there is a separator to see
     assert re.search(GROUPED_KWD, text(client.get("/console/payroll")))
@@ -48,13 +38,13 @@ def test_money_has_thousands_separators_and_each_journal_entry_a_total(client, i
     assert re.search(r'class="amount" name="emp_\w+\.basic" inputmode="decimal"\s+value="\d+\.\d{3}"', page)
 
 
-def test_the_payroll_month_picker_starts_on_this_month(client, admin, in_sandbox, clock):  # noqa: F811
+def test_the_payroll_month_picker_starts_on_this_month(client, admin, in_sandbox, clock):
     clock.set(clock.now().replace(month=11, day=30, hour=22))  # already 1 December in Kuwait
     sign_in(client, admin.email)  # the session of nine days ago has expired
     assert re.search(r'<input[^>]*name="month"[^>]*value="2026-12"', text(client.get("/console/payroll")))
 
 
-def test_revoked_keys_are_hidden_until_asked_for(client, admin, live_company, clock):  # noqa: F811
+def test_revoked_keys_are_hidden_until_asked_for(client, admin, live_company, clock):
     kept, _ = keys.create_key(live_company, [], clock, name="Ledger sync")
     gone, _ = keys.create_key(live_company, [], clock, name="Old till")
     post(client, f"/console/integrations/keys/{gone.id}/revoke", page="/console/integrations")
@@ -65,7 +55,7 @@ def test_revoked_keys_are_hidden_until_asked_for(client, admin, live_company, cl
     assert ApiKey.get_by_id(kept.id).revoked_at is None
 
 
-def test_refusals_say_what_to_do_without_blaming_the_user(client, app, live_company, clock, monkeypatch):  # noqa: F811
+def test_refusals_say_what_to_do_without_blaming_the_user(client, app, live_company, clock, monkeypatch):
     user = member(live_company, "hr_admin", clock)
     wrong = text(sign_in(client, user.email, "not the password"))
     assert "We could not sign you in with this email and password" in wrong

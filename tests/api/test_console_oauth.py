@@ -1,6 +1,7 @@
 """The console's OAuth pages (preview): Connected apps with the customer's Revoke, and
 the consent page at /oauth/authorize."""
 
+import re
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import pytest
@@ -8,16 +9,7 @@ import pytest
 from app.domain.oauth import apps
 from app.domain.oauth.connections import issue_code, redeem_code, s256
 from app.models import User, WebhookEndpoint
-from tests.api.test_console import (  # noqa: F401  (fixtures)
-    PASSWORD,
-    admin,
-    csrf,
-    fresh_login_limiters,
-    live_company,
-    member,
-    post,
-    text,
-)
+from tests.api.console import PASSWORD, csrf, member, post, sign_in, text
 from tests.conftest import bearer
 
 REDIRECT = "https://ledgerly.example/cb"
@@ -32,7 +24,7 @@ def connect(company, user, clock, runtime, name="Ledgerly Sync"):
     return redeem_code(app, code, REDIRECT, VERIFIER, runtime)
 
 
-def test_the_customer_sees_a_connected_app_and_revokes_it(app, client, admin, live_company, clock,  # noqa: F811
+def test_the_customer_sees_a_connected_app_and_revokes_it(app, client, admin, live_company, clock,
                                                            runtime):
     tokens = connect(live_company, admin, clock, runtime)
     api = app.test_client()
@@ -50,7 +42,7 @@ def test_the_customer_sees_a_connected_app_and_revokes_it(app, client, admin, li
     assert not endpoint.active and endpoint.disabled_reason == "connection_revoked"
 
 
-def test_another_companys_connection_cannot_be_revoked_here(app, client, admin, make_sandbox, clock,  # noqa: F811
+def test_another_companys_connection_cannot_be_revoked_here(app, client, admin, make_sandbox, clock,
                                                             runtime):
     other = make_sandbox("BH", email="other@example.com")
     tokens = connect(other, User.get_by_id(other.sandbox_owner_id), clock, runtime, name="Elsewhere")
@@ -60,7 +52,7 @@ def test_another_companys_connection_cannot_be_revoked_here(app, client, admin, 
     assert app.test_client().get("/v1/company", headers=bearer(tokens.access_token)).status_code == 200
 
 
-def test_without_the_preview_the_console_shows_no_connected_apps(app, client, admin, monkeypatch):  # noqa: F811
+def test_without_the_preview_the_console_shows_no_connected_apps(app, client, admin, monkeypatch):
     monkeypatch.setitem(app.config, "OAUTH_PREVIEW", False)
     assert "Connected apps" not in text(client.get("/console/integrations"))
 
@@ -76,7 +68,7 @@ def authorize_url(app_id, **changes):
 
 
 @pytest.fixture
-def ledgerly(live_company, clock):  # noqa: F811
+def ledgerly(live_company, clock):
     """A production-mode app registered under the live company."""
     made, secret = apps.create_app(live_company, "Ledgerly Sync", [REDIRECT], ["employees:read", "payroll:read"],
                                    clock)
@@ -89,7 +81,7 @@ def redirected_to(response):
     return f"{location.scheme}://{location.netloc}{location.path}", dict(parse_qsl(location.query))
 
 
-def test_sign_in_first_then_back_to_the_same_request(client, ledgerly, live_company, clock):  # noqa: F811
+def test_sign_in_first_then_back_to_the_same_request(client, ledgerly, live_company, clock):
     url = authorize_url(ledgerly[0].id)
     first = client.get(url)
     assert first.status_code == 302 and "/console/sign-in?next=" in first.headers["Location"]
@@ -99,7 +91,7 @@ def test_sign_in_first_then_back_to_the_same_request(client, ledgerly, live_comp
     assert back.status_code == 302 and back.headers["Location"].endswith(url), back.headers.get("Location")
 
 
-def test_the_page_names_the_app_its_organisation_and_the_scopes_in_words(client, admin, ledgerly):  # noqa: F811
+def test_the_page_names_the_app_its_organisation_and_the_scopes_in_words(client, admin, ledgerly):
     page = client.get(authorize_url(ledgerly[0].id, scope="employees:read payroll:read"))
     body = text(page)
     assert page.status_code == 200 and "Ledgerly Sync" in body and "Gulf Trading" in body
@@ -108,7 +100,7 @@ def test_the_page_names_the_app_its_organisation_and_the_scopes_in_words(client,
     assert "form-action 'self' https://ledgerly.example" in page.headers["Content-Security-Policy"]
 
 
-def test_approve_redirects_with_a_code_that_becomes_tokens(app, client, admin, ledgerly, live_company):  # noqa: F811
+def test_approve_redirects_with_a_code_that_becomes_tokens(app, client, admin, ledgerly, live_company):
     url = authorize_url(ledgerly[0].id)
     answer = client.post(url, data={"decision": "approve", "company_id": live_company.id,
                                     "csrf_token": csrf(client, url)})
@@ -122,7 +114,7 @@ def test_approve_redirects_with_a_code_that_becomes_tokens(app, client, admin, l
     assert company.status_code == 200 and company.get_json()["id"] == live_company.id
 
 
-def test_decline_redirects_with_access_denied_and_the_state(client, admin, ledgerly):  # noqa: F811
+def test_decline_redirects_with_access_denied_and_the_state(client, admin, ledgerly):
     url = authorize_url(ledgerly[0].id)
     target, params = redirected_to(client.post(url, data={"decision": "decline", "csrf_token": csrf(client, url)}))
     assert target == REDIRECT and params["error"] == "access_denied" and params["state"] == "st-42"
@@ -131,7 +123,7 @@ def test_decline_redirects_with_access_denied_and_the_state(client, admin, ledge
 @pytest.mark.parametrize("changes", [{"client_id": "app_unknown"}, {"client_id": None},
                                      {"redirect_uri": REDIRECT + "/other"}, {"redirect_uri": "https://evil.example/cb"},
                                      {"redirect_uri": None}])
-def test_an_unknown_client_or_redirect_uri_is_an_error_page_never_a_redirect(client, admin, ledgerly,  # noqa: F811
+def test_an_unknown_client_or_redirect_uri_is_an_error_page_never_a_redirect(client, admin, ledgerly,
                                                                               changes):
     page = client.get(authorize_url(ledgerly[0].id, **changes))
     assert page.status_code == 400 and "Location" not in page.headers
@@ -145,12 +137,12 @@ def test_an_unknown_client_or_redirect_uri_is_an_error_page_never_a_redirect(cli
     ({"scope": "webhooks:manage"}, "invalid_scope"),
     ({"scope": "admin:all"}, "invalid_scope"),
 ])
-def test_other_errors_go_back_to_the_app_with_the_state(client, admin, ledgerly, changes, error):  # noqa: F811
+def test_other_errors_go_back_to_the_app_with_the_state(client, admin, ledgerly, changes, error):
     target, params = redirected_to(client.get(authorize_url(ledgerly[0].id, **changes)))
     assert target == REDIRECT and params["error"] == error and params["state"] == "st-42"
 
 
-def test_a_development_app_offers_no_company_outside_its_reach(client, admin, live_company, clock):  # noqa: F811
+def test_a_development_app_offers_no_company_outside_its_reach(client, admin, live_company, clock):
     made, _ = apps.create_app(live_company, "Early", [REDIRECT], ["employees:read"], clock)  # development mode
     url = authorize_url(made.id)
     page = client.get(url)
@@ -160,6 +152,74 @@ def test_a_development_app_offers_no_company_outside_its_reach(client, admin, li
     assert forced.status_code == 400
 
 
-def test_an_approval_without_the_forms_csrf_token_is_refused(client, admin, ledgerly, live_company):  # noqa: F811
+def test_an_approval_without_the_forms_csrf_token_is_refused(client, admin, ledgerly, live_company):
     answer = client.post(authorize_url(ledgerly[0].id), data={"decision": "approve", "company_id": live_company.id})
     assert answer.status_code == 400 and "Location" not in answer.headers
+
+
+# ---- the company's own apps (/console/apps) ----------------------------------------------
+
+
+def new_secret(response):
+    return re.search(r'value="(svc_cs_[A-Za-z0-9]{40})"', text(response)).group(1)
+
+
+def register(client, **changes):
+    form = {"name": "Ledgerly", "redirect_uris": f"{REDIRECT}\r\nhttp://127.0.0.1:8765/cb\r\n",
+            "scopes": ["employees:read", "webhooks:manage"], **changes}
+    return post(client, "/console/apps", form, page="/console/apps")
+
+
+def test_register_an_app_with_its_secret_shown_once(client, admin, live_company):
+    page = register(client)
+    secret = new_secret(page)
+    [app] = apps.apps_of(live_company.id)
+    assert (app.name, app.mode, app.created_by_id) == ("Ledgerly", "development", admin.id)
+    assert apps.redirect_uris_of(app) == [REDIRECT, "http://127.0.0.1:8765/cb"]
+    assert app.scopes == "employees:read webhooks:manage" and app.id in text(page)
+    assert apps.authenticate(app.id, secret) is not None
+    again = text(client.get("/console/apps"))
+    assert secret not in again and app.id in again and "development" in again  # once only
+
+
+@pytest.mark.parametrize("uris, reason", [
+    ("http://ledgerly.example/cb", "http:// only on a loopback address"),
+    ("https://ledgerly.example/cb#done", "no fragment"),
+    (f"{REDIRECT}\n{REDIRECT}", "listed twice"),
+    ("   ", "This field is required."),
+])
+def test_a_bad_redirect_uri_is_refused_with_the_reason_and_nothing_is_stored(client, admin, live_company, uris,
+                                                                             reason):
+    page = register(client, redirect_uris=uris)
+    assert page.status_code == 422 and reason in text(page)
+    assert apps.apps_of(live_company.id) == []
+
+
+def test_rotate_secret_stops_the_old_one_and_a_second_click_does_not_rotate_again(client, admin,
+                                                                                  live_company):
+    first = new_secret(register(client))
+    [app] = apps.apps_of(live_company.id)
+    form = {"secret_version": apps.secret_version(app)}
+    rotated = post(client, f"/console/apps/{app.id}/rotate-secret", form, page="/console/apps")
+    second = new_secret(rotated)
+    assert apps.authenticate(app.id, first) is None and apps.authenticate(app.id, second) is not None
+    clicked_again = post(client, f"/console/apps/{app.id}/rotate-secret", form, page="/console/apps")
+    assert "already replaced a moment ago" in text(clicked_again) and "svc_cs_" not in text(clicked_again)
+    assert apps.authenticate(app.id, second) is not None
+
+
+def test_another_companys_app_is_not_shown_or_rotated_here(client, admin, make_sandbox, clock):
+    other = make_sandbox("OM", email="other@example.com")
+    elsewhere, secret = apps.create_app(other, "Elsewhere", [REDIRECT], ["employees:read"], clock)
+    assert "Elsewhere" not in text(client.get("/console/apps"))
+    answer = client.post(f"/console/apps/{elsewhere.id}/rotate-secret",
+                         data={"secret_version": apps.secret_version(elsewhere),
+                               "csrf_token": csrf(client, "/console/apps")})
+    assert answer.status_code == 404 and apps.authenticate(elsewhere.id, secret) is not None
+
+
+def test_apps_need_integrations_manage_and_the_preview(app, client, live_company, clock, monkeypatch):
+    sign_in(client, member(live_company, "payroll_officer", clock).email)
+    assert client.get("/console/apps").status_code == 403
+    monkeypatch.setitem(app.config, "OAUTH_PREVIEW", False)
+    assert client.get("/console/apps").status_code == 404

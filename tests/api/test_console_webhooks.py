@@ -6,22 +6,14 @@ import re
 from app.domain.access import keys
 from app.domain.people import actions as hr
 from app.models import WebhookEndpoint
-from tests.api.test_console import (  # noqa: F401  (fixtures)
-    admin,
-    fresh_login_limiters,
-    live_company,
-    member,
-    post,
-    sign_in,
-    text,
-)
-from tests.api.test_webhooks import create, deliver_all, loopback  # noqa: F401  (fixture)
+from tests.api.console import member, post, sign_in, text
+from tests.api.test_webhooks import create, deliver_all
 from tests.conftest import bearer
 from tests.receivers import Receiver
 
 
-def test_the_pages_show_endpoints_logs_and_deliveries_and_act_on_them(  # noqa: F811
-        app, client, admin, live_company, sandbox, loopback, runtime, clock):  # noqa: F811
+def test_the_pages_show_endpoints_logs_and_deliveries_and_act_on_them(
+        app, client, admin, live_company, sandbox, loopback, runtime, clock):
     secret = keys.create_key(live_company, keys.SCOPES, clock, name="ERP connector")[1]
     with Receiver(body=b'{"received": true}') as receiver:
         endpoint = create(client, bearer(secret), receiver.url).get_json()
@@ -52,8 +44,8 @@ def test_the_pages_show_endpoints_logs_and_deliveries_and_act_on_them(  # noqa: 
     assert "Re-enabled" in text(enabled) and WebhookEndpoint.get_by_id(endpoint["id"]).active
 
 
-def test_another_companys_endpoint_is_not_found_and_others_may_not_look(  # noqa: F811
-        app, client, live_company, sandbox, headers, loopback, clock):  # noqa: F811
+def test_another_companys_endpoint_is_not_found_and_others_may_not_look(
+        app, client, live_company, sandbox, headers, loopback, clock):
     others = create(client, headers, "https://93.184.215.14/h").get_json()  # the sandbox's, by its key
     officer = member(live_company, "payroll_officer", clock)
     assert sign_in(client, officer.email).status_code == 302

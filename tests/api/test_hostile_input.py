@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from tests.api.test_console import admin, csrf, fresh_login_limiters, live_company, sign_in  # noqa: F401
+from tests.api.console import csrf, sign_in
 
 PROBLEM = "application/problem+json"
 
@@ -52,12 +52,12 @@ def test_json_nested_a_thousand_deep_is_a_400(client, headers):
     "/console/attendance?from=0001-01-01&to=0001-01-02",
     "/console/payroll/%00",
 ])
-def test_hostile_console_urls_get_a_page_not_a_server_error(client, admin, url):  # noqa: F811
+def test_hostile_console_urls_get_a_page_not_a_server_error(client, admin, url):
     response = client.get(url)
     assert response.status_code < 500, response.get_data(as_text=True)[:300]
 
 
-def test_a_next_with_a_line_break_never_reaches_a_header(client, live_company, admin):  # noqa: F811
+def test_a_next_with_a_line_break_never_reaches_a_header(client, live_company, admin):
     response = sign_in(client, admin.email)
     assert response.status_code == 302
     response = client.post("/console/sign-in?next=/console%0d%0aX-Injected:1",

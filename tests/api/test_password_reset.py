@@ -7,16 +7,7 @@ import pytest
 from aiosmtpd.controller import Controller
 
 from app.mail import LogMailer, SmtpMailer
-from tests.api.test_console import (  # noqa: F401  (fixtures)
-    PASSWORD,
-    copied_cookie,
-    csrf,
-    fresh_login_limiters,
-    live_company,
-    member,
-    sign_in,
-    text,
-)
+from tests.api.console import PASSWORD, copied_cookie, csrf, member, sign_in, text
 from tests.e2e.test_serve import free_port
 from tests.receivers import Inbox
 
@@ -50,7 +41,7 @@ def set_password(client, path, password=NEW_PASSWORD, again=None):
     return client.post(path, data={"password": password, "again": again or password, "csrf_token": token})
 
 
-def test_a_reset_link_arrives_by_email_sets_the_password_once_and_ends_every_session(app, client, live_company,  # noqa: F811
+def test_a_reset_link_arrives_by_email_sets_the_password_once_and_ends_every_session(app, client, live_company,
                                                                                       clock, inbox):
     user = member(live_company, "hr_admin", clock)
     assert sign_in(client, user.email).status_code == 302
@@ -72,7 +63,7 @@ def test_a_reset_link_arrives_by_email_sets_the_password_once_and_ends_every_ses
     assert again.status_code == 410 and "no longer works" in text(again)  # single use
 
 
-def test_a_reset_link_expires_after_30_minutes_and_a_newer_one_replaces_it(app, client, live_company, clock,  # noqa: F811
+def test_a_reset_link_expires_after_30_minutes_and_a_newer_one_replaces_it(app, client, live_company, clock,
                                                                             inbox):
     user = member(live_company, "hr_admin", clock)
     ask_for_link(client, user.email)
@@ -84,26 +75,26 @@ def test_a_reset_link_expires_after_30_minutes_and_a_newer_one_replaces_it(app, 
     assert client.get(first).status_code == 410 and client.get(second).status_code == 200
 
 
-def test_the_answer_is_the_same_for_an_unknown_email_and_nothing_is_sent(client, live_company, inbox):  # noqa: F811
+def test_the_answer_is_the_same_for_an_unknown_email_and_nothing_is_sent(client, live_company, inbox):
     answer = ask_for_link(client, "nobody@example.com")
     assert "a link to set a new password is on its way" in text(answer) and inbox.messages == []
 
 
-def test_a_short_new_password_is_refused_with_the_rule(client, live_company, clock, inbox):  # noqa: F811
+def test_a_short_new_password_is_refused_with_the_rule(client, live_company, clock, inbox):
     user = member(live_company, "hr_admin", clock)
     ask_for_link(client, user.email)
     refused = set_password(client, link_in(inbox.messages[0]), password="short")
     assert refused.status_code == 422 and "must be 10 to 1024 characters" in text(refused)
 
 
-def test_without_smtp_the_link_is_written_to_the_log(app, client, live_company, clock, monkeypatch, caplog):  # noqa: F811
+def test_without_smtp_the_link_is_written_to_the_log(app, client, live_company, clock, monkeypatch, caplog):
     monkeypatch.setitem(app.extensions, "mailer", LogMailer())
     user = member(live_company, "hr_admin", clock)
     ask_for_link(client, user.email)
     assert "no SMTP_URL set" in caplog.text and "/console/reset-password/" in caplog.text
 
 
-def test_an_smtp_server_that_is_down_changes_nothing_for_the_asker(app, client, live_company, clock, monkeypatch,  # noqa: F811
+def test_an_smtp_server_that_is_down_changes_nothing_for_the_asker(app, client, live_company, clock, monkeypatch,
                                                                   caplog):
     monkeypatch.setitem(app.extensions, "mailer", SmtpMailer(f"smtp://127.0.0.1:{free_port()}", "x@example.com"))
     user = member(live_company, "hr_admin", clock)

@@ -17,7 +17,6 @@ from app.domain.kernel.sealing import Sealer
 from app.domain.people import actions as hr
 from app.domain.people.employees import roster
 from app.domain.webhooks import deliveries
-from app.domain.webhooks.urls import parse_networks
 from app.egress import Sender
 from app.jobs import webhooks as webhook_jobs
 from app.jobs.outbox import dispatch_event, dispatch_events
@@ -30,14 +29,6 @@ from tests.conftest import bearer
 from tests.receivers import Receiver
 
 EVENTS = ["employee.created", "employee.updated", "employee.left"]
-
-
-@pytest.fixture
-def loopback(app, monkeypatch, sandbox, clock):
-    """Deliveries may go to 127.0.0.0/8, as WEBHOOK_ALLOW_PRIVATE_NETWORKS would allow;
-    and the events of making the sandbox are behind us (dispatched before any endpoint)."""
-    monkeypatch.setitem(app.extensions, "webhook_sender", Sender(parse_networks("127.0.0.0/8"), timeout=2))
-    OutboxEvent.update(dispatched_at=clock.now()).where(OutboxEvent.dispatched_at.is_null()).execute()
 
 
 @pytest.fixture

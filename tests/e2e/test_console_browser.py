@@ -344,6 +344,36 @@ def test_webhook_pages_list_test_and_show_a_delivery(page, service):
         shot(page, "41-webhook-delivery")
 
 
+def test_an_admin_registers_an_oauth_app_and_rotates_its_secret(page, service):
+    """OAuth apps tab: register, copy the client secret shown once, rotate it; the old
+    secret stops at the token endpoint and the new one is accepted there."""
+    sign_in(page, ADMIN)
+    nav(page, "OAuth apps")
+    page.get_by_label("Name").fill("Ledgerly Books")
+    page.get_by_label("Redirect URIs").fill("https://ledgerly.example/cb\nhttp://127.0.0.1:8765/cb")
+    page.get_by_role("checkbox", name="employees:read").check()
+    page.get_by_role("button", name="Register app").click()
+    first = page.get_by_label("New client secret").input_value()
+    client_id = page.locator("section.secret code").first.inner_text()
+    row = page.get_by_role("row").filter(has_text="Ledgerly Books")
+    expect(row).to_contain_text("development")
+    shot(page, "oauth-apps")
+
+    def token_error(secret):
+        answer = requests.post(f"{service}/oauth/token", timeout=10, data={
+            "grant_type": "authorization_code", "code": "no-such-code", "redirect_uri": "https://ledgerly.example/cb",
+            "code_verifier": "x" * 43, "client_id": client_id, "client_secret": secret})
+        return answer.json()["error"]
+
+    assert token_error(first) == "invalid_grant"  # the client is known; only the code is wrong
+    row.get_by_role("button", name="Rotate secret").click()
+    second = page.get_by_label("New client secret").input_value()
+    assert second != first and second.startswith("svc_cs_")
+    page.reload()
+    expect(page.get_by_label("New client secret")).to_have_count(0)  # shown once
+    assert token_error(first) == "invalid_client" and token_error(second) == "invalid_grant"
+
+
 def test_an_oauth_client_that_is_not_authlib_connects_through_the_consent_page(page, service, monkeypatch):
     """requests-oauthlib (PKCE S256) asks; the HR admin signs in and approves in Chromium;
     the browser lands on the app's loopback redirect URI with a code; the client trades it

@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 from app.domain.access.keys import parse_scopes
 from app.domain.access.principal import hash_secret
 from app.domain.kernel.clock import to_db
-from app.domain.kernel.errors import NotFound, ValidationFailed
+from app.domain.kernel.errors import Conflict, NotFound, ValidationFailed
 from app.domain.kernel.ids import new_id, random_token
 from app.models import Membership, OAuthApp
 
@@ -91,14 +91,32 @@ def create_app(organisation, name, redirect_uris, scopes, clock, *, created_by=N
     return app, secret
 
 
-def rotate_secret(client_id, clock, *, organisation_id=None):
-    """A new client secret, shown once; the old one stops at once."""
+def rotate_secret(client_id, clock, *, organisation_id=None, replacing=None):
+    """A new client secret, shown once; the old one stops at once.
+
+    `replacing` is the `secret_version` of the secret the asker saw: a second click (or
+    another admin) that finds it already replaced is a Conflict, not another rotation
+    that would leave the first new secret dead on the screen."""
+    condition = _this(client_id, organisation_id)
+    if replacing is not None:
+        app = get_app(client_id, organisation_id)
+        if secret_version(app) != replacing:
+            raise Conflict("this app's client secret was replaced a moment ago")
+        condition &= OAuthApp.secret_hash == app.secret_hash
     secret = _new_secret()
     changed = (OAuthApp.update(secret_hash=hash_secret(secret), secret_rotated_at=to_db(clock.now()))
-               .where(_this(client_id, organisation_id)).execute())
+               .where(condition).execute())
     if not changed:
+        if replacing is not None and find_app(client_id) is not None:
+            raise Conflict("this app's client secret was replaced a moment ago")
         raise NotFound(f"no OAuth app {client_id}")
     return secret
+
+
+def secret_version(app):
+    """Which client secret the app now has, safe to show: the first 16 hex digits of
+    its hash (the secret is 238 random bits; this reveals nothing usable)."""
+    return app.secret_hash[:16]
 
 
 def set_mode(client_id, mode):
