@@ -6,7 +6,8 @@ never redirected; any other error after that goes back to the redirect URI with 
 RFC 6749 error and `state`. A visitor who is not signed in signs in first and comes
 back to the same request. The page names the app, its organisation and mode, the scopes
 in words, and offers the companies where the user holds integrations.manage and the app
-may connect; Approve redirects with a code, Decline with `error=access_denied`.
+may connect; Approve redirects with a code, Decline with `error=access_denied`. A user
+who manages no such company is told why, and "Back to the app" sends `unauthorized_client`.
 """
 
 from urllib.parse import urlsplit
@@ -47,9 +48,14 @@ def authorize():
     app = grant.request.client.app
     offered = connections.companies_to_offer(app, g.user)
     if request.method == "POST":
-        if request.form.get("decision") != "approve":
+        decision = request.form.get("decision")
+        if decision == "unreachable" and not offered:  # "Back to the app": it learns why
+            return server.create_authorization_response(grant=grant, grant_user=(g.user, None))
+        if decision != "approve":
             return server.create_authorization_response(grant=grant, grant_user=None)
-        company = next((c for c in offered if c.id == request.form.get("company_id")), None)
+        # A company the user manages; one the app may not reach goes back as unauthorized_client.
+        managed = connections.companies_managed_by(g.user)
+        company = next((c for c in managed if c.id == request.form.get("company_id")), None)
         if company is None:
             abort(400)
         current_app.logger.info("oauth approved app=%s company=%s user=%s", app.id, company.id, g.user.id)

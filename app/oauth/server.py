@@ -119,11 +119,15 @@ class CodeGrant(grants.AuthorizationCodeGrant):
         self.request.client = client
 
     def create_authorization_response(self, redirect_uri, grant_user):
-        """`grant_user`: (user, company) when approved, None when declined. The code is
-        the domain's (connections.issue_code)."""
+        """`grant_user`: (user, company) when approved, None when declined, (user, None)
+        when the user manages no company the app may reach. The code is the domain's
+        (connections.issue_code)."""
         if not grant_user:
             raise rfc6749.AccessDeniedError(redirect_uri=redirect_uri)
         user, company = grant_user
+        if company is None:
+            raise rfc6749.UnauthorizedClientError("the user manages no company this app may connect to",
+                                                  redirect_uri=redirect_uri)
         app, payload = self.request.client.app, self.request.payload
         scopes = decided(connections.requested_scopes, app, payload.scope, redirect_uri=redirect_uri)
         code = decided(connections.issue_code, app, user, company, redirect_uri, scopes,

@@ -6,9 +6,10 @@ from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import pytest
 
+from app.domain.kernel.clock import format_utc, from_db
 from app.domain.oauth import apps
 from app.domain.oauth.connections import issue_code, redeem_code, s256
-from app.models import User, WebhookEndpoint
+from app.models import OAuthConnection, User, WebhookEndpoint
 from tests.api.console import PASSWORD, csrf, member, post, sign_in, text
 from tests.conftest import bearer
 
@@ -27,12 +28,15 @@ def connect(company, user, clock, runtime, name="Ledgerly Sync"):
 def test_the_customer_sees_a_connected_app_and_revokes_it(app, client, admin, live_company, clock,
                                                            runtime):
     tokens = connect(live_company, admin, clock, runtime)
+    clock.advance(minutes=5)  # "Last used" is then not "Connected"
     api = app.test_client()
     made = api.post("/v1/webhooks", headers=bearer(tokens.access_token),
                     json={"url": "https://93.184.215.14/hook", "events": ["employee.updated"]})
     assert made.status_code == 201 and api.get("/v1/company", headers=bearer(tokens.access_token)).status_code == 200
     page = text(client.get("/console/integrations"))
     assert "Connected apps" in page and "Ledgerly Sync" in page and admin.email in page
+    used = OAuthConnection.get_by_id(tokens.connection_id).last_used_at
+    assert from_db(used) == clock.now() and f'datetime="{format_utc(clock.now())}"' in page  # "Last used"
     done = post(client, f"/console/integrations/connections/{tokens.connection_id}/revoke",
                 page="/console/integrations")
     assert "Disconnected “Ledgerly Sync”" in text(done) and "No apps are connected" in text(done)
@@ -142,14 +146,23 @@ def test_other_errors_go_back_to_the_app_with_the_state(client, admin, ledgerly,
     assert target == REDIRECT and params["error"] == error and params["state"] == "st-42"
 
 
-def test_a_development_app_offers_no_company_outside_its_reach(client, admin, live_company, clock):
+def test_a_development_app_offers_no_company_outside_its_reach(client, admin, live_company, make_sandbox, clock):
     made, _ = apps.create_app(live_company, "Early", [REDIRECT], ["employees:read"], clock)  # development mode
     url = authorize_url(made.id)
     page = client.get(url)
     assert "You manage no company this app may connect to" in text(page) and "Approve" not in text(page)
+    back = client.post(url, data={"decision": "unreachable", "csrf_token": csrf(client, url)})
+    target, params = redirected_to(back)
+    assert target == REDIRECT and params["error"] == "unauthorized_client" and params["state"] == "st-42"
+    # Approving a company anyway (a forged form) goes back the same way, with no code.
     forced = client.post(url, data={"decision": "approve", "company_id": live_company.id,
                                     "csrf_token": csrf(client, url)})
-    assert forced.status_code == 400
+    target, params = redirected_to(forced)
+    assert params["error"] == "unauthorized_client" and "code" not in params
+    # A company the user does not manage is not theirs to approve.
+    elsewhere = make_sandbox("QA", email="else@example.com")
+    assert client.post(url, data={"decision": "approve", "company_id": elsewhere.id,
+                                  "csrf_token": csrf(client, url)}).status_code == 400
 
 
 def test_an_approval_without_the_forms_csrf_token_is_refused(client, admin, ledgerly, live_company):

@@ -89,12 +89,18 @@ def requested_scopes(app, text):
     return tuple(s for s in SCOPES if s in asked)
 
 
-def companies_to_offer(app, user):
-    """The companies the consent page offers: where the user holds integrations.manage
-    and the app may connect, by name."""
+def companies_managed_by(user):
+    """The companies where the user holds integrations.manage (and so may connect an
+    app), by name."""
     rows = (Membership.select(Membership, Company).join(Company).where(Membership.user == user)
             .order_by(Company.sandbox, Company.name_en, Company.id))
-    return [m.company for m in rows if "integrations.manage" in permissions_of(m) and may_reach(app, m.company)]
+    return [m.company for m in rows if "integrations.manage" in permissions_of(m)]
+
+
+def companies_to_offer(app, user):
+    """The companies the consent page offers: those the user manages that the app may
+    connect to."""
+    return [company for company in companies_managed_by(user) if may_reach(app, company)]
 
 
 def issue_code(app, user, company, redirect_uri, scopes, challenge, clock):
