@@ -11,7 +11,7 @@ import os
 DEV_SECRET_KEY = "dev-only-secret-key-do-not-use-in-production"
 ALL_RELEASES = ("v1.0", "v1.1", "v1.2")
 INTEGER_SETTINGS = ("RATE_LIMIT_PER_MINUTE", "PROXY_HOPS", "WEBHOOK_CLAIM_SECONDS", "SWEEP_SECONDS",
-                    "OAUTH_ACCESS_TOKEN_SECONDS", "OAUTH_REFRESH_TOKEN_SECONDS")
+                    "OAUTH_ACCESS_TOKEN_SECONDS", "OAUTH_REFRESH_TOKEN_SECONDS", "READY_MAX_LAG_SECONDS")
 
 
 class ConfigurationError(RuntimeError):
@@ -73,6 +73,9 @@ class Config:
     # How often the sweeper queues what the database says is due and no queue holds
     # (events written while Redis was down, retries): the longest such work waits.
     SWEEP_SECONDS = _integer("SWEEP_SECONDS", 60)
+    # /readyz says "not ready" when the oldest event not yet dispatched, or the oldest
+    # webhook attempt due, has waited longer than this: the jobs are not keeping up.
+    READY_MAX_LAG_SECONDS = _integer("READY_MAX_LAG_SECONDS", 300)
     # Webhooks go to public addresses only; addresses in these networks (CIDRs, comma-
     # separated) pass too, also over http://: a developer's machine, the tests, an ERP on
     # the VM's own network (app/domain/webhooks/urls.py).

@@ -26,6 +26,7 @@ from app.mail import make_mailer
 from app.models import db, make_database
 from app.oauth import routes as oauth_routes
 from app.oauth.server import make_server as make_oauth_server
+from app.ops import routes as ops_routes
 from config import ConfigurationError, config_from_env, rate_limit_file
 
 log = logging.getLogger(__name__)
@@ -114,6 +115,7 @@ def create_app(config=None, **overrides):
     for blueprint in (company.blp, employees.blp, payroll.blp, attendance_api.blp, webhooks_api.blp):
         api.register_blueprint(blueprint)
     app.register_blueprint(docs.blp)
+    app.register_blueprint(ops_routes.bp)
     console.register(app)
     app.extensions["oauth_server"] = make_oauth_server()
     app.register_blueprint(oauth_routes.blp)

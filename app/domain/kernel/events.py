@@ -9,6 +9,9 @@ is due: an event without `dispatched_at` is still to be handed on.
 
 import json
 
+from peewee import fn
+
+from app.domain.kernel.backlog import Backlog
 from app.domain.kernel.clock import format_utc, to_db
 from app.domain.kernel.ids import new_id
 from app.models import OutboxEvent
@@ -45,6 +48,13 @@ def emit(company, event_type, data, runtime):
     )
     runtime.event_written(event_id)
     return event_id
+
+
+def backlog(now):
+    """The events not yet dispatched: how many, and the age of the oldest."""
+    count, oldest = (OutboxEvent.select(fn.COUNT(OutboxEvent.id), fn.MIN(OutboxEvent.created_at))
+                     .where(OutboxEvent.dispatched_at.is_null()).tuples().get())
+    return Backlog.of(count, oldest, now)
 
 
 def pending(limit=500):

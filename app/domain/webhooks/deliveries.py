@@ -20,6 +20,7 @@ from datetime import timedelta
 
 from peewee import fn
 
+from app.domain.kernel.backlog import Backlog
 from app.domain.kernel.clock import format_utc, from_db, to_db
 from app.domain.kernel.errors import Conflict, NotFound
 from app.domain.kernel.ids import new_id
@@ -262,6 +263,21 @@ def response_text(body):
     while len(text.encode()) > RESPONSE_TEXT_LIMIT:
         text = text[:-1]
     return text
+
+
+def backlog(now):
+    """Attempts due and not sent (pending, or held by a worker past their claim): how
+    many, and how long the oldest has been due."""
+    count, oldest = (WebhookDelivery.select(fn.COUNT(WebhookDelivery.id), fn.MIN(WebhookDelivery.due_at))
+                     .where(WebhookDelivery.status.in_(("pending", "sending")), WebhookDelivery.due_at <= to_db(now))
+                     .tuples().get())
+    return Backlog.of(count, oldest, now)
+
+
+def counts_by_status():
+    """{status: attempts} over the log kept (pending, sending, succeeded, failed)."""
+    return dict(WebhookDelivery.select(WebhookDelivery.status, fn.COUNT(WebhookDelivery.id))
+                .group_by(WebhookDelivery.status).tuples())
 
 
 def due(now, limit=1000):

@@ -11,6 +11,8 @@ transaction), after seven days of failed deliveries (`delivery_failures`), or by
 import base64
 import secrets
 
+from peewee import fn
+
 from app.domain.access.users import owner_emails
 from app.domain.kernel import events
 from app.domain.kernel.clock import format_utc, to_db
@@ -167,3 +169,9 @@ def notice_email(endpoint_id, notice):
                 "If it keeps failing, it will be disabled seven days after the first failure.\n\n"
                 "The delivery log in the console shows what the receiver answered.")
     return owner_emails(endpoint.company_id), subject, body
+
+
+def disabled_counts():
+    """{disabled_reason: endpoints} of the endpoints not active."""
+    return dict(WebhookEndpoint.select(WebhookEndpoint.disabled_reason, fn.COUNT(WebhookEndpoint.id))
+                .where(~WebhookEndpoint.active).group_by(WebhookEndpoint.disabled_reason).tuples())
