@@ -76,6 +76,13 @@ class Config:
     # /readyz says "not ready" when the oldest event not yet dispatched, or the oldest
     # webhook attempt due, has waited longer than this: the jobs are not keeping up.
     READY_MAX_LAG_SECONDS = _integer("READY_MAX_LAG_SECONDS", 300)
+    # Log lines as plain text, or one JSON object each ("json").
+    LOG_FORMAT = os.environ.get("LOG_FORMAT", "text").strip().lower()
+    # GET /metrics (Prometheus) answers only with `Authorization: Bearer <METRICS_TOKEN>`;
+    # unset, it is 404. With several processes (gunicorn's workers, the RQ worker) each
+    # writes its counters under METRICS_DIR and a scrape adds them up (app/ops/metrics.py).
+    METRICS_TOKEN = os.environ.get("METRICS_TOKEN") or None
+    METRICS_DIR = os.environ.get("METRICS_DIR") or None
     # Webhooks go to public addresses only; addresses in these networks (CIDRs, comma-
     # separated) pass too, also over http://: a developer's machine, the tests, an ERP on
     # the VM's own network (app/domain/webhooks/urls.py).
@@ -122,6 +129,8 @@ class Config:
         for name in INTEGER_SETTINGS:
             if not isinstance(getattr(cls, name), int):
                 raise ConfigurationError(f"{name} must be a whole number, not {getattr(cls, name)!r}")
+        if cls.LOG_FORMAT not in ("text", "json"):
+            raise ConfigurationError(f"LOG_FORMAT must be text or json, not {cls.LOG_FORMAT!r}")
 
 
 class TestConfig(Config):

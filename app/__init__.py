@@ -6,7 +6,7 @@ from types import FunctionType
 
 from flask import Flask
 
-from app import cli, console
+from app import cli, console, metrics, telemetry
 from app.api import attendance as attendance_api
 from app.api import auth, company, docs, employees, payroll, problems, request_id, request_limits
 from app.api import webhooks as webhooks_api
@@ -66,8 +66,9 @@ def create_app(config=None, **overrides):
     config.check()
     app.config.from_object(config)
     app.config.update(overrides)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
-    logging.getLogger("peewee_migrate").setLevel(logging.WARNING)
+    telemetry.configure_logging(app.config["LOG_FORMAT"])
+    if app.config["METRICS_DIR"]:
+        metrics.use_directory(app.config["METRICS_DIR"])
     # Settings that can be wrong are read before anything is wired.
     sender = Sender(_private_networks(app), ca_file=app.config["WEBHOOK_CA_FILE"], resolver=_webhook_resolver(app))
 
@@ -104,6 +105,7 @@ def create_app(config=None, **overrides):
         sealer=Sealer([app.config["SECRET_KEY"], *app.config["SECRET_KEY_FALLBACKS"]]),
     )
 
+    telemetry.register(app)  # before the request's own hooks: its clock includes them
     request_id.register(app)
     request_limits.register(app)
     api = PartnerApi(app, spec_kwargs={"info": {"description": API_DESCRIPTION}})

@@ -30,6 +30,6 @@ def run_gunicorn(app, host, port, workers):
     is active, so in a worker that inherited the CLI's, every request would share one
     context and its `g` (one visitor's CSRF token, another key's rate-limit headers).
     gunicorn therefore runs in a new, empty context: each request pushes its own."""
-    server = _Gunicorn(app, {"bind": f"{host}:{port}", "workers": workers, "accesslog": "-",
+    server = _Gunicorn(app, {"bind": f"{host}:{port}", "workers": workers,
                              "limit_request_line": MAX_REQUEST_LINE})
     contextvars.Context().run(server.run)

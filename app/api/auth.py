@@ -95,6 +95,7 @@ def guard():
     op = _operation_of_request()
     if op is None or not hasattr(op, "release"):
         return
+    g.operation_id = op.operation_id  # what the request log and metrics call it
     config = current_app.config
     if op.release not in config["LIVE_RELEASES"] and op.operation_id not in config["LIVE_OPERATIONS"]:
         raise ApiProblem("not_found", "This operation is not live yet.")

@@ -5,6 +5,7 @@ non-zero, never a traceback.
 """
 
 import secrets
+import tempfile
 
 import click
 from flask import current_app
@@ -20,6 +21,7 @@ from app.domain.access import companies, keys, signin
 from app.domain.access import users as access
 from app.domain.kernel.countries import COUNTRY_CODES
 from app.extensions import runtime
+from app.metrics import use_directory
 from app.models import db
 from app.models.base import connection
 from app.models.schema import upgrade
@@ -207,6 +209,11 @@ def serve(host, port, workers, email, country):
         f"  docs: {base}/v1/docs\n"
         f"  console: {base}/console/ (sign in as {user.email}, {sign_in})\n"
     )
+    if current_app.config["METRICS_TOKEN"] and not current_app.config["METRICS_DIR"]:
+        # Several workers: each counts into a folder of this run, and a scrape adds them up.
+        current_app.config["METRICS_DIR"] = tempfile.mkdtemp(prefix="partner-api-metrics-")
+        use_directory(current_app.config["METRICS_DIR"])
+        click.echo(f"  metrics: {base}/metrics (Authorization: Bearer <METRICS_TOKEN>)\n")
     db.close_all()  # no connection may cross the fork into gunicorn's workers
     runner.autostart = autostart
     run_gunicorn(current_app._get_current_object(), host, port, workers)

@@ -30,7 +30,7 @@ def _redis_for_workers():
 
 @jobs_cli.command("worker")
 @click.option("--burst", is_flag=True, help="Stop when the queue is empty.")
-@click.option("--log-level", default="WARNING", help="INFO logs a line per job.")
+@click.option("--log-level", default="WARNING", help="RQ's own log level (INFO adds its lines per job to ours).")
 @reported
 def worker(burst, log_level):
     """Run queued jobs in this process, without a fork per job (app/jobs/worker.py)."""

@@ -9,11 +9,14 @@ whose background work happens.
 import logging
 import queue
 import threading
+import time
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 
 from croniter import croniter
 from rq import Queue
+
+from app.telemetry import job_finished
 
 log = logging.getLogger(__name__)
 QUEUE_NAME = "default"
@@ -99,9 +102,12 @@ class InProcessRunner:
         return croniter(job.cron, now).get_next(datetime)
 
     def _run(self, function, args):
+        began, error = time.perf_counter(), None
         try:
             with self.app.app_context():
                 function(*args)
-        except Exception:
+        except Exception as exc:
+            error = exc
             log.exception("job %s%r failed; the sweeper will find its work again", function.__name__, args)
+        job_finished(function.__name__, time.perf_counter() - began, error)
 

@@ -5,7 +5,7 @@ from dataclasses import replace
 from datetime import date
 
 import pytest
-from rq import Queue, SimpleWorker
+from rq import Queue
 
 from app.domain.access.companies import create_company
 from app.domain.kernel import events
@@ -14,6 +14,7 @@ from app.domain.people import actions as hr
 from app.extensions import connect_redis
 from app.jobs import outbox, sweeper
 from app.jobs.queues import QUEUE_NAME, RQJobs
+from app.jobs.worker import Worker
 from app.models import Company, OutboxEvent, db
 
 
@@ -22,7 +23,7 @@ def run_queued_jobs(app):
     runner = app.extensions["jobs"]
     if isinstance(runner, RQJobs):
         redis = app.extensions["redis"]
-        SimpleWorker([Queue(QUEUE_NAME, connection=redis)], connection=redis).work(burst=True)
+        Worker([Queue(QUEUE_NAME, connection=redis)], connection=redis).work(burst=True)
     else:
         runner.run_pending()
 

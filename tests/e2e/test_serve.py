@@ -1,6 +1,7 @@
 """The README's run command, as a newcomer runs it: `flask --app wsgi serve` starts
 gunicorn on a fresh SQLite file and prints a working sandbox key."""
 
+import json
 import os
 import re
 import socket
@@ -42,9 +43,10 @@ def free_port():
 
 
 @contextmanager
-def serving(folder, **env):
+def serving(folder, later=None, **env):
     """`flask --app wsgi serve` (2 workers, no Redis) on a fresh SQLite file in `folder`:
-    (base URL, printed key, database path, everything printed before serving)."""
+    (base URL, printed key, database path, everything printed before serving). What it
+    prints after that is appended to `later` once it has stopped."""
     port = free_port()
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{folder}/serve.db", "REDIS_URL": "", **env}
     process = subprocess.Popen(
@@ -68,7 +70,9 @@ def serving(folder, **env):
         yield base, key, folder / "serve.db", printed
     finally:
         process.terminate()
-        process.wait(timeout=20)
+        rest = process.communicate(timeout=20)[0]
+        if later is not None:
+            later.append(rest)
 
 
 @pytest.fixture
@@ -220,3 +224,23 @@ def test_without_redis_sign_in_attempts_are_counted_exactly_across_workers(serve
                                      data={"email": email, "password": "not the password", "csrf_token": token})
                         .status_code)
     assert statuses == [401] * 10 + [429] * 2, statuses
+
+
+def test_serve_logs_json_lines_and_its_metrics_count_across_workers(tmp_path):
+    """LOG_FORMAT=json: every request is one JSON line (no key in it); METRICS_TOKEN: a
+    scrape answered by either worker counts the requests both served."""
+    token, later = "metrics-token-of-this-test", []
+    with serving(tmp_path, later, LOG_FORMAT="json", METRICS_TOKEN=token) as (base, key, _, _):
+        for _ in range(12):
+            assert requests.get(f"{base}/v1/company", headers={"Authorization": f"Bearer {key}"},
+                                timeout=5).status_code == 200
+        scrapes = [requests.get(f"{base}/metrics", headers={"Authorization": f"Bearer {token}"}, timeout=5).text
+                   for _ in range(4)]
+    assert f"{base}/metrics" in later[0]
+    for scraped in scrapes:  # whichever worker answered
+        assert 'partner_api_requests_total{operation="getCompany",status="200"} 12.0' in scraped, scraped[:2000]
+    lines = [json.loads(line) for line in later[0].splitlines() if line.startswith("{")]
+    served = [line for line in lines if line.get("logger") == "app.request" and line.get("path") == "/v1/company"]
+    assert len(served) == 12 and {line["status"] for line in served} == {200}
+    assert all(line["credential_id"].startswith("key_") and line["request_id"] for line in served)
+    assert key not in "\n".join(map(json.dumps, lines)) and token not in "\n".join(map(json.dumps, lines))

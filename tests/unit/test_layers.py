@@ -2,8 +2,9 @@
 neither reaches for the web, Redis or the network nor keeps hooks others set.
 
 Layers, top to bottom (a module may import its own layer's and any lower layer's):
-the app factory; the CLI and the launcher; the entry points api, console and jobs (which
-do not import one another); the per-app services (extensions, mail); domain; models;
+the app factory; the CLI and the launcher; the entry points api, console, jobs, oauth and
+ops (which do not import one another); the per-app services (extensions, mail, egress,
+telemetry, metrics); domain; models;
 config. Inside domain, the kernel imports no business area.
 """
 
@@ -18,12 +19,12 @@ APP = ROOT / "app"
 LAYERS = [
     ("app",),
     ("app.cli", "app.serve"),
-    ("app.api", "app.console", "app.jobs", "app.oauth"),
-    ("app.extensions", "app.mail", "app.egress"),
+    ("app.api", "app.console", "app.jobs", "app.oauth", "app.ops"),
+    ("app.extensions", "app.mail", "app.egress", "app.telemetry", "app.metrics"),
     ("app.domain",),
     ("app.models",),
 ]
-PEERS_APART = ("app.api", "app.console", "app.jobs", "app.oauth")
+PEERS_APART = ("app.api", "app.console", "app.jobs", "app.oauth", "app.ops")
 # No HTTP client, no Redis, no mail server, no web framework inside the domain.
 NOT_IN_DOMAIN = ("flask", "werkzeug", "requests", "httpx", "urllib3", "redis", "rq", "smtplib", "socket",
                  "http.client", "urllib.request", "aiosmtpd")

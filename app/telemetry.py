@@ -1,0 +1,85 @@
+"""One log line per request and per job, and the counters /metrics reads.
+
+A request's line names its request id, method, path template (`/v1/employees/<employee_id>`,
+never the path itself, so no id or email from a URL reaches the log), status, duration,
+and who: the credential and company under /v1, the user and company in the console.
+Never a header, a query string, a body or a secret. Health probes and scrapes are logged
+at DEBUG, so a load balancer's probes every few seconds do not bury the rest.
+
+`LOG_FORMAT=json` writes every line as one JSON object (python-json-logger), with
+these facts as fields; the default is plain text.
+"""
+
+import logging
+import time
+
+from flask import g, request
+from pythonjsonlogger.json import JsonFormatter
+
+from app.metrics import job_done, request_done
+
+log = logging.getLogger("app.request")
+job_log = logging.getLogger("app.job")
+TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s %(message)s"
+QUIET_PATHS = ("/healthz", "/readyz", "/metrics")
+FORMATS = ("text", "json")
+
+
+def configure_logging(log_format):
+    """Lines on stderr, as text or JSON, at INFO. Leaves a logging set up already (a test
+    runner's, a gunicorn log config) as it is, as logging.basicConfig does."""
+    handler = logging.StreamHandler()
+    handler.setFormatter(formatter(log_format))
+    logging.basicConfig(level=logging.INFO, handlers=[handler])
+    logging.getLogger("peewee_migrate").setLevel(logging.WARNING)
+
+
+def formatter(log_format):
+    if log_format == "json":
+        return JsonFormatter(TEXT_FORMAT,
+                             rename_fields={"asctime": "time", "levelname": "level", "name": "logger"})
+    return logging.Formatter(TEXT_FORMAT)
+
+
+def register(app):
+    """Call first in create_app: its before_request must run before any other."""
+    app.before_request(_started)
+    app.after_request(_finished)
+
+
+def _started():
+    request.environ.setdefault("app.started", time.perf_counter())
+
+
+def _finished(response):
+    began = request.environ.get("app.started")
+    seconds = time.perf_counter() - began if began is not None else 0.0
+    operation = g.get("operation_id") or request.endpoint or "unrouted"
+    request_done(operation, response.status_code, seconds)
+    facts = {"request_id": g.get("request_id"), "method": request.method,
+             "path": request.url_rule.rule if request.url_rule is not None else "(no route)",
+             "status": response.status_code, "duration_ms": round(seconds * 1000, 1), "operation": operation}
+    principal = g.get("principal")
+    if principal is not None:
+        facts.update(credential_id=principal.credential_id, company_id=principal.company.id)
+    elif g.get("user") is not None:
+        facts.update(user_id=g.user.id, company_id=g.company.id if g.get("company") else None)
+    level = logging.DEBUG if request.path in QUIET_PATHS else logging.INFO
+    log.log(level, "%s %s %s %.1f ms%s", facts["method"], facts["path"], facts["status"], facts["duration_ms"],
+            _tail(facts, ("request_id", "credential_id", "user_id", "company_id")), extra=facts)
+    return response
+
+
+def job_finished(name, seconds, error=None, job_id=None):
+    """A job's line, and its counters: ok, or failed with the exception's type."""
+    job_done(name, seconds, error is None)
+    facts = {"job": name, "job_id": job_id, "duration_ms": round(seconds * 1000, 1),
+             "outcome": "ok" if error is None else "failed"}
+    if error is not None:
+        facts["error"] = type(error).__name__
+    job_log.log(logging.INFO if error is None else logging.ERROR, "job %s %s %.1f ms%s", name, facts["outcome"],
+                facts["duration_ms"], _tail(facts, ("job_id", "error")), extra=facts)
+
+
+def _tail(facts, names):
+    return "".join(f" {name}={facts[name]}" for name in names if facts.get(name) is not None)
