@@ -39,7 +39,7 @@ def _integer(name, default):
 
 class Config:
     ENV_NAME = "development"
-    SECRET_KEY = os.environ.get("SECRET_KEY", DEV_SECRET_KEY)
+    SECRET_KEY = os.environ.get("SECRET_KEY") or DEV_SECRET_KEY  # set but empty is unset, as elsewhere
     # Earlier secret keys, newest first, comma-separated: after a rotation, console sessions
     # and sealed webhook secrets made under them still open (Flask's own setting).
     SECRET_KEY_FALLBACKS = _csv(os.environ.get("SECRET_KEY_FALLBACKS", ""))

@@ -1,7 +1,6 @@
 """Application factory: wires configuration, extensions, blueprints and error handlers."""
 
 import logging
-import os
 from types import FunctionType
 
 from flask import Flask
@@ -24,6 +23,7 @@ from app.jobs import attendance, outbox, periodic, webhooks
 from app.jobs.queues import InProcessRunner, RQJobs
 from app.mail import make_mailer
 from app.models import db, make_database
+from app.models.base import private_file
 from app.oauth import routes as oauth_routes
 from app.oauth.server import make_server as make_oauth_server
 from app.ops import routes as ops_routes
@@ -131,9 +131,7 @@ def create_app(config=None, **overrides):
 def _init_database(app):
     url = app.config["DATABASE_URL"]
     if url.startswith("sqlite:///") and url != "sqlite:///:memory:":
-        directory = os.path.dirname(url[len("sqlite:///"):])
-        if directory:
-            os.makedirs(directory, exist_ok=True)
+        private_file(url[len("sqlite:///"):])
     # Connections are opened on a request's first query (Peewee's autoconnect, from
     # the pool), so a request that needs no SQL borrows none.
     db.initialize(make_database(url))

@@ -37,15 +37,28 @@ class SmtpMailer:
         message = EmailMessage()
         message["From"], message["To"], message["Subject"] = self.sender, to, subject
         message.set_content(body)
+        with self._session() as server:
+            server.send_message(message)
+
+    def check(self):
+        """Connect, secure and sign in as a send would, and send nothing (`doctor`)."""
+        with self._session() as server:
+            server.noop()
+
+    def _session(self):
         connect = smtplib.SMTP_SSL if self.tls else smtplib.SMTP
-        with connect(self.host, self.port, timeout=self.timeout) as server:
+        server = connect(self.host, self.port, timeout=self.timeout)
+        try:
             if not self.tls:
                 server.ehlo()
                 if server.has_extn("starttls"):
                     server.starttls()
             if self.user:
                 server.login(self.user, self.password or "")
-            server.send_message(message)
+        except BaseException:
+            server.close()
+            raise
+        return server
 
 
 def make_mailer(url, sender):

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 import redis
 
+from app.models.base import private_file
 from config import ConfigurationError
 
 log = logging.getLogger(__name__)
@@ -138,9 +139,7 @@ class SharedFileLimiter:
 
     def _connect(self):
         if self._connection is None or self._pid != os.getpid():
-            directory = os.path.dirname(self.path)
-            if directory:
-                os.makedirs(directory, exist_ok=True)
+            private_file(self.path)
             # Autocommit: each statement is its own transaction, atomic across processes.
             connection = sqlite3.connect(self.path, timeout=5, isolation_level=None, check_same_thread=False)
             connection.execute("PRAGMA journal_mode=WAL")

@@ -9,7 +9,7 @@ import tempfile
 
 import click
 from flask import current_app
-from flask.cli import AppGroup
+from flask.cli import AppGroup, with_appcontext
 
 from app.cli import attendance, hr
 from app.cli.common import country_option, emit, json_option, one_line_errors, reported
@@ -25,6 +25,7 @@ from app.metrics import use_directory
 from app.models import db
 from app.models.base import connection
 from app.models.schema import upgrade
+from app.ops import doctor as ops_doctor
 from app.serve import run_gunicorn
 
 db_cli = AppGroup("db", help="Database schema.")
@@ -170,6 +171,20 @@ def register(app):
                   *attendance.GROUPS, webhooks_cli, oauth_cli):
         app.cli.add_command(group)
     app.cli.add_command(serve)
+    app.cli.add_command(doctor)
+
+
+@click.command("doctor")
+@with_appcontext
+def doctor():
+    """Check the settings and what they reach; one line each, exit 1 on any problem."""
+    findings = ops_doctor.examine()
+    width = max(len(finding.name) for finding in findings)
+    for finding in findings:
+        click.echo(f"{'ok' if finding.ok else 'PROBLEM':8} {finding.name:{width}}  {finding.detail}")
+    problems = sum(not finding.ok for finding in findings)
+    click.echo(f"\n{problems} problem(s)." if problems else "\nNo problems found.")
+    raise SystemExit(1 if problems else 0)
 
 
 @click.command("serve")

@@ -1,5 +1,6 @@
 """The database proxy and the base model. No Flask here."""
 
+import os
 import threading
 from contextlib import contextmanager
 
@@ -49,6 +50,16 @@ def make_database(url):
             params.pop("database"), max_connections=32, stale_timeout=300, **params
         )
     raise ConfigurationError(f"DATABASE_URL must be sqlite:/// or postgresql://, not {url.split(':')[0]!r}")
+
+
+def private_file(path):
+    """Make the SQLite file at `path` (and its folder) if missing, readable and writable
+    by this user only: it holds salaries and keys. SQLite gives its -wal and -shm files
+    the same mode."""
+    directory = os.path.dirname(path)
+    if directory:
+        os.makedirs(directory, exist_ok=True)
+    os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
 
 
 @contextmanager

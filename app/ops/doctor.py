@@ -1,0 +1,174 @@
+"""`flask --app wsgi doctor`: what an operator checks before starting (or at 3 a.m.),
+one finding per line, each a problem with its fix or fine.
+
+Checks the secret key, the database, its migrations, Redis, SMTP, the clock against
+the database's and Redis's, the proxy settings, and who may read the SQLite files.
+"""
+
+import os
+import stat
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from flask import current_app
+
+from app.extensions import mailer
+from app.mail import SmtpMailer
+from app.models.base import connection, db
+from app.models.schema import pending
+from config import DEV_SECRET_KEY, rate_limit_file
+
+MAX_SKEW_SECONDS = 5  # webhook receivers reject signatures more than 5 minutes off; be far inside
+
+
+@dataclass(frozen=True)
+class Finding:
+    name: str
+    ok: bool
+    detail: str  # what was found; for a problem, also the fix
+
+
+def examine():
+    """Every finding, in the order an operator fixes things."""
+    config = current_app.config
+    findings = [_secret_key(config)]
+    database = _database()
+    findings.append(database)
+    if database.ok:
+        findings.append(_migrations())
+    findings += [_redis(), _smtp(config), *_clocks(database.ok), _proxy(config), *_files(config)]
+    return findings
+
+
+def _secret_key(config):
+    key = config["SECRET_KEY"] or ""
+    if key == DEV_SECRET_KEY:
+        return Finding("secret key", False, "the development value: set SECRET_KEY to the output of python3 -c "
+                                            "'import secrets; print(secrets.token_urlsafe(48))', and keep it")
+    if len(key) < 32:
+        return Finding("secret key", False, f"{len(key)} characters: set SECRET_KEY to 32 or more random characters")
+    fallbacks = len(config["SECRET_KEY_FALLBACKS"])
+    return Finding("secret key", True, f"set, {len(key)} characters" +
+                   (f"; {fallbacks} earlier key(s) still open old sessions and secrets" if fallbacks else ""))
+
+
+def _database():
+    engine = "PostgreSQL" if "postgres" in type(db.obj).__name__.lower() else "SQLite"
+    try:
+        with connection():
+            db.execute_sql("SELECT 1")
+    except Exception as exc:  # noqa: BLE001 (whatever the driver says is the finding)
+        return Finding("database", False, f"{engine} does not answer: {_one_line(exc)}. Check DATABASE_URL and "
+                                          "that the server runs")
+    return Finding("database", True, f"{engine} answers")
+
+
+def _migrations():
+    with connection():
+        waiting = pending()
+    if waiting:
+        return Finding("migrations", False, f"{len(waiting)} not applied ({', '.join(waiting)}): run "
+                                            "flask --app wsgi db upgrade")
+    return Finding("migrations", True, "all applied")
+
+
+def _redis():
+    client = current_app.extensions["redis"]
+    if client is None:
+        return Finding("redis", True, "not configured: jobs run on a thread of each web process (one host only)")
+    try:
+        client.ping()
+    except Exception as exc:  # noqa: BLE001
+        return Finding("redis", False, f"does not answer: {_one_line(exc)}. Check REDIS_URL and that redis-server "
+                                       "runs")
+    return Finding("redis", True, "answers")
+
+
+def _smtp(config):
+    sender = mailer()
+    if not isinstance(sender, SmtpMailer):
+        if config["ENV_NAME"] == "production":
+            return Finding("smtp", False, "SMTP_URL is not set: password-reset and webhook emails only reach the "
+                                          "log. Set SMTP_URL=smtp://user:password@host:587")
+        return Finding("smtp", True, "not configured: emails are written to the log")
+    try:
+        sender.check()
+    except Exception as exc:  # noqa: BLE001
+        return Finding("smtp", False, f"{sender.host}:{sender.port} refused: {_one_line(exc)}. Check SMTP_URL")
+    return Finding("smtp", True, f"{sender.host}:{sender.port} accepts a sign-in" if sender.user else
+                   f"{sender.host}:{sender.port} answers")
+
+
+def _clocks(database_ok):
+    """This host's clock against the database server's and Redis's: signatures, token
+    expiry and retries all read it."""
+    found = []
+    if database_ok and "postgres" in type(db.obj).__name__.lower():
+        with connection():
+            found.append(_skew("clock", "PostgreSQL", lambda: db.execute_sql("SELECT now()").fetchone()[0]))
+    client = current_app.extensions["redis"]
+    if client is not None:
+        def redis_time():
+            seconds, micros = client.time()
+            return datetime.fromtimestamp(seconds + micros / 1e6, UTC)
+        try:
+            found.append(_skew("clock", "Redis", redis_time))
+        except Exception:  # noqa: BLE001 (Redis's own finding says it does not answer)
+            pass
+    return found or [Finding("clock", True, "no other clock to compare with (SQLite, no Redis); keep NTP on")]
+
+
+def _skew(name, other, read):
+    before = time.time()
+    theirs = read().timestamp()
+    after = time.time()
+    skew = theirs - (before + after) / 2
+    if abs(skew) > MAX_SKEW_SECONDS:
+        return Finding(name, False, f"{abs(skew):.1f} s {'behind' if skew > 0 else 'ahead of'} {other}: turn on "
+                                    "time sync (systemd-timesyncd or chrony) on both hosts")
+    return Finding(name, True, f"within {abs(skew):.2f} s of {other}")
+
+
+def _proxy(config):
+    hops = config["PROXY_HOPS"]
+    if config["ENV_NAME"] == "production" and hops < 1:
+        return Finding("proxy", False, "PROXY_HOPS=0 in production: behind Caddy or nginx set PROXY_HOPS=1, so "
+                                       "client addresses and https are seen")
+    if hops:
+        return Finding("proxy", True, f"trusting X-Forwarded-* from {hops} proxy hop(s): the service must listen "
+                                      "on 127.0.0.1 only, behind the proxy")
+    return Finding("proxy", True, "no proxy trusted (PROXY_HOPS=0): X-Forwarded-* headers are ignored")
+
+
+def _files(config):
+    """SQLite files (the database, its WAL, the rate-limit counts) and their folders:
+    readable by this user only, and writable by it."""
+    paths = [rate_limit_file(config)]
+    url = config["DATABASE_URL"]
+    if url.startswith("sqlite:///") and url != "sqlite:///:memory:":
+        paths.insert(0, url[len("sqlite:///"):])
+    found = []
+    for path in paths:
+        for each in (path, f"{path}-wal", f"{path}-shm"):
+            if os.path.exists(each):
+                found.append(_permissions(each))
+        folder = os.path.dirname(os.path.abspath(path))
+        if os.path.isdir(folder) and not os.access(folder, os.W_OK):
+            found.append(Finding("files", False, f"{folder} is not writable by this user: SQLite needs to write "
+                                                 "its journal there. chown it to the service user"))
+    return found
+
+
+def _permissions(path):
+    mode = stat.S_IMODE(os.stat(path).st_mode)
+    if not os.access(path, os.R_OK | os.W_OK):
+        return Finding("files", False, f"{path} is not readable and writable by this user: chown it to the "
+                                       "service user")
+    if mode & 0o077:
+        return Finding("files", False, f"{path} is mode {mode:o}: others may read salaries and keys. chmod 600 {path}")
+    return Finding("files", True, f"{path} is mode {mode:o}")
+
+
+def _one_line(exc):
+    return " ".join(str(exc).split()) or type(exc).__name__

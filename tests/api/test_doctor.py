@@ -1,0 +1,88 @@
+"""`flask --app wsgi doctor` against the real database, Redis (in the PostgreSQL pass)
+and a real SMTP server: one line per finding, exit 1 on any problem."""
+
+import os
+
+import pytest
+import redis
+
+from app.mail import SmtpMailer
+from tests.api.test_password_reset import inbox  # noqa: F401  (a real SMTP server on localhost)
+
+GOOD_KEY = "k" * 48
+
+
+def findings(result):
+    """{name: [(ok, detail)]} from the printed lines."""
+    found = {}
+    for line in result.output.splitlines():
+        if line.startswith(("ok ", "PROBLEM ")):
+            status, rest = line.split(None, 1)
+            name, _, detail = rest.partition("  ")
+            found.setdefault(name.strip(), []).append((status == "ok", detail.strip()))
+    return found
+
+
+@pytest.fixture
+def healthy(app, monkeypatch):
+    monkeypatch.setitem(app.config, "SECRET_KEY", GOOD_KEY)
+
+
+def test_a_healthy_setup_is_all_ok_and_exits_0(run, healthy, inbox):  # noqa: F811
+    result = run("doctor")
+    found = findings(result)
+    assert result.exit_code == 0, result.output
+    assert "No problems found." in result.output
+    assert {"secret key", "database", "migrations", "redis", "smtp", "clock", "proxy"} <= set(found)
+    assert found["migrations"] == [(True, "all applied")]
+    assert found["smtp"][0][0] and "answers" in found["smtp"][0][1]
+    assert GOOD_KEY not in result.output
+
+
+def test_the_development_secret_key_is_a_problem_with_its_fix(run):
+
+    result = run("doctor")  # the test key is short
+    [(ok, detail)] = findings(result)["secret key"]
+    assert result.exit_code == 1 and not ok and "32 or more random characters" in detail
+    assert "problem(s)." in result.output
+
+
+def test_an_smtp_server_that_does_not_answer_is_a_problem(app, run, healthy, monkeypatch):
+    monkeypatch.setitem(app.extensions, "mailer", SmtpMailer("smtp://mailer:pw@127.0.0.1:9", "x@example.com"))
+    result = run("doctor")
+    [(ok, detail)] = findings(result)["smtp"]
+    assert result.exit_code == 1 and not ok and "127.0.0.1:9 refused" in detail and "pw" not in detail
+
+
+def test_redis_that_does_not_answer_is_a_problem(app, run, healthy, monkeypatch):
+    monkeypatch.setitem(app.extensions, "redis", redis.Redis.from_url("redis://127.0.0.1:9/0",
+                                                                      socket_connect_timeout=0.2))
+    result = run("doctor")
+    assert result.exit_code == 1 and findings(result)["redis"][0][0] is False
+
+
+def test_production_wants_a_proxy_hop_and_smtp(app, run, healthy, monkeypatch):
+    monkeypatch.setitem(app.config, "ENV_NAME", "production")
+    monkeypatch.setitem(app.config, "PROXY_HOPS", 0)
+    found = findings(run("doctor"))
+    assert "PROXY_HOPS=1" in found["proxy"][0][1] and not found["proxy"][0][0]
+    if not isinstance(app.extensions["mailer"], SmtpMailer):
+        assert not found["smtp"][0][0] and "SMTP_URL" in found["smtp"][0][1]
+
+
+def test_a_sqlite_file_others_may_read_is_a_problem_with_the_chmod(app, run, healthy, monkeypatch, tmp_path):
+    counts = tmp_path / "limits.sqlite"
+    counts.write_bytes(b"")
+    os.chmod(counts, 0o644)
+    monkeypatch.setitem(app.config, "RATE_LIMIT_FILE", str(counts))
+    result = run("doctor")
+    problems = [detail for ok, detail in findings(result)["files"] if not ok]
+    assert result.exit_code == 1 and problems == [f"{counts} is mode 644: others may read salaries and keys. "
+                                                  f"chmod 600 {counts}"]
+
+
+def test_the_service_makes_its_sqlite_files_private(app, tmp_path):
+    from app.models.base import private_file
+
+    private_file(str(tmp_path / "new" / "db.sqlite"))
+    assert oct((tmp_path / "new" / "db.sqlite").stat().st_mode & 0o777) == "0o600"
