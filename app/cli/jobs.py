@@ -1,6 +1,8 @@
 """Background work: `flask --app wsgi jobs worker|scheduler|run-due|reconcile`."""
 
 import json
+import os
+import time
 
 import click
 from flask import current_app
@@ -42,8 +44,12 @@ def worker(burst, log_level):
 @jobs_cli.command("scheduler")
 @reported
 def scheduler():
-    """Enqueue the periodic jobs: the sweeper every SWEEP_SECONDS, reconciliation nightly."""
+    """Enqueue the periodic jobs: the sweeper every SWEEP_SECONDS, reconciliation nightly.
+    One leads at a time; another stands by (app/jobs/worker.py)."""
     connection = _redis_for_workers()
+    # RQ reads cron times in the host's local time zone; the schedule is written in UTC.
+    os.environ["TZ"] = "UTC"
+    time.tzset()
 
     def make():
         made = Scheduler(connection=connection)

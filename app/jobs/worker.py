@@ -13,6 +13,7 @@ import logging
 import time
 
 import redis
+from redis.exceptions import LockError
 from rq import SimpleWorker
 from rq.cron import CronScheduler
 from rq.exceptions import StopRequested
@@ -57,13 +58,55 @@ class Worker(SimpleWorker):
 
 
 class Scheduler(CronScheduler):
-    """RQ's cron scheduler, telling a stop asked for from Redis going away."""
+    """RQ's cron scheduler, telling a stop asked for from Redis going away, and one
+    leader at a time: RQ's own would let two schedulers (a second host, a second unit
+    started by mistake) each enqueue every periodic job.
 
+    The leader holds a Redis lock (redis-py's, expiring after LEADER_SECONDS) and renews
+    it on every pass of its loop (at most 60 s apart). Any other scheduler stands by,
+    trying for the lock every STANDBY_SECONDS, and takes over when the leader stops or
+    dies (at most LEADER_SECONDS later). Every job is idempotent, so a takeover that
+    runs a job the old leader ran just before it died costs nothing but the work."""
+
+    LEADER_KEY = "partner-api:scheduler:leader"
+    LEADER_SECONDS = 150
+    STANDBY_SECONDS = 15
     stopping = False
+    leading = False
+    _lock = None
 
     def _request_stop(self, signum, frame):  # RQ's SIGTERM/SIGINT handler
         self.stopping = True
         super()._request_stop(signum, frame)
+
+    def enqueue_jobs(self):
+        return super().enqueue_jobs() if self.lead() else []
+
+    def calculate_sleep_interval(self):
+        return super().calculate_sleep_interval() if self.leading else self.STANDBY_SECONDS
+
+    def lead(self):
+        """Take or renew the lock; whether this scheduler leads now."""
+        if self._lock is None:
+            self._lock = self.connection.lock(self.LEADER_KEY, timeout=self.LEADER_SECONDS, blocking=False)
+        was = self.leading
+        try:
+            self.leading = self._lock.reacquire() if self._lock.owned() else self._lock.acquire()
+        except LockError:  # lost between asking and renewing: another took it
+            self.leading = False
+        if self.leading != was:
+            log.info("scheduler %s: %s", self.name, "leads: it enqueues the periodic jobs" if self.leading else
+                     "another scheduler leads; standing by")
+        return self.leading
+
+    def register_death(self, pipeline=None):
+        if self.leading:
+            try:
+                self._lock.release()  # a standby takes over at its next try, not LEADER_SECONDS later
+            except LockError:
+                pass
+            self.leading = False
+        super().register_death(pipeline)
 
 
 def outliving_redis(name, make, run):

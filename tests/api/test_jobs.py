@@ -1,11 +1,13 @@
 """Jobs: the outbox is the record of due work, so losing Redis loses nothing."""
 
+import contextlib
 import logging
 from dataclasses import replace
 from datetime import date
 
 import pytest
 from rq import Queue
+from rq.exceptions import SchedulerNotFound
 
 from app.domain.access.companies import create_company
 from app.domain.kernel import events
@@ -14,7 +16,7 @@ from app.domain.people import actions as hr
 from app.extensions import connect_redis
 from app.jobs import outbox, sweeper
 from app.jobs.queues import QUEUE_NAME, RQJobs
-from app.jobs.worker import Worker
+from app.jobs.worker import Scheduler, Worker
 from app.models import Company, OutboxEvent, db
 
 
@@ -88,3 +90,32 @@ def test_run_due_dispatches_everything_pending(app, committed, clock):
         events.emit(company, "ping", {"webhook_id": "whk_x"}, no_queue)
     assert sweeper.run_due()["events_dispatched"] >= 3
     assert sweeper.run_due()["events_dispatched"] == 0
+
+
+def test_one_scheduler_leads_and_a_second_stands_by_until_it_stops(shared_redis):
+    """Two `jobs scheduler` processes (a second host, a unit started twice) must not
+    both enqueue every periodic job: one holds the lock; the other takes over when the
+    first stops."""
+    queue = Queue("scheduler-test", connection=shared_redis)
+
+    def scheduler():
+        made = Scheduler(connection=shared_redis)
+        made.register(sweeper.sweep, queue.name, interval=60)
+        made.register_birth()  # as start() does
+        return made
+
+    first, second = scheduler(), scheduler()
+    try:
+        assert len(first.enqueue_jobs()) == 1 and first.leading
+        assert second.enqueue_jobs() == [] and not second.leading
+        assert second.calculate_sleep_interval() == Scheduler.STANDBY_SECONDS  # not a busy loop
+        assert first.enqueue_jobs() == [] and first.leading  # renewed; its job is not due again yet
+        assert 0 < shared_redis.pttl(Scheduler.LEADER_KEY) <= Scheduler.LEADER_SECONDS * 1000
+        first.register_death()  # a stop: the lock is let go at once
+        assert len(second.enqueue_jobs()) == 1 and second.leading
+        assert queue.count == 2
+    finally:
+        for made in (first, second):
+            with contextlib.suppress(SchedulerNotFound):  # the first already stopped
+                made.register_death()
+        queue.empty()
