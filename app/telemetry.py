@@ -70,14 +70,16 @@ def _finished(response):
     return response
 
 
-def job_finished(name, seconds, error=None, job_id=None):
-    """A job's line, and its counters: ok, or failed with the exception's type."""
+def job_finished(name, seconds, error=None, job_id=None, *, quiet=False):
+    """A job's line, and its counters: ok, or failed with the exception's type. `quiet`:
+    an ok job's line at DEBUG (a CLI command's own jobs, done before it returns)."""
     job_done(name, seconds, error is None)
     facts = {"job": name, "job_id": job_id, "duration_ms": round(seconds * 1000, 1),
              "outcome": "ok" if error is None else "failed"}
     if error is not None:
         facts["error"] = type(error).__name__
-    job_log.log(logging.INFO if error is None else logging.ERROR, "job %s %s %.1f ms%s", name, facts["outcome"],
+    level = logging.ERROR if error is not None else logging.DEBUG if quiet else logging.INFO
+    job_log.log(level, "job %s %s %.1f ms%s", name, facts["outcome"],
                 facts["duration_ms"], _tail(facts, ("job_id", "error")), extra=facts)
 
 

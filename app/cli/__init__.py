@@ -12,6 +12,7 @@ from flask import current_app
 from flask.cli import AppGroup, with_appcontext
 
 from app.cli import attendance, hr
+from app.cli.backup import backup_cli
 from app.cli.common import country_option, emit, json_option, one_line_errors, reported
 from app.cli.jobs import jobs_cli
 from app.cli.oauth import oauth_cli
@@ -24,7 +25,7 @@ from app.extensions import runtime
 from app.metrics import use_directory
 from app.models import db
 from app.models.base import connection
-from app.models.schema import upgrade
+from app.models.schema import pending, upgrade
 from app.ops import doctor as ops_doctor
 from app.serve import run_gunicorn
 
@@ -37,6 +38,18 @@ def db_upgrade():
     """Apply pending migrations."""
     applied = upgrade()
     click.echo(f"applied {len(applied)} migration(s)" + (f": {', '.join(applied)}" if applied else ""))
+
+
+@db_cli.command("check")
+@one_line_errors
+def db_check():
+    """Exit 1 unless every migration is applied (the deploy units' ExecStartPre: new code
+    does not start on an old schema)."""
+    waiting = pending()
+    if waiting:
+        raise click.ClickException(f"{len(waiting)} migration(s) not applied ({', '.join(waiting)}): run "
+                                   "flask --app wsgi db upgrade")
+    click.echo("all migrations applied")
 
 
 companies_cli = AppGroup("companies", help="Companies.")
@@ -168,7 +181,7 @@ def keys_revoke(key_id):
 
 def register(app):
     for group in (db_cli, companies_cli, partner_api_cli, users_cli, sandbox_cli, keys_cli, jobs_cli, *hr.GROUPS,
-                  *attendance.GROUPS, webhooks_cli, oauth_cli):
+                  *attendance.GROUPS, webhooks_cli, oauth_cli, backup_cli):
         app.cli.add_command(group)
     app.cli.add_command(serve)
     app.cli.add_command(doctor)

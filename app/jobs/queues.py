@@ -46,6 +46,7 @@ class InProcessRunner:
     def __init__(self, app, periodic, *, autostart=True):
         self.app, self.periodic, self.autostart = app, periodic, autostart
         self._queue = queue.Queue()
+        self.quiet = False
         self._thread = None
         self._lock = threading.Lock()
 
@@ -66,7 +67,7 @@ class InProcessRunner:
         """Around a CLI command. Without Redis no worker runs, and the command's process
         ends with it: what it queues runs here, before it returns (no thread is started,
         and the periodic jobs are left to the web process)."""
-        self.autostart = False
+        self.autostart, self.quiet = False, True  # its jobs' lines at DEBUG, unless one fails
         try:
             yield
         finally:
@@ -109,5 +110,5 @@ class InProcessRunner:
         except Exception as exc:
             error = exc
             log.exception("job %s%r failed; the sweeper will find its work again", function.__name__, args)
-        job_finished(function.__name__, time.perf_counter() - began, error)
+        job_finished(function.__name__, time.perf_counter() - began, error, quiet=self.quiet)
 
