@@ -22,7 +22,8 @@ def check(redis_client, now, max_lag_seconds):
     checks = {"database": _database(), "redis": _redis(redis_client)}
     if checks["database"]["ok"]:
         checks["migrations"] = _migrations()
-        checks.update(_jobs(now, max_lag_seconds))
+        if checks["migrations"]["ok"]:  # before them, the tables the jobs use may not exist
+            checks.update(_jobs(now, max_lag_seconds))
     return checks, all(found["ok"] for found in checks.values())
 
 

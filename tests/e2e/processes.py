@@ -14,6 +14,7 @@ def procfile(name, env, log):
     line = next(line for line in (ROOT / "Procfile").read_text().splitlines() if line.startswith(f"{name}:"))
     command = re.sub(r"\$\{(\w+):-([^}]*)\}", lambda m: env.get(m.group(1)) or m.group(2),
                      line.split(":", 1)[1]).split()
+    command = command[1:] if command[0] == "exec" else command  # the shell's exec: the process itself
     return subprocess.Popen([sys.executable, "-m", *command], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
 
 

@@ -5,58 +5,14 @@ and on PostgreSQL when the suite runs there (TEST_DATABASE_URL)."""
 import hashlib
 import json
 import os
-import sqlite3
 import subprocess
 import sys
 import time
-from urllib.parse import urlsplit, urlunsplit
 
-import psycopg2
-import pytest
-
+from tests.e2e.databases import rows
 from tests.e2e.test_serve import ROOT
 
 SECRET_KEY = "a-backup-test-secret-key-of-more-than-32-characters"
-
-
-class Databases:
-    """Fresh databases of the engine under test, dropped afterwards."""
-
-    def __init__(self, folder):
-        self.folder, self.admin, self.made = folder, os.environ.get("TEST_DATABASE_URL"), []
-        if self.admin and not self.admin.startswith("postgres"):
-            self.admin = None
-
-    def new(self, name):
-        if not self.admin:
-            return f"sqlite:///{self.folder}/{name}.db"
-        database = f"{urlsplit(self.admin).path.lstrip('/')}_{name}"
-        self._sql(f'DROP DATABASE IF EXISTS "{database}"', f'CREATE DATABASE "{database}"')
-        self.made.append(database)
-        return urlunsplit(urlsplit(self.admin)._replace(path=f"/{database}"))
-
-    def drop(self):
-        self._sql(*(f'DROP DATABASE IF EXISTS "{database}"' for database in self.made))
-
-    def _sql(self, *statements):
-        if not statements:
-            return
-        admin = psycopg2.connect(self.admin)
-        admin.autocommit = True  # CREATE and DROP DATABASE refuse a transaction
-        try:
-            with admin.cursor() as cursor:
-                for statement in statements:
-                    cursor.execute(statement)
-        finally:
-            admin.close()
-
-
-@pytest.fixture
-def databases(tmp_path):
-    made = Databases(tmp_path)
-    yield made
-    if made.admin:
-        made.drop()
 
 
 def env_of(url, secret_key=SECRET_KEY):
@@ -74,19 +30,6 @@ def helper(url, *args, secret_key=SECRET_KEY):
     """tests/e2e/load_writer.py: the service's own code, against `url`."""
     return subprocess.run([sys.executable, "-m", "tests.e2e.load_writer", *args], cwd=ROOT,
                           env=env_of(url, secret_key), capture_output=True, text=True, timeout=120)
-
-
-def rows(url, sql):
-    if url.startswith("sqlite:///"):
-        with sqlite3.connect(url[len("sqlite:///"):]) as connection:
-            return connection.execute(sql).fetchall()
-    connection = psycopg2.connect(url)
-    try:
-        with connection.cursor() as cursor:
-            cursor.execute(sql)
-            return cursor.fetchall()
-    finally:
-        connection.close()
 
 
 def tables(url):
