@@ -68,7 +68,11 @@ def create_app(config=None, **overrides):
     app.config.update(overrides)
     telemetry.configure_logging(app.config["LOG_FORMAT"])
     if app.config["METRICS_DIR"]:
-        metrics.use_directory(app.config["METRICS_DIR"])
+        try:
+            metrics.use_directory(app.config["METRICS_DIR"])
+        except OSError as exc:
+            raise ConfigurationError(f"METRICS_DIR {app.config['METRICS_DIR']} cannot be used: {exc.strerror}; "
+                                     "make it writable by the service's user, or unset it") from None
     # Settings that can be wrong are read before anything is wired.
     sender = Sender(_private_networks(app), ca_file=app.config["WEBHOOK_CA_FILE"], resolver=_webhook_resolver(app))
 

@@ -13,7 +13,7 @@ these facts as fields; the default is plain text.
 import logging
 import time
 
-from flask import g, request
+from flask import current_app, g, has_app_context, request
 from pythonjsonlogger.json import JsonFormatter
 
 from app.metrics import job_done, request_done
@@ -55,7 +55,8 @@ def _finished(response):
     began = request.environ.get("app.started")
     seconds = time.perf_counter() - began if began is not None else 0.0
     operation = g.get("operation_id") or request.endpoint or "unrouted"
-    request_done(operation, response.status_code, seconds)
+    if _counting():
+        request_done(operation, response.status_code, seconds)
     facts = {"request_id": g.get("request_id"), "method": request.method,
              "path": request.url_rule.rule if request.url_rule is not None else "(no route)",
              "status": response.status_code, "duration_ms": round(seconds * 1000, 1), "operation": operation}
@@ -73,7 +74,8 @@ def _finished(response):
 def job_finished(name, seconds, error=None, job_id=None, *, quiet=False):
     """A job's line, and its counters: ok, or failed with the exception's type. `quiet`:
     an ok job's line at DEBUG (a CLI command's own jobs, done before it returns)."""
-    job_done(name, seconds, error is None)
+    if _counting():
+        job_done(name, seconds, error is None)
     facts = {"job": name, "job_id": job_id, "duration_ms": round(seconds * 1000, 1),
              "outcome": "ok" if error is None else "failed"}
     if error is not None:
@@ -81,6 +83,11 @@ def job_finished(name, seconds, error=None, job_id=None, *, quiet=False):
     level = logging.ERROR if error is not None else logging.DEBUG if quiet else logging.INFO
     job_log.log(level, "job %s %s %.1f ms%s", name, facts["outcome"],
                 facts["duration_ms"], _tail(facts, ("job_id", "error")), extra=facts)
+
+
+def _counting():
+    """Counters are kept only while /metrics can be read (METRICS_TOKEN set)."""
+    return has_app_context() and bool(current_app.config.get("METRICS_TOKEN"))
 
 
 def _tail(facts, names):

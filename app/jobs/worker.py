@@ -72,7 +72,7 @@ class Scheduler(CronScheduler):
     LEADER_SECONDS = 150
     STANDBY_SECONDS = 15
     stopping = False
-    leading = False
+    leading = None  # not yet asked: its first answer is logged either way
     _lock = None
 
     def _request_stop(self, signum, frame):  # RQ's SIGTERM/SIGINT handler

@@ -15,6 +15,9 @@ BAD_SETTINGS = [
     ({"DATABASE_URL": "mysql://db/x"}, "Configuration error: DATABASE_URL must be sqlite:/// or postgresql://"),
     ({"RATE_LIMIT_PER_MINUTE": "lots"}, "Configuration error: RATE_LIMIT_PER_MINUTE must be a whole number"),
     ({"LIVE_OPERATIONS": "getCompny"}, "Configuration error: LIVE_OPERATIONS names getCompny"),
+    ({"METRICS_DIR": "/proc/partner-api-metrics"}, "Configuration error: METRICS_DIR /proc/partner-api-metrics "
+                                                   "cannot be used"),
+    ({"LOG_FORMAT": "xml"}, "Configuration error: LOG_FORMAT must be text or json, not 'xml'"),
     ({"DATABASE_URL": "postgresql://partner:s3cret@127.0.0.1:1/partner_api"},
      "Error: database error at postgresql://partner:***@127.0.0.1:1/partner_api: connection to server"),
 ]
