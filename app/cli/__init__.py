@@ -226,6 +226,13 @@ def serve(host, port, workers, email, country):
             password = secrets.token_urlsafe(12)
             signin.set_password(user.email, password, runtime())
     base = f"http://{host}:{port}"
+    metrics = ""
+    if current_app.config["METRICS_TOKEN"]:
+        metrics = f"  metrics: {base}/metrics (Authorization: Bearer <METRICS_TOKEN>)\n"
+        if not current_app.config["METRICS_DIR"]:
+            # Several workers: each counts into a folder of this run, and a scrape adds them up.
+            current_app.config["METRICS_DIR"] = tempfile.mkdtemp(prefix="partner-api-metrics-")
+            use_directory(current_app.config["METRICS_DIR"])
     sign_in = (f"password {password}" if password else
                f"password as first printed; reset: flask --app wsgi users password --email {user.email}")
     click.echo(
@@ -235,13 +242,9 @@ def serve(host, port, workers, email, country):
         f"{' (the key printed by the previous start is revoked)' if replaced else ''}\n"
         f"  try:  curl -H 'Authorization: Bearer {secret}' {base}/v1/company\n"
         f"  docs: {base}/v1/docs\n"
+        f"{metrics}"
         f"  console: {base}/console/ (sign in as {user.email}, {sign_in})\n"
     )
-    if current_app.config["METRICS_TOKEN"] and not current_app.config["METRICS_DIR"]:
-        # Several workers: each counts into a folder of this run, and a scrape adds them up.
-        current_app.config["METRICS_DIR"] = tempfile.mkdtemp(prefix="partner-api-metrics-")
-        use_directory(current_app.config["METRICS_DIR"])
-        click.echo(f"  metrics: {base}/metrics (Authorization: Bearer <METRICS_TOKEN>)\n")
     db.close_all()  # no connection may cross the fork into gunicorn's workers
     runner.autostart = autostart
     run_gunicorn(current_app._get_current_object(), host, port, workers)

@@ -67,11 +67,15 @@ class InProcessRunner:
         """Around a CLI command. Without Redis no worker runs, and the command's process
         ends with it: what it queues runs here, before it returns (no thread is started,
         and the periodic jobs are left to the web process)."""
+        before = self.autostart, self.quiet
         self.autostart, self.quiet = False, True  # its jobs' lines at DEBUG, unless one fails
         try:
             yield
         finally:
-            self.run_pending()
+            try:
+                self.run_pending()
+            finally:
+                self.autostart, self.quiet = before
 
     def run_pending(self):
         """Run every queued job now, in the caller's thread (tests, `jobs run-due`)."""

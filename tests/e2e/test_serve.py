@@ -230,13 +230,13 @@ def test_serve_logs_json_lines_and_its_metrics_count_across_workers(tmp_path):
     """LOG_FORMAT=json: every request is one JSON line (no key in it); METRICS_TOKEN: a
     scrape answered by either worker counts the requests both served."""
     token, later = "metrics-token-of-this-test", []
-    with serving(tmp_path, later, LOG_FORMAT="json", METRICS_TOKEN=token) as (base, key, _, _):
+    with serving(tmp_path, later, LOG_FORMAT="json", METRICS_TOKEN=token) as (base, key, _, printed):
         for _ in range(12):
             assert requests.get(f"{base}/v1/company", headers={"Authorization": f"Bearer {key}"},
                                 timeout=5).status_code == 200
         scrapes = [requests.get(f"{base}/metrics", headers={"Authorization": f"Bearer {token}"}, timeout=5).text
                    for _ in range(4)]
-    assert f"{base}/metrics" in later[0]
+    assert f"{base}/metrics" in printed
     for scraped in scrapes:  # whichever worker answered
         assert 'partner_api_requests_total{operation="getCompany",status="200"} 12.0' in scraped, scraped[:2000]
     lines = [json.loads(line) for line in later[0].splitlines() if line.startswith("{")]
