@@ -86,3 +86,19 @@ def test_the_service_makes_its_sqlite_files_private(app, tmp_path):
 
     private_file(str(tmp_path / "new" / "db.sqlite"))
     assert oct((tmp_path / "new" / "db.sqlite").stat().st_mode & 0o777) == "0o600"
+
+
+def test_db_check_passes_on_a_current_schema_and_refuses_a_missing_migration(run):
+    """The deploy units' ExecStartPre: new code never starts on an old schema."""
+    from peewee import Table
+
+    from app.models.base import db
+
+    ok = run("db", "check")
+    assert ok.exit_code == 0 and "all migrations applied" in ok.output
+    history = Table("migratehistory").bind(db)
+    [(last,)] = history.select(history.c.name).order_by(history.c.id.desc()).limit(1).tuples()
+    history.delete().where(history.c.name == last).execute()  # rolled back after the test
+    refused = run("db", "check")
+    assert refused.exit_code == 1
+    assert f"1 migration(s) not applied ({last}): run flask --app wsgi db upgrade" in refused.output

@@ -1,8 +1,10 @@
-"""Starting and stopping the service's processes as an operator's Procfile runner does."""
+"""Starting and stopping the service's processes as an operator's Procfile runner does,
+and waiting on them."""
 
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -24,3 +26,17 @@ def stop(processes, timeout=20):
         process.terminate()
     for process in processes:
         process.wait(timeout=timeout)
+
+
+def wait_for(check, seconds=15, tolerate=()):
+    """`check()`'s first truthy answer within `seconds`, polled every 0.05 s; else its
+    last answer. Exceptions of the `tolerate` types count as "not yet"."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            found = check()
+        except tolerate:
+            found = None
+        if found or time.monotonic() >= deadline:
+            return found
+        time.sleep(0.05)

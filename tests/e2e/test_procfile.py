@@ -19,6 +19,7 @@ import pytest
 import redis
 import requests
 
+from tests.e2e import processes
 from tests.e2e.databases import rows
 from tests.e2e.test_serve import ROOT, flask, free_port
 from tests.receivers import Receiver
@@ -28,16 +29,7 @@ SECRET_KEY = "a-procfile-test-secret-key-of-more-than-32-chars"
 
 
 def wait_for(check, seconds=30):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        try:
-            found = check()
-        except requests.RequestException:
-            found = None
-        if found:
-            return found
-        time.sleep(0.1)
-    return None
+    return processes.wait_for(check, seconds, tolerate=requests.RequestException)
 
 
 class Honcho:

@@ -10,29 +10,18 @@ import os
 import re
 import shutil
 import subprocess
-import time
 
 import pytest
 import redis
 import requests
 
 from tests.e2e.databases import rows
-from tests.e2e.processes import procfile, stop
+from tests.e2e.processes import procfile, stop, wait_for
 from tests.e2e.test_serve import ROOT, flask, free_port, wait_until_serving
 from tests.receivers import Receiver
 
 LOGS = ROOT / "tests" / "output" / "scale-out"
 PASSWORD = "a console password for two hosts"
-
-
-def wait_for(check, seconds=30):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        found = check()
-        if found:
-            return found
-        time.sleep(0.1)
-    return check()
 
 
 @pytest.fixture

@@ -30,7 +30,7 @@ from rq import Worker
 from rq.cron import CronScheduler
 
 from app.domain.webhooks.signing import verify
-from tests.e2e.processes import procfile, stop
+from tests.e2e.processes import procfile, stop, wait_for
 from tests.e2e.test_attendance_flow import e2e_redis_url
 from tests.e2e.test_serve import ROOT, flask, free_port, wait_until_serving
 from tests.receivers import Inbox, Receiver
@@ -87,16 +87,6 @@ def stack(tmp_path_factory, ca, inbox):
     finally:
         stop(started.values())
         log.close()
-
-
-def wait_for(check, seconds=15):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        found = check()
-        if found:
-            return found
-        time.sleep(0.05)
-    return check()
 
 
 def create(stack, url, events=("employee.updated", "employee.left")):
