@@ -26,13 +26,12 @@ log = logging.getLogger(__name__)
 class Worker(SimpleWorker):
     heartbeat_every = 5.0  # seconds; far below RQ's worker TTL (420 s by default)
     _heartbeat_sent = None
+    _error = None  # the exception of the job in hand, if it raised
     stopping = False
 
     def request_stop(self, signum, frame):  # RQ's SIGTERM/SIGINT handler
         self.stopping = True
         super().request_stop(signum, frame)
-
-    _error = None
 
     def perform_job(self, job, queue, *args, **kwargs):
         """RQ's, plus one line (and the counters) per job. RQ's own lines per job are
