@@ -4,6 +4,8 @@ import contextvars
 
 from gunicorn.app.base import BaseApplication
 
+from app.telemetry import gunicorn_logging
+
 # gunicorn's largest request line: URLs up to it reach the app, which answers one over
 # 4,096 characters with a problem (app/api/request_limits.py), not gunicorn's HTML 414.
 MAX_REQUEST_LINE = 8190
@@ -30,6 +32,6 @@ def run_gunicorn(app, host, port, workers):
     is active, so in a worker that inherited the CLI's, every request would share one
     context and its `g` (one visitor's CSRF token, another key's rate-limit headers).
     gunicorn therefore runs in a new, empty context: each request pushes its own."""
-    server = _Gunicorn(app, {"bind": f"{host}:{port}", "workers": workers,
-                             "limit_request_line": MAX_REQUEST_LINE})
+    server = _Gunicorn(app, {"bind": f"{host}:{port}", "workers": workers, "limit_request_line": MAX_REQUEST_LINE,
+                             "logconfig_dict": gunicorn_logging(app.config["LOG_FORMAT"]) or {}})
     contextvars.Context().run(server.run)

@@ -23,6 +23,7 @@ job_log = logging.getLogger("app.job")
 TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s %(message)s"
 QUIET_PATHS = ("/healthz", "/readyz", "/metrics")
 FORMATS = ("text", "json")
+JSON_NAMES = {"asctime": "time", "levelname": "level", "name": "logger"}
 
 
 def configure_logging(log_format):
@@ -34,10 +35,26 @@ def configure_logging(log_format):
     logging.getLogger("peewee_migrate").setLevel(logging.WARNING)
 
 
+def gunicorn_logging(log_format):
+    """gunicorn's `logconfig_dict` for LOG_FORMAT=json: its own lines (the master's
+    start, reload and stop, workers booting) as JSON on stderr like the service's, and
+    the root handler the app's lines then use; None for text (gunicorn's own format)."""
+    if log_format != "json":
+        return None
+    return {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "formatters": {"json": {"()": JsonFormatter, "fmt": TEXT_FORMAT, "rename_fields": JSON_NAMES}},
+        "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "json", "stream": "ext://sys.stderr"}},
+        "root": {"level": "INFO", "handlers": ["stderr"]},
+        "loggers": {name: {"level": "INFO", "handlers": [], "propagate": True}
+                    for name in ("gunicorn.error", "gunicorn.access")},
+    }
+
+
 def formatter(log_format):
     if log_format == "json":
-        return JsonFormatter(TEXT_FORMAT,
-                             rename_fields={"asctime": "time", "levelname": "level", "name": "logger"})
+        return JsonFormatter(TEXT_FORMAT, rename_fields=JSON_NAMES)
     return logging.Formatter(TEXT_FORMAT)
 
 

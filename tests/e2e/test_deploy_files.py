@@ -89,6 +89,5 @@ def test_the_units_run_what_the_procfile_runs():
         words = [re.sub(r"\$\{(\w+)(:-[^}]*)?\}", r"<\1>", word).split("/")[-1] for word in start.split()]
         expected = [re.sub(r"\$\{(\w+)(:-[^}]*)?\}", r"<\1>", word) for word in procfile[name].split()]
         expected = expected[1:] if expected[0] == "exec" else expected
-        extra = {"--graceful-timeout", "30"}
-        assert [word for word in words if word not in extra] == expected, name
+        assert words == expected, name
         assert "ExecStartPre=/opt/partner-api/.venv/bin/flask --app wsgi db check" in unit

@@ -56,12 +56,21 @@ class Honcho:
         return self.log_path.read_text()
 
 
-def gunicorn_processes(port):
-    """(master pid, {worker pids}) of the gunicorn bound to `port`."""
+def gunicorn_processes(runner_pid):
+    """(master pid, {worker pids}) of the gunicorn the runner started."""
     listed = subprocess.run(["ps", "-ww", "-eo", "pid=,ppid=,args="], capture_output=True, text=True).stdout
     ours = [line.split(None, 2) for line in listed.splitlines()]
-    pids = {int(pid): int(ppid) for pid, ppid, args in ours
-            if "gunicorn" in args and "python" in args and f"--bind 127.0.0.1:{port} " in args}
+    parents = {int(pid): int(ppid) for pid, ppid, *_ in ours}
+
+    def under_runner(pid):
+        while pid > 1:
+            pid = parents.get(pid, 0)
+            if pid == runner_pid:
+                return True
+        return False
+
+    pids = {int(pid): int(ppid) for pid, ppid, *args in ours
+            if args and "gunicorn" in args[0] and "python" in args[0] and under_runner(int(pid))}
     masters = [pid for pid, ppid in pids.items() if ppid not in pids]
     assert len(masters) == 1, listed
     [master] = masters
@@ -117,8 +126,7 @@ def test_the_procfile_under_honcho_serves_delivers_reloads_and_stops(stack):
         assert json.loads(receiver.requests[0]["body"])["type"] == "employee.updated"
 
         # A reload with HUP under steady load: new workers, and every request answered.
-        port = int(env["PORT"])
-        master, old_workers = gunicorn_processes(port)
+        master, old_workers = gunicorn_processes(runner.process.pid)
         answers, stop_load = [], threading.Event()
 
         def load():
@@ -134,8 +142,11 @@ def test_the_procfile_under_honcho_serves_delivers_reloads_and_stops(stack):
             loader.start()
         time.sleep(1)
         os.kill(master, signal.SIGHUP)
-        assert wait_for(lambda: gunicorn_processes(port)[1].isdisjoint(old_workers) and
-                        len(gunicorn_processes(port)[1]) == 2, seconds=30), "the workers were not replaced"
+        def replaced():
+            workers = gunicorn_processes(runner.process.pid)[1]
+            return workers.isdisjoint(old_workers) and len(workers) == 2
+
+        assert wait_for(replaced, seconds=30), "the workers were not replaced"
         time.sleep(1)
         stop_load.set()
         for loader in loaders:
@@ -149,6 +160,12 @@ def test_the_procfile_under_honcho_serves_delivers_reloads_and_stops(stack):
         for name in ("web.1", "worker.1", "scheduler.1"):
             assert f"{name} stopped (rc=0)" in stopped, stopped[-3000:]
         assert "SIGKILL" not in stopped
+        # LOG_FORMAT=json: every line of every process is one JSON object, gunicorn's own too.
+        for line in stopped.splitlines():
+            name, _, text = line.partition(" | ")
+            if text and "system" not in name:
+                assert isinstance(json.loads(text), dict), line
+        assert '"logger": "gunicorn.error"' in stopped
 
         # A delivery in flight when the runner stops (its 5 s are up before the
         # receiver's answer): after the restart the same event is sent again.

@@ -239,8 +239,9 @@ def test_serve_logs_json_lines_and_its_metrics_count_across_workers(tmp_path):
     assert f"{base}/metrics" in printed
     for scraped in scrapes:  # whichever worker answered
         assert 'partner_api_requests_total{operation="getCompany",status="200"} 12.0' in scraped, scraped[:2000]
-    lines = [json.loads(line) for line in later[0].splitlines() if line.startswith("{")]
+    lines = [json.loads(line) for line in later[0].splitlines() if line.strip()]  # gunicorn's own lines too
     served = [line for line in lines if line.get("logger") == "app.request" and line.get("path") == "/v1/company"]
     assert len(served) == 12 and {line["status"] for line in served} == {200}
     assert all(line["credential_id"].startswith("key_") and line["request_id"] for line in served)
     assert key not in "\n".join(map(json.dumps, lines)) and token not in "\n".join(map(json.dumps, lines))
+    assert any(line["logger"] == "gunicorn.error" and "Booting worker" in line["message"] for line in lines)

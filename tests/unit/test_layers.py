@@ -18,7 +18,7 @@ APP = ROOT / "app"
 
 LAYERS = [
     ("app",),
-    ("app.cli", "app.serve"),
+    ("app.cli", "app.serve", "app.gunicorn_settings"),
     ("app.api", "app.console", "app.jobs", "app.oauth", "app.ops"),
     ("app.extensions", "app.mail", "app.egress", "app.telemetry", "app.metrics"),
     ("app.domain",),
