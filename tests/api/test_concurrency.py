@@ -7,6 +7,7 @@ entry, one event, one row, and the loser gets the refusal a second click would g
 """
 
 import functools
+import json
 import threading
 import traceback
 from datetime import date
@@ -28,6 +29,7 @@ from app.domain.oauth import connections as oauth
 from app.domain.payroll import actions as payroll_actions
 from app.domain.payroll.rules import accrual_journal, net_by_account
 from app.domain.people import actions as hr
+from app.domain.people import bulk
 from app.domain.webhooks import deliveries, endpoints
 from app.domain.webhooks.deliveries import Outcome
 from app.domain.webhooks.urls import check_url
@@ -414,3 +416,22 @@ def test_a_double_clicked_rotate_secret_rotates_once(committed, race, company, c
         one_won(outcomes, Conflict)
         [secret] = [outcome for outcome in outcomes if isinstance(outcome, str)]
         assert committed(oauth_apps.authenticate, app.id, secret) is not None
+
+
+def test_two_reconciliations_at_once_announce_each_bulk_change_once(committed, race, company, runtime):
+    """The nightly reconciliation decides what is owed under each employee's row lock:
+    two running at once (a second scheduler before the lock, an operator's `jobs
+    reconcile` beside the night's) write one event per changed employee, not two."""
+    staff = committed(lambda: [e.id for e in Employee.select().where(Employee.company == company.id)])
+    for round_ in range(ROUNDS):
+        committed(lambda: Employee.update(job_title=f"Bulk title {round_}")  # noqa: B023 (run now)
+                  .where(Employee.company == company.id).execute())  # a bulk tool: no events
+        seen = committed(lambda: {e.id for e in OutboxEvent.select().where(OutboxEvent.company == company.id)})
+        outcomes = race(bulk.reconcile, runtime)
+        assert all(isinstance(outcome, dict) for outcome in outcomes), outcomes
+        with connection():
+            written = [json.loads(e.payload) for e in OutboxEvent.select().where(OutboxEvent.company == company.id)
+                       if e.id not in seen]
+        announced = sorted(event["data"]["employee"]["id"] for event in written)
+        assert announced == sorted(staff), (len(announced), len(staff))
+        assert {event["type"] for event in written} == {"employee.updated"}

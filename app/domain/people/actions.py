@@ -146,6 +146,29 @@ def announce(company, employee_id, event_type, runtime):
     return event_id
 
 
+def announce_owed(company, employee_id, runtime):
+    """The event partners are owed for this employee, decided and written under its row
+    lock (an HR action on it has finished, or waits): `employee.created` if never
+    announced, `employee.left` if it left since, else `employee.updated`; None when its
+    form is already announced (by an HR action, or by a reconciliation running beside
+    this one). The nightly reconciliation's one write."""
+    with write_transaction():
+        _locked_employee(company.id, employee_id)
+        form = _form(employee_id)
+        announced = (EmployeeAnnouncement.select(EmployeeAnnouncement.form)
+                     .where(EmployeeAnnouncement.employee == employee_id).scalar())
+        if announced == canonical(form):
+            return None
+        if announced is None:
+            event_type = "employee.created"
+        elif form["status"] == "left" and json.loads(announced)["status"] != "left":
+            event_type = "employee.left"
+        else:
+            event_type = "employee.updated"
+        announce(company, employee_id, event_type, runtime)
+    return event_type
+
+
 def remember_announcement(company_id, employee_id, form, event_id, clock):
     values = {"form": canonical(form), "event_id": event_id, "announced_at": to_db(clock.now())}
     updated = EmployeeAnnouncement.update(**values).where(EmployeeAnnouncement.employee == employee_id).execute()

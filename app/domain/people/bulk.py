@@ -9,7 +9,6 @@ it again writes nothing: each event it writes also records the form it announced
 
 import csv
 import io
-import json
 from datetime import date
 from decimal import InvalidOperation
 
@@ -20,7 +19,7 @@ from app.domain.kernel.errors import ValidationFailed
 from app.domain.kernel.ids import new_id
 from app.domain.kernel.money import example_amount, parse_major
 from app.domain.partner_safe import employee_form
-from app.domain.people.actions import FIELDS, MONEY_FIELDS, announce, canonical, clean_fields
+from app.domain.people.actions import FIELDS, MONEY_FIELDS, announce_owed, canonical, clean_fields
 from app.domain.people.employees import EMPLOYEE_COLUMNS
 from app.models import Branch, Company, Employee, EmployeeAnnouncement, db
 
@@ -130,23 +129,11 @@ def reconcile(runtime, *, batch=500):
             .dicts()
         )
         for row in rows:
-            form = employee_form(row)
-            if row["announced"] == canonical(form):
-                continue
-            event_type = owed_event(row["announced"], form)
-            with db.atomic():
-                announce(companies[row["company"]], row["id"], event_type, runtime)
-            counts[event_type] += 1
+            if row["announced"] == canonical(employee_form(row)):
+                continue  # the cheap look, without a lock; announce_owed decides under one
+            event_type = announce_owed(companies[row["company"]], row["id"], runtime)
+            if event_type is not None:
+                counts[event_type] += 1
         if len(rows) < batch:
             return counts
         after = (rows[-1]["company"], rows[-1]["id"])
-
-
-def owed_event(announced, form):
-    """The event partners are owed for an employee whose partner form is `form` and
-    whose last announced form is `announced` (canonical JSON, or None if never)."""
-    if announced is None:
-        return "employee.created"
-    if form["status"] == "left" and json.loads(announced)["status"] != "left":
-        return "employee.left"
-    return "employee.updated"
