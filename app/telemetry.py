@@ -22,7 +22,6 @@ log = logging.getLogger("app.request")
 job_log = logging.getLogger("app.job")
 TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s %(message)s"
 QUIET_PATHS = ("/healthz", "/readyz", "/metrics")
-FORMATS = ("text", "json")
 JSON_NAMES = {"asctime": "time", "levelname": "level", "name": "logger"}
 
 
