@@ -159,14 +159,19 @@ def announce_owed(company, employee_id, runtime):
                      .where(EmployeeAnnouncement.employee == employee_id).scalar())
         if announced == canonical(form):
             return None
-        if announced is None:
-            event_type = "employee.created"
-        elif form["status"] == "left" and json.loads(announced)["status"] != "left":
-            event_type = "employee.left"
-        else:
-            event_type = "employee.updated"
+        event_type = owed_event(announced, form)
         announce(company, employee_id, event_type, runtime)
     return event_type
+
+
+def owed_event(announced, form):
+    """The event partners are owed for an employee whose partner form is `form` and
+    whose last announced form is `announced` (canonical JSON, or None if never)."""
+    if announced is None:
+        return "employee.created"
+    if form["status"] == "left" and json.loads(announced)["status"] != "left":
+        return "employee.left"
+    return "employee.updated"
 
 
 def remember_announcement(company_id, employee_id, form, event_id, clock):

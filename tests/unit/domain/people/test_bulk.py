@@ -6,8 +6,8 @@ from datetime import date
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app.domain.people.actions import canonical
-from app.domain.people.bulk import CSV_COLUMNS, owed_event, row_fields
+from app.domain.people.actions import canonical, owed_event
+from app.domain.people.bulk import CSV_COLUMNS, row_fields
 
 
 def test_money_is_read_in_the_currencys_major_units_and_blank_money_is_zero():
