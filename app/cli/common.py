@@ -11,6 +11,7 @@ from flask import current_app
 
 from app.domain.kernel.countries import COUNTRY_CODES
 from app.domain.kernel.errors import DomainError, ValidationFailed
+from app.domain.kernel.text import first_unstorable
 from app.extensions import job_queue
 from app.models.base import connection
 
@@ -40,6 +41,9 @@ def reported(command):
 
     @functools.wraps(command)
     def wrapper(*args, **kwargs):
+        unstorable = first_unstorable(kwargs)
+        if unstorable is not None:  # a byte that is not UTF-8 in argv arrives as a lone surrogate
+            raise click.BadParameter(unstorable[1], param_hint=option_name(unstorable[0]))
         try:
             return command(*args, **kwargs)
         except ValidationFailed as exc:
@@ -57,6 +61,15 @@ def reported(command):
             raise click.ClickException(f"cannot reach Redis at {where}: {first_line(exc)}") from None
 
     return wrapper
+
+
+def option_name(name):
+    """How the command line spells the parameter `name` (`--name-ar`, `EMPLOYEE`)."""
+    context = click.get_current_context(silent=True)
+    for param in (context.command.params if context is not None else ()):
+        if param.name == name:
+            return param.get_error_hint(context)
+    return name
 
 
 def first_line(exc):

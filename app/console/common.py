@@ -22,6 +22,7 @@ from app.domain.kernel.errors import DomainError
 from app.domain.kernel.money import format_minor
 from app.domain.kernel.sealing import Sealer
 from app.extensions import runtime
+from app.telemetry import route_of
 
 csrf = CSRFProtect()
 
@@ -174,7 +175,7 @@ def _security_headers(response):  # error pages of these blueprints pass through
 
 def _csrf_error(exc):
     current_app.logger.warning("console form refused: %s (%s %s) request_id=%s", exc.description, request.method,
-                               request.path, g.get("request_id"))
+                               route_of(), g.get("request_id"))
     message = ("This form could not be checked: it may have been open for too long, or the browser did not send "
                "this site's cookie. Nothing was changed. Reload the page and send it again; if it keeps "
                f"happening, give your administrator the reference {g.get('request_id')}.")
@@ -185,11 +186,14 @@ def _error_page(exc):
     if exc.code is None or exc.code >= 500:
         original = getattr(exc, "original_exception", None)
         current_app.logger.error("console error request_id=%s %s %s", g.get("request_id"), request.method,
-                                 request.path, exc_info=original if isinstance(original, BaseException) else None)
+                                 route_of(), exc_info=original if isinstance(original, BaseException) else None)
         return _render_error(500, "Something went wrong on our side, and it is logged. Try again in a minute; "
                                   f"if it keeps happening, give your administrator the reference "
                                   f"{g.get('request_id')}.")
-    return _render_error(exc.code, ERROR_MESSAGES.get(exc.code, exc.description))
+    # A description given where the error was raised says what was wrong; a class's own
+    # default gets our words.
+    told = exc.description if exc.description != type(exc).description else None
+    return _render_error(exc.code, told or ERROR_MESSAGES.get(exc.code, exc.description))
 
 
 def _domain_error(exc):
@@ -201,7 +205,7 @@ def _domain_error(exc):
 def _integrity_error(exc):
     """A unique index refused what another click or user stored a moment before."""
     current_app.logger.warning("console conflict request_id=%s %s %s: %s", g.get("request_id"), request.method,
-                               request.path, exc)
+                               route_of(), exc)
     return _render_error(409, "Someone changed this at the same moment. Nothing of yours was saved; "
                               "reload the page to see what is stored now.")
 

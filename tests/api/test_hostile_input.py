@@ -6,6 +6,8 @@ import json
 
 import pytest
 
+from app.domain.people.employees import roster
+from app.models import ApiKey, Company, Employee, User
 from tests.api.console import csrf, sign_in
 
 PROBLEM = "application/problem+json"
@@ -65,3 +67,40 @@ def test_a_next_with_a_line_break_never_reaches_a_header(client, live_company, a
                                  "csrf_token": csrf(client)})
     assert response.status_code in (302, 303) and "X-Injected" not in response.headers
     assert "\r" not in response.headers["Location"] and "\n" not in response.headers["Location"]
+
+
+# ---- text no database can store, refused where it enters (app/domain/kernel/text.py) ----
+
+
+@pytest.mark.parametrize("path, page, form", [
+    ("/console/sign-in", "/console/sign-in", {"email": "a\x00b@example.com", "password": "x"}),
+    ("/console/forgot-password", "/console/forgot-password", {"email": "a\x00b@example.com"}),
+    ("/console/integrations/keys", "/console/integrations", {"name": "Till\x00", "scopes": "employees:read"}),
+])
+def test_a_nul_in_a_console_form_is_a_400_page_and_changes_nothing(app, client, admin, path, page, form):
+    keys_before = ApiKey.select().count()
+    response = client.post(path, data={**form, "csrf_token": csrf(client, page)})
+    assert response.status_code == 400 and response.mimetype == "text/html", response.get_data(as_text=True)[:300]
+    assert "NUL" in response.get_data(as_text=True) and "Nothing was changed" in response.get_data(as_text=True)
+    assert ApiKey.select().count() == keys_before
+
+
+def test_an_employee_form_with_a_nul_changes_nothing(client, in_sandbox):
+    [employee, *_] = roster(in_sandbox.id)
+    before = Employee.get_by_id(employee.id).job_title
+    page = f"/console/employees/{employee.id}"
+    response = client.post(page, data={"job_title": "Chief\x00", "csrf_token": csrf(client, page)})
+    assert response.status_code == 400
+    assert Employee.get_by_id(employee.id).job_title == before
+
+
+@pytest.mark.parametrize("args", [
+    ["companies", "create", "--name", "Gulf \udcff", "--country", "KW"],
+    ["users", "create", "--email", "ops\udcff@example.com"],
+])
+def test_a_cli_option_that_is_not_text_is_one_line_and_stores_nothing(run, args):
+    before = (Company.select().count(), User.select().count())
+    result = run(*args)
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    assert "lone surrogate" in result.output and "--" in result.output
+    assert (Company.select().count(), User.select().count()) == before

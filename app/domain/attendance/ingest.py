@@ -21,6 +21,7 @@ from app.domain.attendance.pairing import EVENT_TYPES
 from app.domain.kernel.clock import from_db, parse_rfc3339, to_db
 from app.domain.kernel.errors import NotFound, ValidationFailed
 from app.domain.kernel.ids import new_id
+from app.domain.kernel.text import text_problem
 from app.models import AttendanceEvent, Employee, IdentityLink
 from app.models.attendance import NEW_EVENT_COLUMNS, insert_new_events
 from app.models.base import write_transaction
@@ -133,18 +134,6 @@ def _check(raw, now, ref_types, region):
         "external_id": raw["external_id"], "source": raw["source"], "type": raw["type"], "at": to_db(at),
         "branch_ref": raw.get("branch_ref"), "ref_type": ref["type"], "ref_value": ref_value,
     }
-
-
-def text_problem(value):
-    """Why a string cannot be stored as text on every database, or None: PostgreSQL text
-    holds no NUL, and a lone surrogate (JSON's "\\ud800") is not Unicode text at all."""
-    if "\x00" in value:
-        return "contains a NUL character"
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        return "is not valid Unicode text (it holds a lone surrogate)"
-    return None
 
 
 def ref_key(ref_type, value, region):

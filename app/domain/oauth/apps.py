@@ -11,6 +11,7 @@ is a member of its organisation. An operator moves it to production mode.
 
 import hmac
 import ipaddress
+import re
 from urllib.parse import urlsplit
 
 from app.domain.access.keys import parse_scopes
@@ -18,11 +19,15 @@ from app.domain.access.principal import hash_secret
 from app.domain.kernel.clock import to_db
 from app.domain.kernel.errors import Conflict, NotFound, ValidationFailed
 from app.domain.kernel.ids import new_id, random_token
+from app.domain.kernel.text import text_problem
 from app.models import Membership, OAuthApp
 
 MODES = ("development", "production")
 SECRET_PREFIX = "svc_cs_"
 MAX_REDIRECT_URI = 2048
+# What RFC 3986 lets a URI hold, and so what an RFC 6749 error may quote back: printable
+# ASCII but the space, `"` and `\`. A redirect_uri outside it can never match a registered one.
+URI_CHARACTER = re.compile(r'[!#-\[\]-~]')
 
 
 def clean_redirect_uris(uris):
@@ -46,6 +51,8 @@ def _redirect_problem(uri):
         return "a URI"
     if len(uri) > MAX_REDIRECT_URI:
         return f"at most {MAX_REDIRECT_URI} characters"
+    if not all(URI_CHARACTER.fullmatch(ch) for ch in uri):
+        return "printable ASCII only, no spaces, quotes or backslashes (percent-encode anything else)"
     try:
         parts = urlsplit(uri)
         host = parts.hostname
@@ -136,8 +143,11 @@ def get_app(client_id, organisation_id=None):
 
 
 def find_app(client_id):
-    """The app with this client id, or None."""
-    return OAuthApp.get_or_none(OAuthApp.id == client_id) if isinstance(client_id, str) else None
+    """The app with this client id, or None (also for text no id can hold: a NUL would
+    fail PostgreSQL's query, and HTTP Basic credentials reach here unjudged)."""
+    if not isinstance(client_id, str) or text_problem(client_id):
+        return None
+    return OAuthApp.get_or_none(OAuthApp.id == client_id)
 
 
 def apps_of(organisation_id):

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from app.domain.kernel.errors import ValidationFailed
+from app.domain.kernel.text import text_problem
 
 MAX_URL_LENGTH = 2048
 NAT64 = (ipaddress.ip_network("64:ff9b::/96"), ipaddress.ip_network("64:ff9b:1::/48"))
@@ -124,6 +125,9 @@ def _parts(text):
         raise _refused("a URL is required")
     if len(text) > MAX_URL_LENGTH:
         raise _refused(f"at most {MAX_URL_LENGTH} characters")
+    unstorable = text_problem(text)
+    if unstorable:
+        raise _refused(f"the URL {unstorable}")
     if any(ch.isspace() or ord(ch) < 32 or ord(ch) == 127 for ch in text):
         raise _refused("no spaces or control characters")
     try:
