@@ -126,7 +126,7 @@ def create_app(config=None, **overrides):
     app.extensions["oauth_server"] = make_oauth_server()
     app.register_blueprint(oauth_routes.blp)
     app.extensions["csrf"].exempt(oauth_routes.blp)  # clients post forms, not browsers with a session
-    problems.register(app)
+    problems.register(app, elsewhere={path: oauth_routes.http_error for path in oauth_routes.ENDPOINT_PATHS})
     auth.register(app)
     cli.register(app)
     return app

@@ -13,6 +13,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
 from app.domain.kernel.errors import DomainError
+from app.telemetry import route_of
 
 PROBLEM_MIMETYPE = "application/problem+json"
 
@@ -86,7 +87,7 @@ def handle_http_exception(exc):
         original = getattr(exc, "original_exception", None)
         current_app.logger.error(
             "unhandled error request_id=%s %s %s", g.get("request_id"), request.method,
-            request.path, exc_info=original if isinstance(original, BaseException) else None,
+            route_of(), exc_info=original if isinstance(original, BaseException) else None,
         )
         return problem_response("internal_error")
     code = STATUS_CODES.get(exc.code)
@@ -146,15 +147,21 @@ def handle_integrity_error(exc):
     if not is_api_request():
         raise exc
     current_app.logger.warning("conflict request_id=%s %s %s: %s", g.get("request_id"), request.method,
-                               request.path, exc)
+                               route_of(), exc)
     return problem_response("conflict", "A concurrent request changed this first; read it again and retry.")
 
 
-def register(app):
-    """Problem handlers for /v1; other paths keep Flask's own error pages."""
+def register(app, elsewhere=None):
+    """Problem handlers for /v1. `elsewhere` maps other paths to the handler of their
+    HTTP errors (OAuth's endpoints answer RFC 6749 JSON); the rest keep Flask's pages
+    (the console's blueprints have their own)."""
+    elsewhere = dict(elsewhere or {})
 
     def http_exception(exc):
-        return handle_http_exception(exc) if is_api_request() else exc
+        if is_api_request():
+            return handle_http_exception(exc)
+        handler = elsewhere.get(request.path)
+        return handler(exc) if handler is not None else exc
 
     app.register_error_handler(HTTPException, http_exception)
     app.register_error_handler(IntegrityError, handle_integrity_error)

@@ -51,16 +51,14 @@ def revoke_key(key_id):
     return redirect(url_for("integrations.page"))
 
 
-@bp.post("/connections/<connection_id>/revoke")
+@bp.post("/connected-apps/<app_id>/revoke")
 @requires("integrations.manage")
-def revoke_connection(connection_id):
-    """The customer's Revoke of a connected app: its tokens stop at once, and the
-    webhook endpoints it made are disabled."""
-    connection = oauth.end_connection(connection_id, runtime(), company_id=g.company.id)
-    current_app.logger.info("console connection revoked connection=%s company=%s user=%s", connection.id,
-                            g.company.id, g.user.id)
-    flash(f"Disconnected “{connection.app.name}”. Its tokens stop working at once; it must be approved again.",
-          "success")
+def disconnect_app(app_id):
+    """The customer's Revoke of a connected app: every connection it holds to this
+    company ends, its tokens stop at once, and the webhook endpoints it made are disabled."""
+    app = oauth.disconnect_app(g.company.id, app_id, runtime())
+    current_app.logger.info("console app disconnected app=%s company=%s user=%s", app.id, g.company.id, g.user.id)
+    flash(f"Disconnected “{app.name}”. Its tokens stop working at once; it must be approved again.", "success")
     return redirect(url_for("integrations.page") + "#connected-apps")
 
 
@@ -89,5 +87,5 @@ def _render(form, **extra):
         "console/integrations.html", form=form, keys=shown, show_revoked=show_revoked,
         revoked_count=sum(key.revoked_at is not None for key in every_key),
         scopes=keys.SCOPES, trigger_form=TriggerForm(formdata=None),
-        connections=oauth.connections_of(g.company.id) if current_app.config["OAUTH_PREVIEW"] else None, **extra,
+        connected_apps=oauth.connected_apps(g.company.id) if current_app.config["OAUTH_PREVIEW"] else None, **extra,
     )

@@ -20,13 +20,18 @@ from app.domain.oauth import connections
 
 bp = console_blueprint("console_oauth")
 
+# What each scope returns, in the words the customer approves (Contract, Employee and
+# Payroll run): exactly what the API gives, and what it never does.
 SCOPE_WORDS = {
-    "employees:read": "Read your employees: names, jobs, contact details and pay details",
-    "payroll:read": "Read closed payroll runs: totals and journal entries",
-    "attendance:read": "Read attendance days",
-    "attendance:write": "Send clock-in and clock-out events",
+    "employees:read": "Read your employees' work records: names, staff numbers, jobs, departments, branches, "
+                      "managers, work contact details, employment type and status, hire and end dates",
+    "payroll:read": "Read closed payroll runs: company totals by pay component and the journal entries",
+    "attendance:read": "Read attendance days: shifts, breaks and worked time",
+    "attendance:write": "Send clock-in, clock-out and break events",
     "webhooks:manage": "Receive notifications of changes (webhooks)",
 }
+NEVER_SHARED = ("No app ever receives anyone's salary or allowances, bank details or IBAN, civil ID or passport "
+                "number, date of birth, social insurance number, documents, or reason for leaving.")
 
 
 @bp.route("/oauth/authorize", methods=["GET", "POST"])
@@ -37,8 +42,9 @@ def authorize():
     try:
         grant = server.get_consent_grant(end_user=g.user)
     except OAuth2Error as error:
-        if error.redirect_uri:  # known to be the client's: the error goes back to it
-            return server.handle_error_response(None, error)
+        sent_back = server.send_back(error)  # the client and redirect URI are valid: the error goes back
+        if sent_back is not None:
+            return sent_back
         current_app.logger.info("oauth authorize refused: %s %s", error.error, error.description)
         return render_template("console/error.html", status=400,
                                message=f"This app's request cannot be shown: {error.description or error.error}. "
@@ -63,7 +69,7 @@ def authorize():
     scopes = (grant.request.payload.scope or "").split() or app.scopes.split()
     response = current_app.make_response(render_template(
         "console/consent.html", app=app, organisation=app.organisation, offered=offered,
-        scopes=[(scope, SCOPE_WORDS.get(scope, scope)) for scope in scopes]))
+        scopes=[(scope, SCOPE_WORDS.get(scope, scope)) for scope in scopes], never_shared=NEVER_SHARED))
     # The form's answer is a redirect to the app: the page may send the browser there.
     origin = urlsplit(grant.request.payload.redirect_uri)
     response.headers["Content-Security-Policy"] = SECURITY_HEADERS["Content-Security-Policy"].replace(

@@ -1,9 +1,21 @@
 """`/oauth/token`, `/oauth/revoke` and the RFC 8414 metadata (the consent page,
-`/oauth/authorize`, lives with the console's sign-in)."""
+`/oauth/authorize`, lives with the console's sign-in).
 
-from flask import Blueprint, abort, current_app, jsonify, request, url_for
+Every answer of the token and revocation endpoints is RFC 6749 JSON (5.2), their
+errors too: a body too large, text no database can store, a wrong method, a fault of
+ours (`http_error`, which create_app hands every HTTP error on these paths).
+"""
+
+import logging
+
+from flask import Blueprint, abort, current_app, g, jsonify, request, url_for
+from werkzeug.exceptions import HTTPException
 
 from app.domain.access.keys import SCOPES
+from app.oauth.server import AUTH_METHODS, describable, issuer
+from app.telemetry import route_of
+
+log = logging.getLogger(__name__)
 
 blp = Blueprint("oauth", __name__)
 
@@ -27,6 +39,8 @@ def never_stored(response):
 
 @blp.post("/oauth/token")
 def token():
+    if not request.form.get("grant_type"):  # RFC 6749, 5.2: a missing parameter
+        return _error("invalid_request", "Missing 'grant_type' in request: authorization_code or refresh_token.")
     return _answered(current_app.extensions["oauth_server"].create_token_response())
 
 
@@ -38,19 +52,42 @@ def revoke():
 @blp.get("/.well-known/oauth-authorization-server")
 def metadata():
     """RFC 8414, for clients that configure themselves."""
-    issuer = request.host_url.rstrip("/")
     return jsonify({
-        "issuer": issuer,
-        "authorization_endpoint": f"{issuer}/oauth/authorize",
+        "issuer": issuer(),
+        "authorization_endpoint": f"{issuer()}/oauth/authorize",
         "token_endpoint": url_for("oauth.token", _external=True),
         "revocation_endpoint": url_for("oauth.revoke", _external=True),
         "response_types_supported": ["code"],
         "grant_types_supported": ["authorization_code", "refresh_token"],
         "code_challenge_methods_supported": ["S256"],
-        "token_endpoint_auth_methods_supported": ["client_secret_post"],
-        "revocation_endpoint_auth_methods_supported": ["client_secret_post"],
+        "token_endpoint_auth_methods_supported": AUTH_METHODS,
+        "revocation_endpoint_auth_methods_supported": AUTH_METHODS,
         "scopes_supported": list(SCOPES),
+        "authorization_response_iss_parameter_supported": True,  # RFC 9207
     })
+
+
+ENDPOINT_PATHS = ("/oauth/token", "/oauth/revoke")
+
+
+def http_error(exc: HTTPException):
+    """An HTTP error of the token or revocation endpoint as RFC 6749 JSON, with its own
+    status. A client id no database can hold names no client (invalid_client)."""
+    if exc.code is None or exc.code >= 500:
+        original = getattr(exc, "original_exception", None)
+        log.error("oauth error request_id=%s %s %s", g.get("request_id"), request.method, route_of(),
+                  exc_info=original if isinstance(original, BaseException) else None)
+        response = _error("server_error", "The server failed; it is logged. Try again with backoff.")
+        response.status_code = 500
+    elif getattr(exc, "field", None) == "client_id":  # app/api/request_limits.py: UnstorableField
+        return _invalid_client("Unknown client ID.")
+    else:
+        response = _error("invalid_request", describable(exc.description or exc.name))
+        response.status_code = exc.code
+        if exc.code == 405:
+            response.headers["Allow"] = "POST"
+    return never_stored(response)
+
 
 
 # The contract's OAuth error table, for an error Authlib leaves without a description.
@@ -77,8 +114,19 @@ def _answered(response):
         response.set_data(jsonify({**body, "error_description": DESCRIPTIONS.get(error, error)}).get_data())
     if error == "invalid_client":
         response.status_code = 401
-        response.headers["WWW-Authenticate"] = 'Bearer realm="oauth", error="invalid_client"'
+        response.headers["WWW-Authenticate"] = _challenge()
     return response
+
+
+def _invalid_client(description):
+    response = _error("invalid_client", description)
+    response.status_code = 401
+    response.headers["WWW-Authenticate"] = _challenge()
+    return never_stored(response)
+
+
+def _challenge():
+    return 'Basic realm="oauth", error="invalid_client"'
 
 
 def _error(error, description):

@@ -8,13 +8,17 @@ from authlib.oauth2.rfc6749 import ClientMixin, grants
 from authlib.oauth2.rfc6749 import errors as rfc6749
 from authlib.oauth2.rfc7009 import RevocationEndpoint
 from authlib.oauth2.rfc7636 import CodeChallenge
+from authlib.oauth2.rfc9207 import IssuerParameter
 from flask import current_app
+from flask import request as flask_request
 
 from app.domain.access.keys import SCOPES
 from app.domain.oauth import apps, connections
 from app.extensions import runtime
 
-AUTH_METHODS = ["client_secret_post"]  # Contract, Token rules 2, 4 and 7
+# Contract, Token rules 2, 4 and 7 send the secret in the form; RFC 6749, 2.3.1 asks every
+# server to take HTTP Basic too, and most clients (Authlib's, requests-oauthlib's) send it.
+AUTH_METHODS = ["client_secret_basic", "client_secret_post"]
 ERRORS = {
     "invalid_request": rfc6749.InvalidRequestError,
     "invalid_client": rfc6749.InvalidClientError,
@@ -76,7 +80,29 @@ def decided(action, *args, redirect_uri=None):
     try:
         return action(*args)
     except connections.OAuthError as refusal:
-        raise ERRORS[refusal.error](description=refusal.description, redirect_uri=redirect_uri) from None
+        raise ERRORS[refusal.error](description=describable(refusal.description), redirect_uri=redirect_uri) from None
+
+
+def describable(text):
+    """`text` as an `error_description` may carry it (RFC 6749, 5.2: printable ASCII but
+    `"` and `\\`): what a client sent may be quoted in it."""
+    return "".join(ch if ch not in '"\\' and " " <= ch <= "~" else "?" for ch in text)
+
+
+def issuer():
+    """This server's identifier (RFC 8414 `issuer`, RFC 9207 `iss`): its own origin."""
+    return flask_request.host_url.rstrip("/")
+
+
+class Issuer(IssuerParameter):
+    """RFC 9207: every authorization response, errors included, names the issuer."""
+
+    def get_issuer(self):
+        return issuer()
+
+    def add_to(self, server, response):
+        self.add_issuer_parameter(server, response)
+        return response
 
 
 class S256Required(CodeChallenge):
@@ -161,9 +187,14 @@ class RefreshGrant(grants.RefreshTokenGrant):
 
 
 class Revocation(RevocationEndpoint):
-    """RFC 7009: 200 whatever the token (unknown, another client's, already revoked)."""
+    """RFC 7009: 200 whatever the token (unknown, another client's, already revoked).
+    `token_type_hint` is only a hint (2.1): every kind is looked up whatever it says."""
 
     CLIENT_AUTH_METHODS = AUTH_METHODS
+
+    def check_params(self, request, client):
+        if not request.form.get("token"):
+            raise rfc6749.InvalidRequestError("Missing 'token' in request.")
 
     def create_endpoint_response(self, request):
         client = self.authenticate_endpoint_client(request)
@@ -172,10 +203,53 @@ class Revocation(RevocationEndpoint):
         return 200, {}, [("Content-Type", "application/json"), ("Cache-Control", "no-store")]
 
 
+ISSUER = Issuer()
+
+
+class Server(AuthorizationServer):
+    """Authlib's server, and what the consent page asks of it beyond Authlib's flow."""
+
+    def get_consent_grant(self, request=None, end_user=None):
+        """Authlib's consent grant. A `redirect_uri` or `response_type` holding what an
+        error description cannot (Authlib quotes both in its own) is refused first: such a
+        URI is never registered (apps.URI_CHARACTER), and such a type is not `code`."""
+        args = flask_request.args
+        if describable(args.get("redirect_uri", "")) != args.get("redirect_uri", ""):
+            raise rfc6749.InvalidRequestError("redirect_uri is not one of the app's registered redirect URIs")
+        response_type = args.get("response_type", "")
+        if describable(response_type) != response_type:
+            raise rfc6749.UnsupportedResponseTypeError(describable(response_type), state=args.get("state"),
+                                                       description="response_type must be code")
+        return super().get_consent_grant(request, end_user)
+
+    def send_back(self, error):
+        """The redirect that tells the app of `error` (with `state` and `iss`) once its
+        client and redirect URI are known to be valid, even when Authlib refused before
+        it checked them (a repeated `state`); None when they are not: the user is shown
+        the error and not redirected (RFC 6749, 4.1.2.1)."""
+        target = error.redirect_uri or _registered_redirect_uri()
+        if not target:
+            return None
+        error.redirect_uri = target
+        return ISSUER.add_to(self, self.handle_error_response(None, error))
+
+
+def _registered_redirect_uri():
+    """The request's redirect_uri if it and client_id are each given once and the URI is
+    registered for that app; otherwise None."""
+    args = flask_request.args
+    client_ids, uris = args.getlist("client_id"), args.getlist("redirect_uri")
+    if len(client_ids) != 1 or len(uris) != 1:
+        return None
+    client = _query_client(client_ids[0])
+    return uris[0] if client is not None and client.check_redirect_uri(uris[0]) else None
+
+
 def make_server():
-    server = AuthorizationServer(query_client=_query_client, save_token=lambda token, request: None)
+    server = Server(query_client=_query_client, save_token=lambda token, request: None)
     server.scopes_supported = list(SCOPES)
     server.register_grant(CodeGrant, [S256Required()])
     server.register_grant(RefreshGrant)
     server.register_endpoint(Revocation)
+    server.register_extension(ISSUER)
     return server

@@ -9,7 +9,7 @@ import pytest
 from app.domain.kernel.clock import format_utc, from_db
 from app.domain.oauth import apps
 from app.domain.oauth.connections import issue_code, redeem_code, s256
-from app.models import OAuthConnection, User, WebhookEndpoint
+from app.models import OAuthApp, OAuthConnection, User, WebhookEndpoint
 from tests.api.console import PASSWORD, csrf, member, post, sign_in, text
 from tests.conftest import bearer
 
@@ -25,6 +25,17 @@ def connect(company, user, clock, runtime, name="Ledgerly Sync"):
     return redeem_code(app, code, REDIRECT, VERIFIER, runtime)
 
 
+def connect_again(company, user, clock, runtime):
+    """Another approval of the app `connect` registered."""
+    app = OAuthApp.get(OAuthApp.name == "Ledgerly Sync")
+    code = issue_code(app, user, company, REDIRECT, ("employees:read",), s256(VERIFIER), clock)
+    return redeem_code(app, code, REDIRECT, VERIFIER, runtime)
+
+
+def app_of(tokens):
+    return OAuthConnection.get_by_id(tokens.connection_id).app_id
+
+
 def test_the_customer_sees_a_connected_app_and_revokes_it(app, client, admin, live_company, clock,
                                                            runtime):
     tokens = connect(live_company, admin, clock, runtime)
@@ -37,11 +48,15 @@ def test_the_customer_sees_a_connected_app_and_revokes_it(app, client, admin, li
     assert "Connected apps" in page and "Ledgerly Sync" in page and admin.email in page
     used = OAuthConnection.get_by_id(tokens.connection_id).last_used_at
     assert from_db(used) == clock.now() and f'datetime="{format_utc(clock.now())}"' in page  # "Last used"
-    done = post(client, f"/console/integrations/connections/{tokens.connection_id}/revoke",
+    again = connect_again(live_company, admin, clock, runtime)  # a second approval of the same app
+    page = text(client.get("/console/integrations"))
+    assert page.count("<td>Ledgerly Sync</td>") == 1  # one row per app
+    done = post(client, f"/console/integrations/connected-apps/{app_of(again)}/revoke",
                 page="/console/integrations")
     assert "Disconnected “Ledgerly Sync”" in text(done) and "No apps are connected" in text(done)
-    answer = api.get("/v1/company", headers=bearer(tokens.access_token))
-    assert answer.status_code == 401 and answer.get_json()["code"] == "unauthenticated"
+    for ended in (tokens, again):
+        answer = api.get("/v1/company", headers=bearer(ended.access_token))
+        assert answer.status_code == 401 and answer.get_json()["code"] == "unauthenticated"
     endpoint = WebhookEndpoint.get_by_id(made.get_json()["id"])
     assert not endpoint.active and endpoint.disabled_reason == "connection_revoked"
 
@@ -50,7 +65,7 @@ def test_another_companys_connection_cannot_be_revoked_here(app, client, admin, 
                                                             runtime):
     other = make_sandbox("BH", email="other@example.com")
     tokens = connect(other, User.get_by_id(other.sandbox_owner_id), clock, runtime, name="Elsewhere")
-    answer = client.post(f"/console/integrations/connections/{tokens.connection_id}/revoke",
+    answer = client.post(f"/console/integrations/connected-apps/{app_of(tokens)}/revoke",
                          data={"csrf_token": csrf(client, "/console/integrations")})
     assert answer.status_code == 404
     assert app.test_client().get("/v1/company", headers=bearer(tokens.access_token)).status_code == 200
@@ -109,7 +124,8 @@ def test_approve_redirects_with_a_code_that_becomes_tokens(app, client, admin, l
     answer = client.post(url, data={"decision": "approve", "company_id": live_company.id,
                                     "csrf_token": csrf(client, url)})
     target, params = redirected_to(answer)
-    assert target == REDIRECT and params["state"] == "st-42" and set(params) == {"code", "state"}
+    assert target == REDIRECT and params["state"] == "st-42" and set(params) == {"code", "state", "iss"}
+    assert params["iss"] == "http://localhost"  # RFC 9207, as the metadata's issuer
     tokens = app.test_client().post("/oauth/token", data={
         "grant_type": "authorization_code", "code": params["code"], "redirect_uri": REDIRECT,
         "code_verifier": VERIFIER, "client_id": ledgerly[0].id, "client_secret": ledgerly[1]}).get_json()
@@ -122,6 +138,7 @@ def test_decline_redirects_with_access_denied_and_the_state(client, admin, ledge
     url = authorize_url(ledgerly[0].id)
     target, params = redirected_to(client.post(url, data={"decision": "decline", "csrf_token": csrf(client, url)}))
     assert target == REDIRECT and params["error"] == "access_denied" and params["state"] == "st-42"
+    assert params["iss"] == "http://localhost"
 
 
 @pytest.mark.parametrize("changes", [{"client_id": "app_unknown"}, {"client_id": None},
@@ -144,6 +161,52 @@ def test_an_unknown_client_or_redirect_uri_is_an_error_page_never_a_redirect(cli
 def test_other_errors_go_back_to_the_app_with_the_state(client, admin, ledgerly, changes, error):
     target, params = redirected_to(client.get(authorize_url(ledgerly[0].id, **changes)))
     assert target == REDIRECT and params["error"] == error and params["state"] == "st-42"
+    assert params["iss"] == "http://localhost"
+
+
+@pytest.mark.parametrize("bad", ["\t", "\n", "\r", '"', "\\", "\x7f", "é", "\u202e", " "])
+def test_a_redirect_uri_no_error_can_quote_is_an_error_page(client, admin, ledgerly, bad):
+    page = client.get(authorize_url(ledgerly[0].id, redirect_uri=REDIRECT + bad))
+    assert page.status_code == 400 and "Location" not in page.headers
+    assert "Nothing was shared" in text(page)
+
+
+@pytest.mark.parametrize("bad", ['co"de', "código", "code\\", "token"])
+def test_a_response_type_other_than_code_goes_back_as_unsupported_response_type(client, admin, ledgerly, bad):
+    target, params = redirected_to(client.get(authorize_url(ledgerly[0].id, response_type=bad)))
+    assert target == REDIRECT and params["error"] == "unsupported_response_type" and params["state"] == "st-42"
+
+
+@pytest.mark.parametrize("scope", ['employees:read "all"', "رواتب", "a\\b"])
+def test_a_scope_no_error_can_quote_goes_back_as_invalid_scope(client, admin, ledgerly, scope):
+    target, params = redirected_to(client.get(authorize_url(ledgerly[0].id, scope=scope)))
+    assert target == REDIRECT and params["error"] == "invalid_scope" and params["state"] == "st-42"
+
+
+@pytest.mark.parametrize("repeated", ["state", "scope", "response_type", "code_challenge"])
+def test_a_repeated_parameter_goes_back_to_a_valid_client(client, admin, ledgerly, repeated):
+    url = authorize_url(ledgerly[0].id) + f"&{repeated}=again"
+    target, params = redirected_to(client.get(url))
+    assert target == REDIRECT and params["error"] == "invalid_request"
+
+
+@pytest.mark.parametrize("repeated", ["client_id", "redirect_uri"])
+def test_a_repeated_client_or_redirect_uri_is_an_error_page(client, admin, ledgerly, repeated):
+    url = authorize_url(ledgerly[0].id) + f"&{repeated}=" + (ledgerly[0].id if repeated == "client_id" else REDIRECT)
+    page = client.get(url)
+    assert page.status_code == 400 and "Location" not in page.headers
+
+
+def test_a_nul_in_the_consent_form_is_a_400_and_no_code(client, admin, ledgerly):
+    url = authorize_url(ledgerly[0].id)
+    answer = client.post(url, data={"decision": "approve", "company_id": "cmp\x00", "csrf_token": csrf(client, url)})
+    assert answer.status_code == 400 and "Location" not in answer.headers
+
+
+def test_the_page_says_what_employees_read_returns_and_never_returns(client, admin, ledgerly):
+    body = text(client.get(authorize_url(ledgerly[0].id)))
+    assert "pay details" not in body and "work contact details" in body
+    assert "salary" in body and "IBAN" in body and "reason for leaving" in body
 
 
 def test_a_development_app_offers_no_company_outside_its_reach(client, admin, live_company, make_sandbox, clock):

@@ -3,6 +3,8 @@ contract's OAuth error table, rotation, revocation, the metadata, the preview sw
 and access tokens on /v1 beside keys. Codes come from the domain here (the consent
 page is the console's)."""
 
+import base64
+
 import pytest
 from authlib.oauth2.rfc8414 import AuthorizationServerMetadata
 from werkzeug.datastructures import MultiDict
@@ -155,12 +157,16 @@ def test_a_tokens_webhook_endpoints_belong_to_its_connection(client, partner, cl
     assert WebhookEndpoint.get_by_id(made.get_json()["id"]).credential_kind == "oauth"
 
 
-def test_the_metadata_says_s256_and_client_secret_post(client):
+def test_the_metadata_says_s256_basic_and_post_and_iss(client):
     answer = client.get("/.well-known/oauth-authorization-server")
     assert answer.status_code == 200
     metadata = answer.get_json()
     AuthorizationServerMetadata(metadata).validate()
     assert metadata["code_challenge_methods_supported"] == ["S256"]
+    for endpoint in ("token", "revocation"):
+        assert metadata[f"{endpoint}_endpoint_auth_methods_supported"] == ["client_secret_basic", "client_secret_post"]
+    assert metadata["authorization_response_iss_parameter_supported"] is True
+    assert metadata["issuer"] == "http://localhost"
     assert metadata["token_endpoint"].endswith("/oauth/token")
     assert metadata["grant_types_supported"] == ["authorization_code", "refresh_token"]
 
@@ -173,3 +179,95 @@ def test_with_the_preview_off_oauth_is_404_and_v1_refuses_tokens(app, client, pa
     assert client.get("/.well-known/oauth-authorization-server").status_code == 404
     answer = client.get("/v1/company", headers=bearer(tokens["access_token"]))
     assert answer.status_code == 401 and answer.get_json()["code"] == "unauthenticated"
+
+
+# ---- RFC 6749's shape for every answer, and what clients send by default ------------------
+
+
+def basic(client_id, secret):
+    return {"Authorization": "Basic " + base64.b64encode(f"{client_id}:{secret}".encode()).decode()}
+
+
+@pytest.mark.parametrize("path", ["/oauth/token", "/oauth/revoke"])
+def test_a_nul_in_client_id_is_invalid_client_in_json(client, partner, path):
+    form = {"grant_type": "refresh_token", "refresh_token": "svc_rt_x", "token": "svc_rt_x",
+            "client_id": "a\x00b", "client_secret": partner["secret"]}
+    oauth_error(client.post(path, data=form), 401, "invalid_client")
+    del form["client_id"]
+    oauth_error(client.post(path, data=form, headers=basic("a\x00b", partner["secret"])), 401, "invalid_client")
+
+
+def test_a_nul_in_another_field_is_invalid_request_in_json(client, partner, clock):
+    oauth_error(exchange(client, partner, code_for(partner, clock), code="a\x00b"), 400, "invalid_request")
+    oauth_error(refreshed(client, partner, "svc_rt_x", scope="employees:read\x00"), 400, "invalid_request")
+
+
+def test_scopes_a_description_cannot_quote_are_still_invalid_scope(client, partner, clock):
+    tokens = exchange(client, partner, code_for(partner, clock)).get_json()
+    for scope in ('employees:read "x"', "رواتب", "a\\b", "tab\there"):
+        oauth_error(refreshed(client, partner, tokens["refresh_token"], scope=scope), 400, "invalid_scope")
+
+
+def test_a_body_over_the_limit_or_a_wrong_method_is_json_too(client, partner):
+    big = client.post("/oauth/token", data={"grant_type": "refresh_token", "refresh_token": "x" * (1024 * 1024 + 1)})
+    assert big.status_code == 413 and big.mimetype == "application/json"
+    assert big.get_json()["error"] == "invalid_request" and big.headers["Cache-Control"] == "no-store"
+    for path in ("/oauth/token", "/oauth/revoke"):
+        wrong = client.get(path)
+        assert wrong.status_code == 405 and wrong.get_json()["error"] == "invalid_request"
+        assert wrong.headers["Allow"] == "POST"
+
+
+def test_a_missing_grant_type_is_invalid_request(client, partner, clock):
+    oauth_error(exchange(client, partner, code_for(partner, clock), grant_type=None), 400, "invalid_request")
+    oauth_error(exchange(client, partner, code_for(partner, clock), grant_type=""), 400, "invalid_request")
+
+
+def test_client_secret_basic_works_at_the_token_and_revocation_endpoints(client, partner, clock):
+    auth = basic(partner["app"].id, partner["secret"])
+    form = {"grant_type": "authorization_code", "code": code_for(partner, clock), "redirect_uri": REDIRECT,
+            "code_verifier": VERIFIER}
+    tokens = client.post("/oauth/token", data=form, headers=auth)
+    assert tokens.status_code == 200, tokens.get_json()
+    tokens = tokens.get_json()
+    again = client.post("/oauth/token", headers=auth, data={"grant_type": "refresh_token",
+                                                          "refresh_token": tokens["refresh_token"]})
+    assert again.status_code == 200
+    wrong = client.post("/oauth/token", headers=basic(partner["app"].id, "svc_cs_wrong"),
+                        data={"grant_type": "refresh_token", "refresh_token": again.get_json()["refresh_token"]})
+    oauth_error(wrong, 401, "invalid_client")
+    assert wrong.headers["WWW-Authenticate"].startswith("Basic ")
+    assert client.post("/oauth/revoke", headers=auth, data={"token": again.get_json()["refresh_token"]}).status_code \
+        == 200
+    assert client.get("/v1/company", headers=bearer(again.get_json()["access_token"])).status_code == 401
+
+
+@pytest.mark.parametrize("hint", ["access_token", "refresh_token", "id_token", "bogus"])
+def test_revocation_treats_token_type_hint_as_a_hint_only(client, partner, clock, hint):
+    tokens = exchange(client, partner, code_for(partner, clock)).get_json()
+    answer = client.post("/oauth/revoke", data={"token": tokens["refresh_token"], "token_type_hint": hint,
+                                                "client_id": partner["app"].id, "client_secret": partner["secret"]})
+    assert answer.status_code == 200 and answer.get_json() == {}
+    assert client.get("/v1/company", headers=bearer(tokens["access_token"])).status_code == 401
+
+
+def test_after_a_narrowed_refresh_the_granted_scopes_may_be_asked_for_again(client, partner, clock):
+    """RFC 6749, 6: an omitted scope is the one the customer granted; Authlib's client
+    resends the session's scope on every refresh."""
+    first = exchange(client, partner, code_for(partner, clock)).get_json()
+    narrowed = refreshed(client, partner, first["refresh_token"], scope="employees:read").get_json()
+    assert narrowed["scope"] == "employees:read"
+    again = refreshed(client, partner, narrowed["refresh_token"], scope="employees:read webhooks:manage")
+    assert again.status_code == 200 and again.get_json()["scope"] == "employees:read webhooks:manage"
+    plain = refreshed(client, partner, again.get_json()["refresh_token"]).get_json()
+    assert plain["scope"] == "employees:read webhooks:manage"
+    assert client.get("/v1/webhooks", headers=bearer(plain["access_token"])).status_code == 200
+
+
+def test_a_reused_refresh_token_says_the_connection_was_ended(client, partner, clock):
+    first = exchange(client, partner, code_for(partner, clock)).get_json()
+    assert refreshed(client, partner, first["refresh_token"]).status_code == 200
+    reuse = refreshed(client, partner, first["refresh_token"])
+    oauth_error(reuse, 400, "invalid_grant")
+    assert "connection is revoked" in reuse.get_json()["error_description"]
+    assert "approve again" in reuse.get_json()["error_description"]

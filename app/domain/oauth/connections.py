@@ -7,9 +7,11 @@
   Its tokens are one family: access tokens (`svc_at_`, an hour by default) and one
   working refresh token (`svc_rt_`, thirty days by default). A refresh uses its token
   (a conditional update again) and gets the next one; a refresh token presented after
-  it was used ends the connection, so the customer must approve again. A refresh may
-  ask for fewer scopes, never more, and the fewer stay.
-- Ending a connection (the customer's Revoke, a reuse, a revoked refresh token) revokes
+  it was used ends the connection, so the customer must approve again (a client must
+  not refresh one family from two threads at once). A refresh may ask for any of the
+  granted scopes, never more; omitted, it gets all of them.
+- The customer's Revoke ends every connection of the app to the company. Ending a
+  connection (that Revoke, a reuse, a revoked refresh token) revokes
   every token of it, disables the webhook endpoints it made (`connection_revoked`) and
   tells every worker's principal cache.
 
@@ -158,9 +160,11 @@ def redeem_code(app, code, redirect_uri, verifier, runtime, lifetimes=Lifetimes(
 
 
 def refresh(app, refresh_token, scope_text, runtime, lifetimes=Lifetimes()):
-    """The next tokens for a refresh token of this app's, which is used up. Asking for
-    fewer scopes narrows the connection; more is invalid_scope (and uses nothing). A
-    refresh token used before ends its connection."""
+    """The next tokens for a refresh token of this app's, which is used up. The tokens
+    carry the scopes asked for: any of those the customer granted, all of them when none
+    are named (RFC 6749, 6), so a narrower refresh can be followed by a wider one up to
+    the grant. More than was granted is invalid_scope (and uses nothing). A refresh token
+    used before ends its connection."""
     now, refusal = runtime.now(), None
     with write_transaction():
         token = (OAuthToken.select(OAuthToken, OAuthConnection).join(OAuthConnection)
@@ -168,10 +172,11 @@ def refresh(app, refresh_token, scope_text, runtime, lifetimes=Lifetimes()):
                         OAuthConnection.app == app.id).first())
         if token is None:
             raise OAuthError("invalid_grant", "unknown refresh token, or issued to another client")
-        held = token.scopes.split()
-        asked = scope_text.split() if scope_text else held
-        if any(s not in held for s in asked):
-            raise OAuthError("invalid_scope", "a refresh may ask for fewer scopes than were granted, never more")
+        granted = token.connection.scopes.split()  # RFC 6749, 6: measured against the approval
+        asked = scope_text.split() if scope_text else granted
+        if any(s not in granted for s in asked):
+            raise OAuthError("invalid_scope", "a refresh may ask for the scopes the customer granted, or fewer, "
+                                              "never more")
         # Every use of one family takes its turn on the connection's row, then sees the
         # token as the one before left it.
         connection = locked(OAuthConnection.select().where(OAuthConnection.id == token.connection_id))
@@ -188,9 +193,7 @@ def refresh(app, refresh_token, scope_text, runtime, lifetimes=Lifetimes()):
         elif now >= from_db(token.expires_at):
             refusal = OAuthError("invalid_grant", "the refresh token expired")
         else:
-            scopes = [s for s in SCOPES if s in asked]
-            OAuthConnection.update(scopes=" ".join(scopes)).where(OAuthConnection.id == token.connection_id).execute()
-            tokens = _issue(token.connection_id, scopes, now, lifetimes)
+            tokens = _issue(token.connection_id, [s for s in SCOPES if s in asked], now, lifetimes)
     if refusal is not None:
         raise refusal
     return tokens
@@ -216,27 +219,50 @@ def revoke_token(app, token, runtime):
     return True
 
 
-def end_connection(connection_id, runtime, *, company_id=None, reason="customer"):
-    """The customer's Revoke (console): the connection's tokens stop at once, and its
-    webhook endpoints are disabled."""
+def disconnect_app(company_id, app_id, runtime, *, reason="customer"):
+    """The customer's Revoke of an app (Contract, Token rules 9): every working
+    connection of the app to this company ends, however many approvals made them.
+    Returns the app; NotFound if it has none here (another company's, or revoked already)."""
     with write_transaction():
-        query = OAuthConnection.id == connection_id
-        if company_id is not None:
-            query &= OAuthConnection.company == company_id
-        connection = OAuthConnection.get_or_none(query)
-        if connection is None:
-            raise NotFound(f"no connection {connection_id}")
-        _end(connection.id, reason, runtime)
-    return connection
+        working = list(OAuthConnection.select(OAuthConnection.id).where(
+            OAuthConnection.company == company_id, OAuthConnection.app == app_id,
+            OAuthConnection.revoked_at.is_null()))
+        if not working:
+            raise NotFound(f"no app {app_id} is connected to this company")
+        for connection in working:
+            _end(connection.id, reason, runtime)
+    return OAuthApp.get_by_id(app_id)
 
 
-def connections_of(company_id):
-    """The company's working connections, newest first, with their apps and who granted
-    them (the console's "Connected apps")."""
-    return list(OAuthConnection.select(OAuthConnection, OAuthApp, User).join(OAuthApp)
-                .switch(OAuthConnection).join(User, JOIN.LEFT_OUTER)
-                .where(OAuthConnection.company == company_id, OAuthConnection.revoked_at.is_null())
-                .order_by(OAuthConnection.created_at.desc(), OAuthConnection.id))
+@dataclass(frozen=True)
+class ConnectedApp:
+    """One app as the customer sees it connected: what its working connections hold
+    together (the scopes of all, the first connection, the latest use, who approved last)."""
+
+    app: OAuthApp
+    scopes: tuple
+    connected_at: object
+    last_used_at: object
+    granted_by: User | None
+    connections: int
+
+
+def connected_apps(company_id):
+    """The company's connected apps, one per app, most recently approved first (the
+    console's "Connected apps")."""
+    rows = (OAuthConnection.select(OAuthConnection, OAuthApp, User).join(OAuthApp)
+            .switch(OAuthConnection).join(User, JOIN.LEFT_OUTER)
+            .where(OAuthConnection.company == company_id, OAuthConnection.revoked_at.is_null())
+            .order_by(OAuthConnection.created_at.desc(), OAuthConnection.id))
+    by_app = {}
+    for row in rows:  # newest first
+        by_app.setdefault(row.app_id, []).append(row)
+    return [ConnectedApp(app=group[0].app,
+                         scopes=tuple(s for s in SCOPES if any(s in row.scopes.split() for row in group)),
+                         connected_at=min(row.created_at for row in group),
+                         last_used_at=max((row.last_used_at for row in group if row.last_used_at), default=None),
+                         granted_by=group[0].granted_by, connections=len(group))
+            for group in by_app.values()]
 
 
 def load_principal(token_hash):

@@ -14,7 +14,8 @@ from app.domain.oauth import apps
 from app.domain.oauth.connections import (
     Lifetimes,
     OAuthError,
-    end_connection,
+    connected_apps,
+    disconnect_app,
     issue_code,
     load_principal,
     redeem_code,
@@ -153,7 +154,9 @@ def test_a_refresh_rotates_and_a_reused_refresh_token_ends_the_family(world, clo
         refresh(world["app"], second.refresh_token, None, runtime)  # the customer must approve again
 
 
-def test_a_refresh_may_narrow_the_scopes_never_widen_them(world, clock, runtime):
+def test_a_refresh_may_ask_for_any_granted_scopes_never_more(world, clock, runtime):
+    """RFC 6749, 6: an omitted scope is the one originally granted, and a narrower refresh
+    does not shrink what later refreshes may ask for."""
     first = redeem_code(world["app"], approve(world, clock, scopes=("employees:read", "payroll:read")), REDIRECT,
                         VERIFIER, runtime)
     with pytest.raises(OAuthError) as refused:
@@ -161,11 +164,14 @@ def test_a_refresh_may_narrow_the_scopes_never_widen_them(world, clock, runtime)
     assert refused.value.error == "invalid_scope"
     narrowed = refresh(world["app"], first.refresh_token, "payroll:read", runtime)  # not used up by the refusal
     assert narrowed.scopes == ("payroll:read",)
+    assert load_principal(hash_secret(narrowed.access_token)).scopes == frozenset({"payroll:read"})
+    widened = refresh(world["app"], narrowed.refresh_token, "employees:read payroll:read", runtime)
+    assert widened.scopes == ("employees:read", "payroll:read")
+    narrowed = refresh(world["app"], widened.refresh_token, "employees:read", runtime)
     later = refresh(world["app"], narrowed.refresh_token, None, runtime)
-    assert later.scopes == ("payroll:read",)
-    assert load_principal(hash_secret(later.access_token)).scopes == frozenset({"payroll:read"})
+    assert later.scopes == ("employees:read", "payroll:read")
     with pytest.raises(OAuthError, match="never more"):
-        refresh(world["app"], later.refresh_token, "employees:read", runtime)
+        refresh(world["app"], later.refresh_token, "webhooks:manage", runtime)
 
 
 def test_revoking_a_refresh_token_stops_its_access_tokens_and_another_apps_revocation_does_nothing(
@@ -199,21 +205,29 @@ def test_an_access_token_works_until_it_expires(world, clock, runtime):
     assert principal.expired(clock.now())  # the API's authenticator refuses it from now
 
 
-def test_the_customers_revoke_stops_the_tokens_and_disables_the_connections_endpoints(world, clock, runtime):
+def test_the_customers_revoke_ends_every_connection_of_the_app_and_disables_their_endpoints(world, clock,
+                                                                                            runtime):
     told = []
     watching = Runtime(clock, on_credentials_changed=lambda: told.append(1), sealer=runtime.sealer)
-    tokens = redeem_code(world["app"], approve(world, clock), REDIRECT, VERIFIER, runtime)
-    principal = load_principal(hash_secret(tokens.access_token))
+    approvals = [redeem_code(world["app"], approve(world, clock), REDIRECT, VERIFIER, runtime) for _ in range(3)]
+    [shown] = connected_apps(world["own"].id)
+    assert shown.app.id == world["app"].id and shown.connections == 3  # one row per app
+    principal = load_principal(hash_secret(approvals[0].access_token))
     target = check_url("https://93.184.215.14/hook", lambda host, port: [host], parse_networks(""))
     endpoint, _ = endpoints.create_endpoint(principal, target, ["employee.updated"], runtime)
-    end_connection(tokens.connection_id, watching, company_id=world["own"].id)
+    with pytest.raises(NotFound):  # not connected to the stranger: nothing ends
+        disconnect_app(world["stranger"].id, world["app"].id, watching)
+    assert not told
+    disconnect_app(world["own"].id, world["app"].id, watching)
     assert told  # every worker drops its cached principal
-    with pytest.raises(Unauthenticated):
-        load_principal(hash_secret(tokens.access_token))
+    for tokens in approvals:
+        with pytest.raises(Unauthenticated):
+            load_principal(hash_secret(tokens.access_token))
+        assert OAuthToken.select().where(OAuthToken.connection == tokens.connection_id,
+                                         OAuthToken.revoked_at.is_null()).count() == 0
     stored = WebhookEndpoint.get_by_id(endpoint.id)
     assert not stored.active and stored.disabled_reason == "connection_revoked"
-    assert OAuthToken.select().where(OAuthToken.connection == tokens.connection_id,
-                                     OAuthToken.revoked_at.is_null()).count() == 0
-    with pytest.raises(NotFound):
-        end_connection(tokens.connection_id, watching, company_id=world["stranger"].id)
+    assert connected_apps(world["own"].id) == []
+    with pytest.raises(NotFound):  # a second click finds nothing left to end
+        disconnect_app(world["own"].id, world["app"].id, watching)
     assert isinstance(principal, Principal)
