@@ -46,8 +46,13 @@ def gunicorn_logging(log_format):
         "formatters": {"json": {"()": JsonFormatter, "fmt": TEXT_FORMAT, "rename_fields": JSON_NAMES}},
         "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "json", "stream": "ext://sys.stderr"}},
         "root": {"level": "INFO", "handlers": ["stderr"]},
-        "loggers": {name: {"level": "INFO", "handlers": [], "propagate": True}
-                    for name in ("gunicorn.error", "gunicorn.access")},
+        "loggers": {
+            "gunicorn.error": {"level": "INFO", "handlers": [], "propagate": True},
+            # gunicorn writes an access line whenever a log config is given: the raw path and
+            # query string (a reset token, an OAuth state, an api_key). The app's own line
+            # per request (route_of) replaces it.
+            "gunicorn.access": {"level": "CRITICAL", "handlers": [], "propagate": False},
+        },
     }
 
 
@@ -73,8 +78,7 @@ def _finished(response):
     operation = g.get("operation_id") or request.endpoint or "unrouted"
     if _counting():
         request_done(operation, response.status_code, seconds)
-    facts = {"request_id": g.get("request_id"), "method": request.method,
-             "path": request.url_rule.rule if request.url_rule is not None else "(no route)",
+    facts = {"request_id": g.get("request_id"), "method": request.method, "path": route_of(),
              "status": response.status_code, "duration_ms": round(seconds * 1000, 1), "operation": operation}
     principal = g.get("principal")
     if principal is not None:
@@ -85,6 +89,12 @@ def _finished(response):
     log.log(level, "%s %s %s %.1f ms%s", facts["method"], facts["path"], facts["status"], facts["duration_ms"],
             _tail(facts, ("request_id", "credential_id", "user_id", "company_id")), extra=facts)
     return response
+
+
+def route_of():
+    """The request's path as a template (`/console/reset-password/<token>`), the only form
+    of a path any log line carries: the path itself may hold a secret or an id."""
+    return request.url_rule.rule if request.url_rule is not None else "(no route)"
 
 
 def job_finished(name, seconds, error=None, job_id=None, *, quiet=False):
