@@ -19,6 +19,13 @@ def json_response(data, status=200):
                     mimetype="application/json")
 
 
+def empty_response(status):
+    """An answer with no body, and so no Content-Type (a 204, the test webhook's 202)."""
+    response = Response(status=status)
+    del response.headers["Content-Type"]
+    return response
+
+
 def read_body():
     """The request body, at most MAX_CONTENT_LENGTH bytes (Contract, Limits: 1 MB).
 

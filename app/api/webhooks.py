@@ -9,7 +9,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import fields, validate
 
-from app.api import json_response, read_json_object
+from app.api import empty_response, json_response, read_json_object
 from app.api.auth import current_principal, operation
 from app.api.schemas import OpenSchema
 from app.domain.kernel.errors import ValidationFailed
@@ -32,7 +32,8 @@ DELIVERY_EXAMPLE = {
     "response_status": 503, "response_body": "upstream unavailable", "duration_ms": 84,
     "next_retry_at": "2026-11-21T09:01:01Z",
 }
-EVENTS_TEXT = f"Event types: {', '.join(endpoints.SUBSCRIBABLE)}. `ping` is sent by the test operation only."
+EVENTS_TEXT = (f"Event types: {', '.join(endpoints.SUBSCRIBABLE)}. The test operation sends its `ping` whether or "
+               "not `ping` is listed.")
 REASON_TEXT = ("Null while active; `delivery_failures` (7 days of failures), `key_revoked` (the owning key was "
                "revoked), `connection_revoked` (the owning OAuth connection ended: the customer revoked the app, "
                "or its tokens were revoked) or `manual` (PATCH `active: false`). Tolerate unknown values.")
@@ -176,7 +177,7 @@ class WebhookEndpointById(MethodView):
     def delete(self, webhook_id):
         """Remove an endpoint"""
         endpoints.delete_endpoint(_mine(), webhook_id)
-        return "", 204
+        return empty_response(204)
 
 
 @blp.route("/<webhook_id>/test")
@@ -186,7 +187,7 @@ class WebhookTest(MethodView):
     def post(self, webhook_id):
         """Send a `ping` to this endpoint"""
         endpoints.send_test(_endpoint(webhook_id), runtime())
-        return "", 202
+        return empty_response(202)
 
 
 @blp.route("/<webhook_id>/deliveries")

@@ -9,7 +9,7 @@ import json
 from flask import flash, g, redirect, render_template, url_for
 
 from app.console.common import console_blueprint, requires
-from app.domain.kernel.errors import DomainError
+from app.domain.kernel.errors import Conflict
 from app.domain.webhooks import deliveries, endpoints
 from app.extensions import runtime
 
@@ -61,7 +61,7 @@ def enable(endpoint_id):
 def redeliver(endpoint_id, delivery_id):
     try:
         deliveries.redeliver(_endpoint(endpoint_id), delivery_id, runtime())
-    except DomainError as exc:
+    except Conflict as exc:  # a disabled endpoint; another company's delivery stays a 404, as in the API
         flash(exc.message, "error")
     else:
         flash("Sent again: same event id and body, with a fresh signature.", "success")

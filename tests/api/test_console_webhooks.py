@@ -6,7 +6,7 @@ import re
 from app.domain.access import keys
 from app.domain.people import actions as hr
 from app.models import WebhookEndpoint
-from tests.api.console import member, post, sign_in, text
+from tests.api.console import csrf, member, post, sign_in, text
 from tests.api.test_webhooks import create, deliver_all
 from tests.conftest import bearer
 from tests.receivers import Receiver
@@ -54,3 +54,21 @@ def test_another_companys_endpoint_is_not_found_and_others_may_not_look(
     client.get("/console/sign-out")
     sign_in(client, admin_user.email)
     assert client.get(f"/console/webhooks/{others['id']}").status_code == 404
+
+
+def test_redelivering_another_companys_delivery_is_404_like_a_made_up_id(
+        app, client, admin, live_company, sandbox, headers, loopback, clock):
+    with Receiver() as receiver:
+        theirs = create(client, headers, receiver.url).get_json()  # the sandbox's, by its key
+        assert client.post(f"/v1/webhooks/{theirs['id']}/test", headers=headers).status_code == 202
+        deliver_all(app)
+        [their_delivery] = client.get(f"/v1/webhooks/{theirs['id']}/deliveries", headers=headers).get_json()["data"]
+        secret = keys.create_key(live_company, keys.SCOPES, clock, name="ERP")[1]
+        mine = create(client, bearer(secret), receiver.url).get_json()
+        page = f"/console/webhooks/{mine['id']}"
+        for delivery_id in (their_delivery["id"], "whd_madeup"):
+            answer = client.post(f"{page}/deliveries/{delivery_id}/redeliver",
+                                 data={"csrf_token": csrf(client, page)})
+            assert answer.status_code == 404, text(answer)[:300]
+        deliver_all(app)
+        assert len(receiver.requests) == 1  # the ping only: nothing was sent again

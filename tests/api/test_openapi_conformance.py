@@ -179,7 +179,7 @@ def test_every_webhook_operation_answers_as_documented(app, client, document, he
         check("get", f"/v1/webhooks/{endpoint}", 200)
         check("get", "/v1/webhooks/whk_nope", 404)
         check("patch", f"/v1/webhooks/{endpoint}", 200, json={"events": ["employee.updated", "employee.left"]})
-        check("patch", f"/v1/webhooks/{endpoint}", 422, json={"events": ["ping"]})
+        check("patch", f"/v1/webhooks/{endpoint}", 422, json={"events": ["employee.hired"]})
         check("post", f"/v1/webhooks/{endpoint}/test", 202)
         deliver_all(app)
         [sent, *_] = check("get", f"/v1/webhooks/{endpoint}/deliveries", 200).get_json()["data"]

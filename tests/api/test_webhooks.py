@@ -82,14 +82,37 @@ def test_another_key_of_the_same_company_neither_sees_nor_finds_it(client, heade
 
 
 @pytest.mark.parametrize("events,paths", [
-    (["employee.hired"], ["events.0"]), (["ping"], ["events.0"]), ([], ["events"]),
+    (["employee.hired"], ["events.0"]), ([], ["events"]),
     (["employee.created", "employee.created"], ["events.1"]), ("employee.created", ["events"]),
-    (["employee.created", "nope", "ping"], ["events.1", "events.2"]),
+    (["employee.created", "nope", "ping", "ping"], ["events.1", "events.3"]), (["\ud800"], ["events.0"]),
 ])
 def test_events_are_checked_item_by_item(client, headers, loopback, receiver, events, paths):
     response = create(client, headers, receiver.url, events)
     assert_problem(response, 422, "validation_failed")
     assert [e["path"] for e in response.get_json()["errors"]] == paths
+
+
+def test_ping_may_be_subscribed_to_like_every_event_type_of_the_contract(client, headers, loopback, receiver):
+    """Contract, Webhooks rule 5: `events` holds values of the event types under Events,
+    `ping` among them."""
+    made = create(client, headers, receiver.url, ["ping", "employee.created"])
+    assert made.status_code == 201 and made.get_json()["events"] == ["ping", "employee.created"]
+    changed = client.patch(f"/v1/webhooks/{made.get_json()['id']}", headers=headers, json={"events": ["ping"]})
+    assert changed.status_code == 200 and changed.get_json()["events"] == ["ping"]
+
+
+@pytest.mark.parametrize("url", ["https://93.184.216.34/\ud800x", "https://93.184.216.34/a\u0000b",
+                                 "https://\udcff.example/h"])
+def test_a_url_no_database_can_store_is_422_naming_url_and_changes_nothing(client, headers, loopback, receiver,
+                                                                           url):
+    response = create(client, headers, url)
+    assert_problem(response, 422, "validation_failed")
+    assert [e["path"] for e in response.get_json()["errors"]] == ["url"]
+    made = create(client, headers, receiver.url).get_json()
+    changed = client.patch(f"/v1/webhooks/{made['id']}", headers=headers, json={"url": url})
+    assert_problem(changed, 422, "validation_failed")
+    assert [e["path"] for e in changed.get_json()["errors"]] == ["url"]
+    assert client.get(f"/v1/webhooks/{made['id']}", headers=headers).get_json()["url"] == receiver.url
 
 
 @pytest.mark.parametrize("url", ["https://127.0.0.1/h", "https://2130706433/h", "https://[::1]/h",
@@ -177,6 +200,7 @@ def test_failures_retry_on_the_contracts_schedule_then_stop(app, client, headers
             assert (planned["status"], planned["attempt"], planned["sent_at"]) == ("pending", attempt, None)
             assert latest["status"] == "failed" and latest["attempt"] == attempt - 1
             assert latest["next_retry_at"] == (clock.now() + wait).strftime("%Y-%m-%dT%H:%M:%SZ")
+            assert planned["next_retry_at"] == latest["next_retry_at"]  # the row that will be sent shows it too
             clock.advance(seconds=wait.total_seconds() - 1)
             deliver_all(app)
             assert len(failing.requests) == attempt - 1  # not yet
@@ -248,7 +272,8 @@ def test_redelivery_sends_the_same_event_with_a_fresh_signature(app, client, hea
 def test_the_test_operation_pings_that_endpoint_alone(app, client, headers, loopback, receiver):
     first = create(client, headers, receiver.url).get_json()
     create(client, headers, receiver.url)
-    assert client.post(f"/v1/webhooks/{first['id']}/test", headers=headers).status_code == 202
+    queued = client.post(f"/v1/webhooks/{first['id']}/test", headers=headers)
+    assert queued.status_code == 202 and queued.data == b"" and "Content-Type" not in queued.headers
     deliver_all(app)
     [ping] = receiver.requests
     envelope = json.loads(ping["body"])
@@ -276,7 +301,8 @@ def test_deleting_an_endpoint_cancels_its_pending_deliveries(app, client, header
     for event in OutboxEvent.select().where(OutboxEvent.dispatched_at.is_null()):
         deliveries.fan_out(event.id, runtime)  # written, not sent yet
     assert WebhookDelivery.select().where(WebhookDelivery.endpoint == endpoint["id"]).count() == 1
-    assert client.delete(f"/v1/webhooks/{endpoint['id']}", headers=headers).status_code == 204
+    removed = client.delete(f"/v1/webhooks/{endpoint['id']}", headers=headers)
+    assert removed.status_code == 204 and removed.data == b"" and "Content-Type" not in removed.headers
     assert WebhookDelivery.select().where(WebhookDelivery.endpoint == endpoint["id"]).count() == 0
     deliver_all(app)
     assert receiver.requests == []

@@ -314,8 +314,17 @@ def form(delivery):
         "response_status": delivery.response_status,
         "response_body": delivery.response_body,
         "duration_ms": delivery.duration_ms,
-        "next_retry_at": format_utc(delivery.next_retry_at),
+        "next_retry_at": format_utc(planned_at(delivery)),
     }
+
+
+def planned_at(delivery):
+    """When a retry is planned, shown on both rows it concerns: the failed attempt that
+    planned it, and the pending attempt itself (its due time) until it is sent. None for
+    a first attempt waiting to go, one being sent, and one that plans nothing."""
+    if delivery.status == "pending":
+        return from_db(delivery.due_at) if delivery.attempt > 1 else None
+    return delivery.next_retry_at
 
 
 def redeliver(endpoint, delivery_id, runtime):

@@ -19,15 +19,18 @@ def signature(secret, timestamp, body):
 
 
 def verify(secrets, header, body, now_seconds, tolerance=TOLERANCE_SECONDS):
-    """True if `header` signs `body` with any of `secrets` (several during a rotation)
-    and its `t` is within `tolerance` seconds of now."""
-    fields = dict(part.split("=", 1) for part in (header or "").split(",") if "=" in part)
+    """True if `header` signs `body` with any of `secrets` (several during a rotation),
+    by any of its `v1` values (a header carries several while a secret rolls, as Stripe's
+    does), and its one `t` is within `tolerance` seconds of now."""
+    pairs = [(key.strip(), value.strip()) for key, value in
+             (part.split("=", 1) for part in (header or "").split(",") if "=" in part)]
+    stamps = [value for key, value in pairs if key == "t"]
     try:
-        timestamp = int(fields["t"])
-    except (KeyError, ValueError):
+        [timestamp] = [int(value) for value in stamps]
+    except ValueError:
         return False
     if abs(now_seconds - timestamp) > tolerance:
         return False
-    given = [value for key, value in ((k.strip(), v.strip()) for k, v in fields.items()) if key == "v1"]
+    given = [value for key, value in pairs if key == "v1"]
     return any(hmac.compare_digest(signature(secret, timestamp, body).split("v1=")[1], value)
                for secret in secrets for value in given)

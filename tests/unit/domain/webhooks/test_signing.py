@@ -3,6 +3,8 @@ implementation (the `hmac` module driven by hand, and OpenSSL's command line).""
 
 import hashlib
 import hmac
+import pathlib
+import re
 import subprocess
 
 from hypothesis import given
@@ -44,3 +46,27 @@ def test_a_receiver_accepts_within_five_minutes_and_with_any_current_secret():
     assert not verify(["whsec_other"], header, BODY, 1000)
     assert not verify([SECRET], "v1=" + header.split("v1=")[1], BODY, 1000)
     assert not verify([SECRET], None, BODY, 1000)
+
+
+def test_a_header_with_several_v1_values_verifies_against_any_of_them():
+    """Stripe sends one `v1` per secret in force while a secret rolls: a receiver that
+    reads the header into a dict keeps only the last and refuses the first secret's."""
+    new, old = "whsec_new", SECRET
+    header = f"{signature(new, 1000, BODY)},v1={by_hand(old, 1000, BODY)}"
+    assert verify([old], header, BODY, 1000) and verify([new], header, BODY, 1000)
+    assert verify([old], f"{signature(old, 1000, BODY)},v1={by_hand(new, 1000, BODY)}", BODY, 1000)
+    assert not verify(["whsec_other"], header, BODY, 1000)
+    assert not verify([old], f"t=1000,t=2000,v1={by_hand(old, 1000, BODY)}", BODY, 1000)  # one t only
+
+
+def test_the_readme_receiver_verifies_against_any_v1_value(monkeypatch):
+    """The README's receiver (its `valid`), run on the same headers."""
+    readme = (pathlib.Path(__file__).resolve().parents[4] / "README.md").read_text()
+    code = re.search(r"<!-- receiver.py -->\n```python\n(.*?)```", readme, re.S).group(1)
+    monkeypatch.setenv("WEBHOOK_SECRETS", SECRET)
+    scope = {}
+    exec(code.split("class Handler")[0], scope)  # the definitions, not the server
+    now = int(scope["time"].time())
+    header = f"t={now},v1={by_hand('whsec_new', now, BODY)},v1={by_hand(SECRET, now, BODY)}"
+    assert scope["valid"](header, BODY)
+    assert not scope["valid"](f"t={now},v1={by_hand('whsec_new', now, BODY)}", BODY)
