@@ -8,8 +8,11 @@ gunicorn runs several web processes and the worker is another, so with METRICS_D
 (the deploy files set it) each process writes its counters to files there and a scrape
 adds up all of them: prometheus-client's multiprocess mode. Without it a scrape sees
 the answering process's own counts only (fine for one process, as in the tests).
-A process's files outlive it, as counters must (a counter never goes down); the
-directory is best on a tmpfs (`/run`), emptied at boot.
+Each process, as it starts, removes the files of processes that have ended: a web
+worker replaced at every reload would otherwise leave its files there for good, and
+every scrape reads them all. Their counts leave the sums then, which Prometheus reads
+as a counter reset (`rate()` and `increase()` carry on). The directory is best on a
+tmpfs (`/run`), emptied at boot.
 """
 
 import os
@@ -38,12 +41,40 @@ JOB_SECONDS = Histogram(f"{PREFIX}_job_duration_seconds", "Time a background job
 
 
 def use_directory(path):
-    """Multiprocess mode: this process's counters go to files under `path`. Call before
-    the first count (create_app does, when METRICS_DIR is set)."""
+    """Multiprocess mode: this process's counters go to files under `path`, where the
+    files of ended processes are removed. Call before the first count (create_app does,
+    when METRICS_DIR is set)."""
     os.makedirs(path, exist_ok=True)
+    remove_ended(path)
     os.environ["PROMETHEUS_MULTIPROC_DIR"] = path
     if values.ValueClass is not values.MultiProcessValue:
         values.ValueClass = values.MultiProcessValue()
+
+
+def remove_ended(path):
+    """Remove prometheus-client's files (`<kind>_<pid>.db`) whose process has ended;
+    returns how many."""
+    removed = 0
+    for name in os.listdir(path):
+        stem, _, pid = name.removesuffix(".db").rpartition("_")
+        if not name.endswith(".db") or not stem or not pid.isdigit() or _alive(int(pid)):
+            continue
+        try:
+            os.remove(os.path.join(path, name))
+            removed += 1
+        except FileNotFoundError:  # another process starting at the same moment was first
+            pass
+    return removed
+
+
+def _alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's process
+        return True
+    return True
 
 
 def request_done(operation, status, seconds):

@@ -1,11 +1,15 @@
 """Starting and stopping the service's processes as an operator's Procfile runner does,
 and waiting on them."""
 
+import os
 import re
+import shutil
 import subprocess
 import sys
 import time
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -40,3 +44,12 @@ def wait_for(check, seconds=15, tolerate=()):
         if found or time.monotonic() >= deadline:
             return found
         time.sleep(0.05)
+
+
+def require_redis_server():
+    """Skip the test where `redis-server` is missing, unless REDIS_SERVER_REQUIRED=1 (set
+    by .ci/run, which installs it): then that is a failure."""
+    if shutil.which("redis-server") is None:
+        if os.environ.get("REDIS_SERVER_REQUIRED") == "1":
+            pytest.fail("redis-server is required (REDIS_SERVER_REQUIRED): apt-get install redis-server")
+        pytest.skip("redis-server is not installed")

@@ -8,7 +8,6 @@ seconds) runs again after the restart. Logs: tests/output/procfile/."""
 
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -79,8 +78,7 @@ def gunicorn_processes(runner_pid):
 
 @pytest.fixture
 def stack(databases, tmp_path):
-    if shutil.which("redis-server") is None:
-        pytest.skip("redis-server is not installed")
+    processes.require_redis_server()
     redis_port, port = free_port(), free_port()
     server = subprocess.Popen(["redis-server", "--port", str(redis_port), "--bind", "127.0.0.1", "--save", "",
                                "--appendonly", "no"], stdout=subprocess.DEVNULL)

@@ -8,7 +8,6 @@ leads. Logs: tests/output/scale-out/."""
 import json
 import os
 import re
-import shutil
 import subprocess
 
 import pytest
@@ -16,7 +15,7 @@ import redis
 import requests
 
 from tests.e2e.databases import rows
-from tests.e2e.processes import procfile, stop, wait_for
+from tests.e2e.processes import procfile, require_redis_server, stop, wait_for
 from tests.e2e.test_serve import ROOT, flask, free_port, wait_until_serving
 from tests.receivers import Receiver
 
@@ -29,8 +28,7 @@ def two_hosts(databases):
     url = databases.new("scale_out")
     if not url.startswith("postgres"):
         pytest.skip("past one VM, PostgreSQL is the one database (the PostgreSQL + Redis pass runs this)")
-    if shutil.which("redis-server") is None:
-        pytest.skip("redis-server is not installed")
+    require_redis_server()
     redis_port = free_port()
     server = subprocess.Popen(["redis-server", "--port", str(redis_port), "--bind", "127.0.0.1", "--save", "",
                                "--appendonly", "no"], stdout=subprocess.DEVNULL)

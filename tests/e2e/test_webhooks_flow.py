@@ -8,7 +8,6 @@ tests/output/webhooks/."""
 import json
 import os
 import re
-import shutil
 import signal
 import socket
 import sqlite3
@@ -30,7 +29,7 @@ from rq import Worker
 from rq.cron import CronScheduler
 
 from app.domain.webhooks.signing import verify
-from tests.e2e.processes import procfile, stop, wait_for
+from tests.e2e.processes import procfile, require_redis_server, stop, wait_for
 from tests.e2e.test_attendance_flow import e2e_redis_url
 from tests.e2e.test_serve import ROOT, flask, free_port, wait_until_serving
 from tests.receivers import Inbox, Receiver
@@ -200,8 +199,7 @@ def test_an_hr_change_made_while_redis_is_down_is_delivered_once_it_is_back(tmp_
     """The Procfile's three processes on a Redis of their own, which goes away during an
     HR change and comes back: the event waits in the database, and the scheduler's
     sweeper (SWEEP_SECONDS=1) hands it to the worker, which delivers it."""
-    if shutil.which("redis-server") is None:
-        pytest.skip("redis-server is not installed")
+    require_redis_server()
     redis_port, web_port = free_port(), free_port()
 
     def redis_server():
