@@ -1,7 +1,7 @@
 """HR commands: drive every employee and payroll transition from a shell.
 
     flask --app wsgi employees hire --company ID --staff-number E-1 --name "..." ...
-    flask --app wsgi employees update|end|archive EMPLOYEE_ID ...
+    flask --app wsgi employees update|end|archive EMPLOYEE [--company ID] ...
     flask --app wsgi employees import FILE.csv --company ID
     flask --app wsgi payroll draft --entity ID --month 2026-11
     flask --app wsgi payroll finalize|pay|delete|discard RUN_ID
@@ -18,7 +18,7 @@ from flask.cli import AppGroup
 
 from app.cli.common import emit, json_option, one_line_errors
 from app.domain.access.companies import get_company, get_entity
-from app.domain.kernel.errors import ValidationFailed
+from app.domain.kernel.errors import NotFound, ValidationFailed
 from app.domain.kernel.money import example_amount, parse_major
 from app.domain.payroll import actions as payroll_actions
 from app.domain.people import actions as hr
@@ -72,8 +72,20 @@ def parse_date(text, name, errors):
         errors.append((name, "a date (YYYY-MM-DD)"))
 
 
-def employee(employee_id):
-    return hr.hr_employee(None, employee_id)
+company_option = click.option("--company", "company_id", default=None,
+                              help="The company, to name the employee by staff number.")
+
+
+def employee(text, company_id=None):
+    """The employee named as every command names one (payroll and attendance alike): an
+    id, or a staff number within --company."""
+    if company_id:
+        return hr.hr_employee(company_id, resolve_employee(company_id, text))
+    try:
+        return hr.hr_employee(None, text)
+    except NotFound:
+        raise NotFound(f"No employee {text!r}: give an employee id (emp_...), or a staff number with "
+                       "--company COMPANY_ID.") from None
 
 
 def run(run_id):
@@ -93,42 +105,51 @@ def employees_hire(company_id, as_json, **options):
 
 
 @employees_cli.command("update")
-@click.argument("employee_id")
+@click.argument("employee_ref", metavar="EMPLOYEE")
+@company_option
 @employee_options
 @one_line_errors
-def employees_update(employee_id, **options):
-    """Change an employee (writes employee.updated if a partner field changed)."""
-    found = employee(employee_id)
+def employees_update(employee_ref, company_id, **options):
+    """Change an employee (writes employee.updated if a partner field changed). EMPLOYEE:
+    an id, or a staff number with --company."""
+    found = employee(employee_ref, company_id)
     fields = fields_from(options, get_company(found.company_id).currency)
     if not fields:
         raise click.UsageError("name at least one field to change, e.g. --job-title")
-    hr.update_employee(found.company_id, employee_id, fields, runtime())
-    click.echo(f"updated {employee_id}")
+    hr.update_employee(found.company_id, found.id, fields, runtime())
+    click.echo(f"updated {found.staff_number} ({found.id})")
 
 
 @employees_cli.command("end")
-@click.argument("employee_id")
+@click.argument("employee_ref", metavar="EMPLOYEE")
+@company_option
 @click.option("--date", "termination_date", required=True, help="Last day, YYYY-MM-DD.")
 @click.option("--reason", default=None, help="Kept internal; partners only see status `left`.")
 @one_line_errors
-def employees_end(employee_id, termination_date, reason):
-    """End an employment (writes employee.left)."""
-    found = employee(employee_id)
+def employees_end(employee_ref, company_id, termination_date, reason):
+    """End an employment on its last day: employee.left now if that day has come, else
+    the date is recorded (employee.updated) and the employee leaves on it."""
+    found = employee(employee_ref, company_id)
     errors = []
     day = parse_date(termination_date, "date", errors)
     if errors:
         raise ValidationFailed("invalid date", errors)
-    hr.end_employment(found.company_id, employee_id, day, runtime(), reason=reason)
-    click.echo(f"{found.staff_number} has left as of {day}")
+    ended = hr.end_employment(found.company_id, found.id, day, runtime(), reason=reason)
+    if ended.status == "left":
+        click.echo(f"{found.staff_number} has left as of {day}")
+    else:
+        click.echo(f"{found.staff_number} leaves on {day}: active until then, then employee.left")
 
 
 @employees_cli.command("archive")
-@click.argument("employee_id")
+@click.argument("employee_ref", metavar="EMPLOYEE")
+@company_option
 @one_line_errors
-def employees_archive(employee_id):
+def employees_archive(employee_ref, company_id):
     """Hide a record from partners for good (no event)."""
-    hr.archive_employee(employee(employee_id).company_id, employee_id)
-    click.echo(f"archived {employee_id}")
+    found = employee(employee_ref, company_id)
+    hr.archive_employee(found.company_id, found.id)
+    click.echo(f"archived {found.staff_number} ({found.id})")
 
 
 @employees_cli.command("import")

@@ -92,13 +92,15 @@ def end_employment(employee_id):
         flash("Give the last day of employment (YYYY-MM-DD).", "error")
     else:
         try:
-            actions.end_employment(g.company.id, found.id, form.termination_date.data, runtime(),
-                                   reason=(form.reason.data or "").strip() or None)
+            ended = actions.end_employment(g.company.id, found.id, form.termination_date.data, runtime(),
+                                           reason=(form.reason.data or "").strip() or None)
         except DomainError as exc:
             flash(_message(exc), "error")
         else:
-            flash(f"{found.staff_number} has left as of {form.termination_date.data}. employee.left is on its way.",
-                  "success")
+            day = form.termination_date.data
+            flash(f"{found.staff_number} has left as of {day}. employee.left is on its way." if ended.status == "left"
+                  else f"{found.staff_number} leaves on {day}: active until then. Partners see the date now, "
+                       "and employee.left on that day.", "success")
     return redirect(url_for("hr.employee", employee_id=found.id))
 
 

@@ -9,14 +9,15 @@ functions on a thread of the web process.
 
 One module per family: `outbox` (fanning events out into webhook deliveries),
 `webhooks` (sending them, owner notices, the log's retention), `attendance` (pairing and
-expiring clock events), `reconcile` (the nightly announcement of bulk changes),
+expiring clock events), `employments` (ending those whose last day has come, hourly),
+`reconcile` (the nightly announcement of bulk changes),
 `sweeper` (finding due work no queue holds). Jobs reach the app's Runtime and queue
 through `app.extensions.runtime()` and `job_queue()`: they run inside an app context.
 """
 
 from dataclasses import dataclass
 
-from app.jobs import attendance, reconcile, sweeper, webhooks
+from app.jobs import attendance, employments, reconcile, sweeper, webhooks
 
 
 @dataclass(frozen=True)
@@ -31,6 +32,8 @@ def periodic(sweep_seconds=60):
     return {
         "sweep": Periodic(sweeper.sweep, every=sweep_seconds),
         "expire_attendance": Periodic(attendance.expire_attendance, every=300),
+        # Hourly: a company's day begins at its own midnight (20:00 or 21:00 UTC in the Gulf).
+        "end_employments": Periodic(employments.end_due_employments, cron="5 * * * *"),
         # 23:00 UTC is 02:00-03:00 in the Gulf: after the working day everywhere.
         "reconcile": Periodic(reconcile.reconcile, cron="0 23 * * *"),
         "prune_deliveries": Periodic(webhooks.prune_deliveries, cron="30 23 * * *"),

@@ -4,6 +4,7 @@ import logging
 
 from app.domain.attendance import days
 from app.domain.kernel import events
+from app.domain.people import actions
 from app.domain.webhooks import deliveries
 from app.extensions import job_queue, runtime
 from app.jobs.attendance import pair_attendance
@@ -43,6 +44,7 @@ def run_due():
     """Do all due work now, in this process (`flask --app wsgi jobs run-due`)."""
     current = runtime()
     with connection():
+        left = actions.end_due_employments(current)
         expired = days.expire_unmatched(current)
         paired = [days.settle(company_id, employee_ids, current)
                   for company_id, employee_ids in days.due_for_pairing(current.now()).items()]
@@ -51,5 +53,6 @@ def run_due():
     with connection():
         sends = deliveries.due(current.now())
     sent = send_deliveries(sends) if sends else 0
-    return {"events_dispatched": dispatched, "attendance_employees": sum(c["employees"] for c in paired),
+    return {"employments_ended": left, "events_dispatched": dispatched,
+            "attendance_employees": sum(c["employees"] for c in paired),
             "attendance_rejected": sum(c["rejected"] for c in paired) + expired, "webhooks_sent": sent}

@@ -29,10 +29,31 @@ def test_employee_lifecycle_from_the_shell(run, sandbox):
     assert employee.basic_salary_minor == 1_200_250 and employee.contact_phone == "+96555512345"
     ok(run("employees", "update", employee.id, "--job-title", "Designer"))
     ok(run("employees", "update", employee.id, "--basic-salary", "1300"))
-    ok(run("employees", "end", employee.id, "--date", "2026-12-31", "--reason", "End of contract"))
+    ok(run("employees", "end", employee.id, "--date", "2026-11-20", "--reason", "End of contract"))
     ok(run("employees", "archive", employee.id))
     assert types_of(sandbox.id).count("employee.created") == 11  # ten from the sandbox
     assert types_of(sandbox.id).count("employee.updated") == 1 and types_of(sandbox.id).count("employee.left") == 1
+
+
+def test_employees_are_named_by_id_or_by_staff_number_with_the_company(run, sandbox):
+    """One rule with the payroll and attendance commands."""
+    assert "updated SBX-010" in ok(run("employees", "update", "SBX-010", "--company", sandbox.id,
+                                       "--job-title", "Storekeeper"))
+    assert Employee.get(Employee.company == sandbox.id, Employee.staff_number == "SBX-010").job_title == "Storekeeper"
+    refused(run("employees", "end", "SBX-010", "--date", "2026-11-20"), "staff number with --company")
+    refused(run("employees", "end", "SBX-999", "--company", sandbox.id, "--date", "2026-11-20"), "No employee")
+    assert "has left as of 2026-11-20" in ok(run("employees", "end", "SBX-010", "--company", sandbox.id,
+                                                 "--date", "2026-11-20"))
+    assert "archived SBX-010" in ok(run("employees", "archive", "SBX-010", "--company", sandbox.id))
+
+
+def test_an_end_date_ahead_leaves_the_employee_active_until_that_day(run, sandbox, clock, app):
+    """2026-11-21 in the tests' clock: the 30th is ahead."""
+    assert "leaves on 2026-11-30" in ok(run("employees", "end", "SBX-009", "--company", sandbox.id,
+                                            "--date", "2026-11-30"))
+    person = Employee.get(Employee.company == sandbox.id, Employee.staff_number == "SBX-009")
+    assert person.status != "left" and str(person.termination_date) == "2026-11-30"
+    assert types_of(sandbox.id).count("employee.left") == 0
 
 
 def test_employee_commands_refuse_in_one_line(run, sandbox):
@@ -41,7 +62,7 @@ def test_employee_commands_refuse_in_one_line(run, sandbox):
     refused(run("employees", "hire", "--company", sandbox.id, "--staff-number", "SBX-001", "--name", "X",
                 "--employment-type", "full_time", "--hire-date", "2026-01-01", "--basic-salary", "1"),
             "already taken")
-    refused(run("employees", "update", "emp_nobody", "--job-title", "x"), "no employee")
+    refused(run("employees", "update", "emp_nobody", "--job-title", "x"), "No employee")
     refused(run("employees", "end", Employee.get(Employee.company == sandbox.id).id, "--date", "soon"), "date")
 
 

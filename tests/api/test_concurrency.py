@@ -191,9 +191,25 @@ def test_ending_employment_twice_at_once_announces_one_leaver(committed, race, c
         person = committed(hr.hire, company, {"staff_number": f"RACE-{round_number}", "name_en": "Racer",
                                               "employment_type": "full_time", "hire_date": date(2026, 1, 1),
                                               "basic_salary_minor": 500_000}, runtime)
-        one_won(race(hr.end_employment, company.id, person.id, date(2026, 12, 31), runtime), Conflict)
+        one_won(race(hr.end_employment, company.id, person.id, date(2026, 11, 20), runtime), Conflict)
         with connection():
             assert len(events(company.id, "employee.left", person.id)) == 1
+
+
+def test_two_hourly_runs_at_once_end_each_due_employment_once(committed, race, company, clock, runtime):
+    """end_due_employments beside itself (two schedulers during a handover, or an
+    operator's run-due beside the hourly job): one employee.left per leaver."""
+    people = committed(lambda: list(Employee.select().where(Employee.company == company.id).limit(ROUNDS)))
+    for person in people:
+        committed(hr.end_employment, company.id, person.id, date(2026, 11, 30), runtime)
+    clock.set(clock.now().replace(month=11, day=30, hour=9))
+    outcomes = race(hr.end_due_employments, runtime)
+    assert all(isinstance(outcome, int) for outcome in outcomes) and sum(outcomes) == ROUNDS, outcomes
+    with connection():
+        left = [json.loads(row.payload)["data"]["employee"]["id"] for row in
+                OutboxEvent.select().where(OutboxEvent.company == company.id, OutboxEvent.type == "employee.left")]
+        assert sorted(left) == sorted(person.id for person in people)  # each once
+        assert all(Employee.get_by_id(person.id).status == "left" for person in people)
 
 
 def test_two_identical_edits_at_once_announce_one_update(committed, race, company, clock, runtime):

@@ -2,7 +2,7 @@
 then read. Domain functions against the real database; reads through the API."""
 
 import json
-from datetime import date
+from datetime import UTC, date, datetime
 from decimal import Decimal
 
 import pytest
@@ -118,17 +118,53 @@ def test_another_companys_records_are_not_found(sandbox, make_sandbox, clock, ru
 def test_end_employment_writes_employee_left_without_the_reason(client, headers, sandbox, clock, runtime):
     employee = staff(sandbox)
     seen = event_ids(sandbox)
-    hr.end_employment(sandbox.id, employee.id, date(2026, 11, 30), runtime, reason="Resigned: SENTINEL-REASON")
+    hr.end_employment(sandbox.id, employee.id, date(2026, 11, 21), runtime, reason="Resigned: SENTINEL-REASON")
     [event] = new_events(sandbox, seen)
-    assert event["type"] == "employee.left"
+    assert event["type"] == "employee.left"  # today (the clock's 2026-11-21) is the last day: left now
     form = event["data"]["employee"]
-    assert form["status"] == "left" and form["termination_date"] == "2026-11-30"
+    assert form["status"] == "left" and form["termination_date"] == "2026-11-21"
     assert "SENTINEL-REASON" not in json.dumps(event)
     assert client.get(f"/v1/employees/{employee.id}", headers=headers).get_json()["status"] == "left"
     with pytest.raises(Conflict):
         hr.end_employment(sandbox.id, employee.id, date(2026, 12, 1), runtime)
     with pytest.raises(Conflict):
         hr.update_employee(sandbox.id, employee.id, {"status": "active"}, runtime)
+
+
+def test_a_last_day_ahead_is_announced_now_and_takes_effect_on_that_day(client, headers, sandbox, clock, runtime):
+    employee = staff(sandbox)
+    seen = event_ids(sandbox)
+    hr.end_employment(sandbox.id, employee.id, date(2026, 11, 30), runtime, reason="Contract ends")
+    [scheduled] = new_events(sandbox, seen)
+    assert scheduled["type"] == "employee.updated"
+    assert scheduled["data"]["employee"]["status"] == "active"
+    assert scheduled["data"]["employee"]["termination_date"] == "2026-11-30"
+    hr.end_employment(sandbox.id, employee.id, date(2026, 11, 30), runtime, reason="Contract ends")  # a double click
+    assert len(new_events(sandbox, seen)) == 1
+    assert hr.end_due_employments(runtime) == 0
+    # Kuwait's 2026-11-30 begins at 21:00 UTC on the 29th.
+    clock.set(datetime(2026, 11, 29, 20, 59, tzinfo=UTC))
+    assert hr.end_due_employments(runtime) == 0
+    clock.set(datetime(2026, 11, 29, 21, 0, tzinfo=UTC))
+    assert hr.end_due_employments(runtime) == 1
+    assert hr.end_due_employments(runtime) == 0  # each leaver once
+    left = new_events(sandbox, seen)[1:]
+    assert [e["type"] for e in left] == ["employee.left"]
+    assert left[0]["data"]["employee"]["status"] == "left"
+    assert client.get(f"/v1/employees/{employee.id}", headers=headers).get_json()["status"] == "left"
+    with pytest.raises(Conflict):
+        hr.end_employment(sandbox.id, employee.id, date(2026, 12, 31), runtime)
+
+
+def test_a_last_day_ahead_may_be_moved_or_brought_forward(sandbox, clock, runtime):
+    employee = staff(sandbox)
+    seen = event_ids(sandbox)
+    hr.end_employment(sandbox.id, employee.id, date(2026, 12, 31), runtime)
+    hr.end_employment(sandbox.id, employee.id, date(2027, 1, 31), runtime)
+    hr.end_employment(sandbox.id, employee.id, date(2026, 11, 20), runtime)  # it ended yesterday after all
+    assert [(e["type"], e["data"]["employee"]["termination_date"]) for e in new_events(sandbox, seen)] == [
+        ("employee.updated", "2026-12-31"), ("employee.updated", "2027-01-31"), ("employee.left", "2026-11-20")]
+    assert hr.end_due_employments(runtime) == 0
 
 
 def test_archive_writes_nothing_and_the_record_leaves_the_api(client, headers, sandbox, clock):

@@ -51,7 +51,7 @@ def test_hr_actions_commit_while_redis_is_down_and_the_sweeper_catches_up(app, c
         employee = hr.hire(company, {"staff_number": "O-1", "name_en": "Salim Al Harthy",
                                      "employment_type": "full_time", "hire_date": date(2026, 1, 1),
                                      "basic_salary_minor": 600_000}, redis_down)
-        hr.end_employment(company.id, employee.id, date(2026, 11, 30), redis_down)
+        hr.end_employment(company.id, employee.id, date(2026, 11, 20), redis_down)
     assert "the sweeper will" in caplog.text
     stored = OutboxEvent.select().where(OutboxEvent.company == company.id)
     assert sorted(e.type for e in stored) == ["employee.created", "employee.left"]

@@ -73,7 +73,7 @@ def test_no_outbox_event_ever_carries_a_sensitive_value(sandbox, clock, runtime)
         Employee.company == sandbox).execute()
     first, second, third = Employee.select().where(Employee.company == sandbox).order_by(Employee.staff_number)[:3]
     hr.update_employee(sandbox.id, first.id, {"job_title": "Head of Sales"}, runtime)
-    hr.end_employment(sandbox.id, second.id, date(2026, 11, 30), runtime, reason=SENTINELS["leaving_reason"])
+    hr.end_employment(sandbox.id, second.id, date(2026, 11, 20), runtime, reason=SENTINELS["leaving_reason"])
     hr.hire(sandbox, {"staff_number": "N-1", "name_en": "New Hire", "employment_type": "full_time",
                       "hire_date": date(2026, 11, 1), "basic_salary_minor": SENTINELS["basic_salary_minor"],
                       "iban": "KW81CBKU0000000000001234560101", "civil_id": SENTINELS["civil_id"]}, runtime)

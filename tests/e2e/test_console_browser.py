@@ -186,7 +186,7 @@ def test_hr_pages_drive_the_transitions(page, service):
     page.get_by_label("Last day").fill("2031-01-31")
     page.get_by_label("Reason (internal)").fill("Moved abroad")
     page.get_by_role("button", name="End employment").click()
-    expect(flash(page)).to_contain_text("SBX-004 has left as of 2031-01-31")
+    expect(flash(page)).to_contain_text("SBX-004 leaves on 2031-01-31: active until then")
 
     nav(page, "Employees")
     page.get_by_role("link", name="Hire an employee").click()

@@ -3,7 +3,9 @@
     hire              employee.created
     update_employee   employee.updated, only if a field of the partner form changed
                       (a salary or an IBAN alone writes nothing, and leaves updated_at)
-    end_employment    employee.left (status `left`, termination date, internal reason)
+    end_employment    employee.left (status `left`, termination date, internal reason); a
+                      last day still ahead is employee.updated now and employee.left on
+                      that day (end_due_employments, daily)
     archive_employee  no event: the record leaves the API, and `archived` is internal
 
 `updated_at` is the time the partner form last changed, so that what partners see and
@@ -19,7 +21,8 @@ is refused like one taken earlier, by the unique index, never a 500.
 import json
 import re
 from contextlib import contextmanager
-from datetime import date
+from datetime import date, timedelta
+from zoneinfo import ZoneInfo
 
 import phonenumbers
 from peewee import IntegrityError
@@ -98,6 +101,11 @@ def update_employee(company_id, employee_id, changes, runtime):
 
 
 def end_employment(company_id, employee_id, termination_date, runtime, *, reason=None):
+    """End an employment on `termination_date`, the last day worked. A day that has come
+    in the company's timezone makes the employee `left` now (employee.left). A later one
+    is recorded (employee.updated: partners see the date ahead) and takes effect on that
+    day (end_due_employments, a daily job), as HR expects; ending again before then moves
+    the date. Returns the employee."""
     if not isinstance(termination_date, date):
         raise ValidationFailed("invalid date", [("termination_date", "a date is required")])
     with write_transaction():
@@ -106,12 +114,45 @@ def end_employment(company_id, employee_id, termination_date, runtime, *, reason
             raise Conflict(f"{employee.staff_number} has already left")
         if termination_date < employee.hire_date:
             raise ValidationFailed("invalid date", [("termination_date", "is before the hire date")])
-        Employee.update(
-            status="left", termination_date=termination_date, leaving_reason=(reason or None),
-            updated_at=to_db(runtime.now()),
-        ).where(Employee.id == employee.id).execute()
-        announce(Company.get_by_id(company_id), employee.id, "employee.left", runtime)
+        company = Company.get_by_id(company_id)
+        leaves_now = termination_date <= local_today(company, runtime.now())
+        moved = leaves_now or employee.termination_date != termination_date  # the partner form changes
+        values = {"leaving_reason": reason or None}  # internal: no event, updated_at stays
+        if moved:
+            values.update(termination_date=termination_date, updated_at=to_db(runtime.now()),
+                          **({"status": "left"} if leaves_now else {}))
+        Employee.update(**values).where(Employee.id == employee.id).execute()
+        if moved:  # the same last day again (a double click) announces nothing
+            announce(company, employee.id, "employee.left" if leaves_now else "employee.updated", runtime)
     return Employee.get_by_id(employee.id)
+
+
+def end_due_employments(runtime):
+    """Make `left` every employee whose recorded last day has come in their company's
+    timezone (employee.left each). Each is decided under the employee's row lock, so two
+    runs at once announce each leaver once. Returns how many left."""
+    now = runtime.now()
+    horizon = now.date() + timedelta(days=1)  # no company's day is more than a day ahead of UTC's
+    due = list(Employee.select(Employee.id, Company).join(Company)  # read whole before any write
+               .where(Employee.status != "left", Employee.termination_date.is_null(False),
+                      Employee.termination_date <= horizon))
+    left = 0
+    for candidate in due:
+        company = candidate.company
+        with write_transaction():
+            employee = locked(Employee.select().where(Employee.id == candidate.id))
+            if (employee is None or employee.status == "left" or employee.termination_date is None
+                    or employee.termination_date > local_today(company, now)):
+                continue
+            Employee.update(status="left", updated_at=to_db(now)).where(Employee.id == employee.id).execute()
+            announce(company, employee.id, "employee.left", runtime)
+            left += 1
+    return left
+
+
+def local_today(company, now):
+    """The company's calendar day at `now`."""
+    return now.astimezone(ZoneInfo(company.timezone)).date()
 
 
 def archive_employee(company_id, employee_id):

@@ -111,9 +111,9 @@ def test_a_salary_change_alone_announces_nothing(sandbox, clock):
 
 def test_a_leaver_leaves_once(sandbox, clock):
     person = actions.hr_employee(sandbox.id, _first(sandbox))
-    actions.end_employment(sandbox.id, person.id, date(2026, 12, 31), Runtime(clock), reason="resigned")
+    actions.end_employment(sandbox.id, person.id, date(2026, 11, 21), Runtime(clock), reason="resigned")
     with pytest.raises(Conflict):
-        actions.end_employment(sandbox.id, person.id, date(2026, 12, 31), Runtime(clock))
+        actions.end_employment(sandbox.id, person.id, date(2026, 11, 21), Runtime(clock))
     with pytest.raises(Conflict):
         actions.update_employee(sandbox.id, person.id, {"status": "active"}, Runtime(clock))
 
