@@ -1,5 +1,6 @@
 """The attendance page: the days as partners read them, punches HR enters (source
-`manual`), and the people partners named that no employee matched, to link.
+`manual`), the punches that made no shift and why, and the people partners named that
+no employee matched, to link.
 
 Each form calls the same domain function as the CLI (app/cli/attendance.py).
 """
@@ -12,8 +13,9 @@ from flask import flash, g, redirect, render_template, request, url_for
 
 from app.console.common import console_blueprint, requires
 from app.console.forms import LinkForm, PunchForm, options
-from app.domain.attendance.days import list_days
+from app.domain.attendance.days import list_days, rejected_punches
 from app.domain.attendance.ingest import link_reference, record_punch, unmatched_references
+from app.domain.kernel.clock import from_db
 from app.domain.kernel.errors import DomainError
 from app.domain.people.employees import roster
 from app.extensions import runtime
@@ -43,8 +45,11 @@ def page():
     unmatched = [(ref, _with_people(LinkForm(formdata=None, **{k: ref[k] for k in ("source", "ref_type")},
                                              value=ref["ref_value"]), people))
                  for ref in unmatched_references(g.company.id)]
+    alone = [{**event, "person": _person(names, event["employee"]),
+              "when": from_db(event["at"]).astimezone(zone).strftime("%Y-%m-%d %H:%M")}
+             for event in rejected_punches(g.company.id, start, end, zone)]
     return render_template("console/attendance.html", days=days, more=len(rows) > SHOWN_DAYS, start=start, end=end,
-                           punch_form=punch_form, unmatched=unmatched, timezone=g.company.timezone)
+                           punch_form=punch_form, unmatched=unmatched, alone=alone, timezone=g.company.timezone)
 
 
 @bp.post("/attendance/punch")
@@ -104,13 +109,17 @@ def _day_view(record, names, zone):
         moment = datetime.fromisoformat(text.replace("Z", "+00:00")).astimezone(zone)
         return moment.strftime("%H:%M") + ("" if moment.date().isoformat() == record["date"] else " (+1)")
 
-    person = names.get(record["employee_id"])
     return {
         **record,
-        "person": f"{person.staff_number} · {person.name_en}" if person else record["employee_id"],
+        "person": _person(names, record["employee_id"]),
         "shift_views": [{**s, "span": f"{local(s['clock_in'])}–{local(s['clock_out'])}"} for s in record["shifts"]],
         "open_since": local(record["open_shift"]["clock_in"]) if record["open_shift"] else None,
     }
+
+
+def _person(names, employee_id):
+    person = names.get(employee_id)
+    return f"{person.staff_number} · {person.name_en}" if person else employee_id
 
 
 def _message(exc):

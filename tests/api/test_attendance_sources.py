@@ -37,6 +37,25 @@ def test_a_day_can_come_only_from_hr_and_the_employee_app(run, sandbox, clock, r
     assert day["shifts"][0]["branch_ref"] == "HQ" and day["worked_minutes"] == 510
 
 
+def test_hr_fixes_a_missed_device_punch_with_the_commands_of_the_readme(run, sandbox, clock, runtime):
+    """A manual clock-in and an app clock-out for one day make that day; before, pairing
+    per source left both alone."""
+    ok(run("attendance", "punch", "--company", sandbox.id, "--employee", "SBX-005", "--type", "clock_in",
+           "--at", "2026-11-19 08:00"))
+    ok(run("attendance", "app-punch", "--company", sandbox.id, "--employee", "SBX-005", "--type", "clock_out",
+           "--at", "2026-11-19T17:00:00+03:00", "--id", "phone-9"))
+    ingest(sandbox, [punch(1, "clock_in", "2026-11-18T08:00:00+03:00", person="SBX-005")], runtime)  # POS, no out
+    ok(run("attendance", "punch", "--company", sandbox.id, "--employee", "SBX-005", "--type", "clock_out",
+           "--at", "2026-11-18 16:30"))
+    settle_later(runtime)
+    days = days_of(sandbox, "SBX-005")
+    assert days["2026-11-19"]["sources"] == ["employee_app", "manual"]
+    assert [(s["source"], s["worked_minutes"]) for s in days["2026-11-19"]["shifts"]] == [("employee_app", 540)]
+    assert days["2026-11-18"]["sources"] == ["partner_api", "manual"]
+    assert days["2026-11-18"]["worked_minutes"] == 510
+    assert rejections(sandbox) == []
+
+
 def test_a_partner_shift_overlapping_an_app_shift_is_rejected(sandbox, clock, runtime):
     person = staff(sandbox, "SBX-001")
     record_punch(sandbox, person.id, "clock_in", "2026-11-19T07:55:00+03:00", runtime, channel="employee_app",

@@ -1,10 +1,10 @@
 """The console's attendance page: days as partners read them, punches HR enters, and
 linking the people partners named that no employee matched."""
 
-from app.domain.attendance.ingest import ingest
+from app.domain.attendance.ingest import ingest, record_punch
 from app.models import AttendanceEvent
 from tests.api.console import post, text
-from tests.api.test_attendance_days import punch, settle_due
+from tests.api.test_attendance_days import punch, settle_due, settle_later
 from tests.api.test_hr_actions import staff
 
 
@@ -62,3 +62,20 @@ def test_hr_links_an_unmatched_reference_from_the_list(client, in_sandbox, clock
 def test_a_range_over_62_days_falls_back_to_the_last_week(client, in_sandbox):
     page = text(client.get("/console/attendance?from=2026-01-01&to=2026-11-01"))
     assert "at most 62 days" in page and 'value="2026-11-15"' in page
+
+
+def test_hr_completes_an_app_shift_and_sees_why_a_punch_stands_alone(client, in_sandbox, clock, runtime):
+    person = staff(in_sandbox, "SBX-006")
+    record_punch(in_sandbox, person.id, "clock_out", "2026-11-19T16:00:00+03:00", runtime, channel="employee_app",
+                 external_id="phone-out")
+    post(client, "/console/attendance/punch", {"employee": person.id, "kind": "clock_in", "day": "2026-11-19",
+                                               "time": "08:00"}, page="/console/attendance")
+    post(client, "/console/attendance/punch", {"employee": person.id, "kind": "clock_out", "day": "2026-11-18",
+                                               "time": "17:00"}, page="/console/attendance")  # nothing to close
+    before = clock.now()
+    settle_later(runtime)
+    clock.set(before)  # the HR admin's session is still fresh
+    page = text(client.get("/console/attendance?from=2026-11-18&to=2026-11-19"))
+    assert "08:00–16:00" in page and ">employee_app<" in page and ">manual<" in page
+    assert "Punches that made no shift" in page and "orphan_clock_out" in page
+    assert "2026-11-18 17:00" in page and "from HR or any device" in page

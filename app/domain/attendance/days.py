@@ -111,6 +111,20 @@ def list_days(company_id, start, end, *, employee_id=None, after=None, limit=50)
     return list(query.order_by(AttendanceDay.date, AttendanceDay.employee).limit(limit + 1).dicts())
 
 
+def rejected_punches(company_id, start, end, zone, limit=200):
+    """The company's clock events of employees, between local days `start` and `end`,
+    that became no shift, with why (HR sees why a punch stands alone): newest first."""
+    zone = ZoneInfo(zone) if isinstance(zone, str) else zone
+    return list(AttendanceEvent.select(AttendanceEvent.employee, AttendanceEvent.channel, AttendanceEvent.source,
+                                       AttendanceEvent.type, AttendanceEvent.at, AttendanceEvent.reason,
+                                       AttendanceEvent.detail)
+                .where(AttendanceEvent.company == company_id, AttendanceEvent.state == "rejected",
+                       AttendanceEvent.employee.is_null(False),
+                       AttendanceEvent.at >= to_db(_local_start(start, zone)),
+                       AttendanceEvent.at < to_db(_local_start(end + timedelta(days=1), zone)))
+                .order_by(AttendanceEvent.at.desc(), AttendanceEvent.id).limit(limit).dicts())
+
+
 def _due(employee_ids, now):
     """(employee id, event time) of the events that make a day worth re-pairing."""
     return list(AttendanceEvent.select(AttendanceEvent.employee, AttendanceEvent.at)
@@ -174,10 +188,11 @@ class _Outcome:
         self.seen, self.final_paired, self.rejections = set(), set(), []
 
     def add(self, employee_id, first, last, pairing, start, fates_until, due, now):
-        records = {}
+        records, channels = {}, {}
         for shift in pairing.shifts:
             if first <= shift.day <= last:
                 records.setdefault(shift.day, _empty_day(employee_id, shift.day))["shifts"].append(_shift_form(shift))
+                channels.setdefault(shift.day, set()).update(shift.channels)
                 self.seen.update(shift.event_ids)
                 # Each settles at its own time; only a straggler could still change it.
                 self.final_paired.update(event_id for event_id in shift.event_ids if due[event_id] < now)
@@ -188,14 +203,15 @@ class _Outcome:
                     "clock_in": format_utc(shift.clock_in), "break_minutes": shift.break_minutes,
                     "branch_ref": shift.branch_ref, "source": shift.channel, "source_system": shift.source,
                 }
+                channels.setdefault(shift.day, set()).update(shift.channels)
                 self.seen.update(shift.event_ids)
         for rejection in pairing.rejections:
             if start <= rejection.at < fates_until:
                 self.seen.add(rejection.event_id)
                 if due[rejection.event_id] < now:
                     self.rejections.append(rejection)
-        for record in records.values():
-            _total(record)
+        for day, record in records.items():
+            _total(record, channels[day])
         self.days[(employee_id, first, last)] = records
 
     def store(self, company, runtime, now):
@@ -250,13 +266,12 @@ def _shift_form(shift):
     }
 
 
-def _total(record):
+def _total(record, channels):
+    """Totals, and `sources`: every channel any of the day's shifts came from (a device's
+    shift that HR completed lists `manual` too)."""
     record["shifts"].sort(key=lambda s: (s["clock_in"], s["source"], s["source_system"]))
     record["worked_minutes"] = sum(s["worked_minutes"] for s in record["shifts"])
     record["break_minutes"] = sum(s["break_minutes"] for s in record["shifts"])
-    channels = {s["source"] for s in record["shifts"]}
-    if record["open_shift"]:
-        channels.add(record["open_shift"]["source"])
     record["sources"] = [channel for channel in CHANNELS if channel in channels]
 
 

@@ -9,6 +9,12 @@ by a total order first), so arrival order and batching cannot change a day. The 
 - Events are paired per stream: one channel (`partner_api`, `employee_app`, `manual`)
   and one sending system (`source`). Within a stream, a clock-in opens a shift and the
   next clock-out closes it; `break_start`/`break_end` inside it are subtracted.
+- HR's manual punches correct the person's other streams: each joins the stream it
+  completes (a clock-out or break for a shift left open, a clock-in for a clock-out that
+  has none), the nearest in time if several do; one that completes nothing stays in
+  HR's own stream (a whole shift entered by hand). Manual punches are taken in time
+  order, each seeing where the earlier ones went, so the result is still a function of
+  the set of events. A shift's `channels` name every channel its events came from.
 - A shift belongs to the local day (company timezone) on which it started, even when it
   crosses midnight.
 - A shift longer than 16 hours is `shift_too_long` (all its events).
@@ -51,7 +57,7 @@ class ClockEvent:
 @dataclass(frozen=True, slots=True)
 class Shift:
     day: date
-    channel: str
+    channel: str  # the stream's: the device's when HR corrected it
     source: str
     clock_in: datetime
     clock_out: datetime
@@ -59,6 +65,7 @@ class Shift:
     worked_minutes: int
     branch_ref: str | None
     event_ids: tuple
+    channels: tuple = ()  # of all its events, in CHANNELS order
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +77,7 @@ class OpenShift:
     break_minutes: int
     branch_ref: str | None
     event_ids: tuple
+    channels: tuple = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,16 +103,57 @@ def sort_key(event):
 def pair(events, timezone, now):
     """Shifts, open shifts and rejections of one employee's `events` at `now`."""
     zone = ZoneInfo(timezone) if isinstance(timezone, str) else timezone
-    streams, by_id = {}, {}
-    for event in sorted(events, key=sort_key):
-        streams.setdefault((event.channel, event.source), []).append(event)
-        by_id[event.id] = event
+    ordered = sorted(events, key=sort_key)
+    by_id = {event.id: event for event in ordered}
+    streams = {}
+    for event in ordered:
+        if event.channel != "manual":
+            streams.setdefault((event.channel, event.source), []).append(event)
+    for event in ordered:
+        if event.channel == "manual":
+            stream = streams.setdefault(_completed_stream(event, streams), [])
+            stream.append(event)
+            stream.sort(key=sort_key)
     shifts, open_shifts, rejections = [], [], []
-    for stream in streams.values():
-        _pair_stream(stream, zone, now, shifts, open_shifts, rejections)
+    for key, stream in sorted(streams.items()):
+        _pair_stream(key, stream, zone, now, shifts, open_shifts, rejections)
     shifts, open_shifts = _without_overlaps(shifts, open_shifts, now, by_id, rejections)
     rejections.sort(key=lambda r: (r.at, r.event_id))
     return Pairing(tuple(shifts), tuple(open_shifts), tuple(rejections))
+
+
+def _completed_stream(punch, streams):
+    """The stream a manual punch completes, nearest in time first (then by name); its own
+    stream when it completes none."""
+    fits = []
+    for key, stream in streams.items():
+        gap = _gap_filled(punch, stream)
+        if gap is not None:
+            fits.append((gap, key))
+    return min(fits)[1] if fits else (punch.channel, punch.source)
+
+
+def _gap_filled(punch, stream):
+    """How far `punch` sits from the event of `stream` it completes, or None if it
+    completes nothing there: a clock-out or break inside a shift the stream left open
+    (no clock-out of its own follows), a clock-in before a clock-out that has none."""
+    key = sort_key(punch)
+    opened = None
+    for event in stream:
+        if sort_key(event) >= key:
+            break
+        opened = event if event.type == "clock_in" else None if event.type == "clock_out" else opened
+    following = next((e for e in stream if sort_key(e) > key and e.type in ("clock_in", "clock_out")), None)
+    if punch.type == "clock_in":
+        closes = following is not None and following.type == "clock_out"
+        if opened is None and closes and following.at - punch.at <= MAX_SHIFT:
+            return following.at - punch.at
+        return None
+    if opened is None or punch.at - opened.at > MAX_SHIFT:
+        return None
+    if punch.type == "clock_out" and following is not None and following.type == "clock_out":
+        return None  # the stream closes that shift itself
+    return punch.at - opened.at
 
 
 class _Open:
@@ -116,7 +165,9 @@ class _Open:
         self.clock_in, self.break_seconds, self.break_start, self.events = clock_in, 0, None, [clock_in]
 
 
-def _pair_stream(stream, zone, now, shifts, open_shifts, rejections):
+def _pair_stream(key, stream, zone, now, shifts, open_shifts, rejections):
+    channel, source = key
+
     def reject(event, reason, detail):
         rejections.append(Rejection(event.id, event.external_id, reason, detail, event.at))
 
@@ -135,7 +186,9 @@ def _pair_stream(stream, zone, now, shifts, open_shifts, rejections):
             current = _Open(event)
         elif kind == "clock_out":
             if current is None:
-                reject(event, "orphan_clock_out", "no clock-in before this clock-out in the same source")
+                reject(event, "orphan_clock_out", "no clock-in of this person before this clock-out, from HR or "
+                                                  "any device" if event.channel == "manual" else
+                                                  "no clock-in before this clock-out in the same source")
                 continue
             if current.break_start is not None:
                 reject(current.break_start, "orphan_clock_in", "this break had not ended at clock-out")
@@ -147,11 +200,12 @@ def _pair_stream(stream, zone, now, shifts, open_shifts, rejections):
             else:
                 seconds = int((event.at - started).total_seconds())
                 shifts.append(Shift(
-                    day=started.astimezone(zone).date(), channel=event.channel, source=event.source,
+                    day=started.astimezone(zone).date(), channel=channel, source=source,
                     clock_in=started, clock_out=event.at, break_minutes=current.break_seconds // 60,
                     worked_minutes=(seconds - current.break_seconds) // 60,
                     branch_ref=current.clock_in.branch_ref or event.branch_ref,
                     event_ids=tuple(e.id for e in [*current.events, event]),
+                    channels=_channels([*current.events, event]),
                 ))
             current = None
         elif kind == "break_start":
@@ -177,9 +231,9 @@ def _pair_stream(stream, zone, now, shifts, open_shifts, rejections):
             reject_all(current.events, "orphan_clock_in", "no clock-out within 16 hours of this clock-in")
         else:
             open_shifts.append(OpenShift(
-                day=started.astimezone(zone).date(), channel=current.clock_in.channel,
-                source=current.clock_in.source, clock_in=started, break_minutes=current.break_seconds // 60,
-                branch_ref=current.clock_in.branch_ref, event_ids=tuple(e.id for e in current.events),
+                day=started.astimezone(zone).date(), channel=channel, source=source, clock_in=started,
+                break_minutes=current.break_seconds // 60, branch_ref=current.clock_in.branch_ref,
+                event_ids=tuple(e.id for e in current.events), channels=_channels(current.events),
             ))
 
 
@@ -203,6 +257,11 @@ def _without_overlaps(shifts, open_shifts, now, by_id, rejections):
         if last is None or end > last[1]:
             last = (start, end, channel, source)
     return kept_shifts, kept_open
+
+
+def _channels(events):
+    present = {event.channel for event in events}
+    return tuple(channel for channel in CHANNELS if channel in present)
 
 
 def _hhmm(moment):

@@ -103,6 +103,46 @@ def test_an_open_shift_overlaps_until_now():
     assert set(reasons(result)) == {manual[0].id, manual[1].id}
 
 
+def test_hr_completes_a_device_shift_missing_its_clock_in_or_its_clock_out():
+    """The README's example: a manual clock-in and an app clock-out make one day."""
+    app_out = ev("clock_out", hours(9), channel="employee_app", source="app")
+    hr_in = ev("clock_in", hours(0), channel="manual", source="hr")
+    [shift] = pair([app_out, hr_in], "Asia/Riyadh", hours(10)).shifts
+    assert (shift.channel, shift.source, shift.worked_minutes) == ("employee_app", "app", 9 * 60)
+    assert shift.channels == ("employee_app", "manual") and set(shift.event_ids) == {app_out.id, hr_in.id}
+
+    pos_in, pos_break = ev("clock_in", hours(24)), ev("break_start", hours(28))
+    hr_break_end, hr_out = (ev("break_end", hours(28, 30), channel="manual", source="hr"),
+                            ev("clock_out", hours(32), channel="manual", source="hr"))
+    result = pair([hr_out, pos_in, hr_break_end, pos_break], "Asia/Riyadh", hours(33))
+    [shift] = result.shifts
+    assert (shift.source, shift.break_minutes, shift.worked_minutes) == ("pos", 30, 7 * 60 + 30)
+    assert not result.rejections
+
+
+def test_a_manual_punch_goes_to_the_shift_it_completes_nearest_in_time():
+    far = ev("clock_out", hours(8), source="badge")  # two clock-outs with no clock-in
+    near = ev("clock_out", hours(3), channel="employee_app", source="app")
+    hr_in = ev("clock_in", hours(2), channel="manual", source="hr")
+    result = pair([far, near, hr_in], "Asia/Riyadh", hours(11))
+    assert [(s.source, s.worked_minutes) for s in result.shifts] == [("app", 60)]
+    assert reasons(result) == {far.id: "orphan_clock_out"}
+
+
+def test_a_manual_punch_that_completes_nothing_stands_alone_and_says_why():
+    pos = [ev("clock_in", hours(0)), ev("clock_out", hours(8))]  # complete already
+    hr_out = ev("clock_out", hours(9), channel="manual", source="hr")
+    result = pair([*pos, hr_out], "Asia/Riyadh", hours(10))
+    assert [s.source for s in result.shifts] == ["pos"]
+    [alone] = result.rejections
+    assert alone.event_id == hr_out.id and alone.reason == "orphan_clock_out"
+    assert "from HR or any device" in alone.detail
+    whole = [ev("clock_in", hours(12), channel="manual", source="hr"),
+             ev("clock_out", hours(14), channel="manual", source="hr")]
+    assert [s.channels for s in pair([*pos, *whole], "Asia/Riyadh", hours(15)).shifts] == [
+        ("partner_api",), ("manual",)]
+
+
 # ---- properties --------------------------------------------------------------------
 
 events_strategy = st.lists(
