@@ -9,7 +9,10 @@ with a setting as a `ConfigurationError`, which `wsgi.py` prints as one line.
 import os
 
 DEV_SECRET_KEY = "dev-only-secret-key-do-not-use-in-production"
-ALL_RELEASES = ("v1.0", "v1.1", "v1.2")
+# The contract's releases, and v1.3: what this service adds beyond the contract, only ever
+# additively (new fields, values, operations), marked `x-release: v1.3` in the document.
+ALL_RELEASES = ("v1.0", "v1.1", "v1.2", "v1.3")
+ADDITIONS = "v1.3"
 INTEGER_SETTINGS = ("RATE_LIMIT_PER_MINUTE", "PROXY_HOPS", "WEBHOOK_CLAIM_SECONDS", "SWEEP_SECONDS",
                     "OAUTH_ACCESS_TOKEN_SECONDS", "OAUTH_REFRESH_TOKEN_SECONDS", "READY_MAX_LAG_SECONDS")
 
@@ -50,7 +53,8 @@ class Config:
     ERRORS_URL = os.environ.get("ERRORS_URL") or None
     # Operations that answer: every one of these releases, and these single operations
     # (contract names) besides. The contract's own status today is LIVE_RELEASES= (empty)
-    # with LIVE_OPERATIONS=getCompany. Others answer 404 `not_found`.
+    # with LIVE_OPERATIONS=getCompany. Others answer 404 `not_found`. The fields v1.3 adds
+    # to contract operations are sent only while v1.3 is in LIVE_RELEASES.
     LIVE_RELEASES = _csv(os.environ.get("LIVE_RELEASES", ",".join(ALL_RELEASES)))
     LIVE_OPERATIONS = _csv(os.environ.get("LIVE_OPERATIONS", ""))
     RATE_LIMIT_PER_MINUTE = _integer("RATE_LIMIT_PER_MINUTE", 600)

@@ -14,7 +14,7 @@ from app.api.problems import PROBLEM_MIMETYPE, ApiProblem
 from app.api.schemas import ProblemSchema
 from app.domain.access.credentials import identify
 from app.domain.access.principal import Unauthenticated
-from config import ALL_RELEASES, ConfigurationError
+from config import ADDITIONS, ALL_RELEASES, ConfigurationError
 
 ERROR_DESCRIPTIONS = {
     400: "Bad or unknown query parameter, invalid JSON or unknown cursor (`invalid_request`).",
@@ -130,6 +130,11 @@ def add_rate_limit_headers(response):
     if headers:
         response.headers.update(headers)
     return response
+
+
+def additions_live():
+    """Whether the fields v1.3 adds to contract operations are sent (LIVE_RELEASES)."""
+    return ADDITIONS in current_app.config["LIVE_RELEASES"]
 
 
 def current_principal():

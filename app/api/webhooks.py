@@ -10,12 +10,13 @@ from flask_smorest import Blueprint
 from marshmallow import fields, validate
 
 from app.api import empty_response, json_response, read_json_object
-from app.api.auth import current_principal, operation
+from app.api.auth import additions_live, current_principal, operation
 from app.api.schemas import OpenSchema
 from app.domain.kernel.errors import ValidationFailed
 from app.domain.webhooks import deliveries, endpoints
 from app.domain.webhooks.urls import check_url
 from app.extensions import runtime, webhook_sender
+from config import ADDITIONS
 
 blp = Blueprint("webhooks", __name__, url_prefix="/v1/webhooks",
                 description="Register endpoints for events, test them, and read what was delivered.")
@@ -72,7 +73,14 @@ class WebhookDeliverySchema(OpenSchema):
         "description": "The first 1 KB of the answer."})
     duration_ms = fields.Integer(allow_none=True, required=True)
     next_retry_at = fields.DateTime(allow_none=True, required=True, metadata={
-        "description": "When the next attempt is planned; null when none is."})
+        "description": "When the next attempt is planned: on a failed attempt that planned it, and on that "
+                       "pending attempt until it is sent. Null otherwise."})
+    error = fields.String(allow_none=True, metadata={
+        "x-release": ADDITIONS,
+        "description": "Why no answer was recorded (beyond the contract, v1.3): `refused: ...` (the URL's "
+                       "addresses were not deliverable when sending: nothing was sent), `not sent: ...`, "
+                       "`timeout: ...`, `TLS: ...`, `HTTP: ...`. Null when the receiver answered or nothing was "
+                       "tried yet. Branch on the part before the colon, and tolerate new ones."})
 
 
 class WebhookDeliveryListSchema(OpenSchema):
@@ -117,6 +125,11 @@ def _mine():
 
 def _endpoint(webhook_id):
     return endpoints.get_endpoint(_mine(), webhook_id)
+
+
+def _delivery(form):
+    """A delivery as this server sends it: v1.3's `error` only while v1.3 is live."""
+    return form if additions_live() else {k: v for k, v in form.items() if k != "error"}
 
 
 def _target(url):
@@ -199,7 +212,7 @@ class WebhookDeliveries(MethodView):
     def get(self, args, webhook_id):
         """The delivery log: newest first, at most 100, the last 30 days"""
         endpoint = _endpoint(webhook_id)
-        return json_response({"data": deliveries.log(endpoint, args.get("status"))})
+        return json_response({"data": [_delivery(d) for d in deliveries.log(endpoint, args.get("status"))]})
 
 
 @blp.route("/<webhook_id>/deliveries/<delivery_id>/redeliver")
@@ -212,4 +225,4 @@ class WebhookRedeliver(MethodView):
     def post(self, webhook_id, delivery_id):
         """Send a logged delivery's event again: same id and body, fresh signature"""
         endpoint = _endpoint(webhook_id)
-        return json_response(deliveries.redeliver(endpoint, delivery_id, runtime()), status=202)
+        return json_response(_delivery(deliveries.redeliver(endpoint, delivery_id, runtime())), status=202)

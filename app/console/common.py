@@ -6,6 +6,7 @@ The signed-in user and their current company are loaded once per request into `g
 """
 
 import functools
+from datetime import datetime
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo
 
@@ -219,12 +220,21 @@ def _render_error(status, message):
     return render_template("console/error.html", status=status, message=message), status
 
 
+def sentence(text):
+    """`text` ending in one full stop: a name or message that ends in one already ("Gulf
+    Trading Co.", Authlib's "... in request.") gets no second."""
+    text = text.rstrip()
+    return text if text.endswith((".", "!", "?", "…")) else text + "."
+
+
 def local_time(moment, timezone=None):
-    """Stored (naive UTC) or aware time, shown in the company's time zone (or `timezone`)
-    and saying which: `2026-11-21 12:00 +03`, the zone's name and UTC on hover."""
-    if moment is None:
+    """Stored (naive UTC), aware, or API (`...Z`) time, shown in the company's time zone (or
+    `timezone`) and saying which: `2026-11-21 12:00 +03`, the zone's name and UTC on hover."""
+    if moment is None or moment == "":
         return "—"
     zone_name = timezone or (g.company.timezone if g.get("company") else "UTC")
+    if isinstance(moment, str):
+        moment = datetime.fromisoformat(moment.replace("Z", "+00:00"))
     moment = from_db(moment) if moment.tzinfo is None else moment
     local = moment.astimezone(ZoneInfo(zone_name))
     return Markup('<time datetime="{}" title="{} · {}">{}</time>').format(

@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 
 from flask import abort, flash, g, redirect, render_template, request, url_for
 
-from app.console.common import console_blueprint, requires
+from app.console.common import console_blueprint, requires, sentence
 from app.console.forms import DraftRunForm, EmployeeForm, EndEmploymentForm, options
 from app.domain.access.companies import branches_of, entities_of, get_entity
 from app.domain.kernel.countries import COUNTRIES
@@ -53,7 +53,8 @@ def hire():
             except ValidationFailed as exc:
                 _show_errors(form, exc)
             else:
-                flash(f"Hired {hired.staff_number} {hired.name_en}. employee.created is on its way.", "success")
+                flash(f"Hired {hired.staff_number} {sentence(hired.name_en)} employee.created is on its way.",
+                      "success")
                 return redirect(url_for("hr.employee", employee_id=hired.id))
     return render_template("console/employee_form.html", form=form, employee=None), _form_status()
 

@@ -10,7 +10,7 @@ app/console/common.py.
 
 from flask import current_app, flash, g, redirect, render_template, request, url_for
 
-from app.console.common import console_blueprint, requires, show_once, take_shown_once
+from app.console.common import console_blueprint, requires, sentence, show_once, take_shown_once
 from app.console.forms import CreateKeyForm, TriggerForm
 from app.domain import sandbox
 from app.domain.access import keys
@@ -72,7 +72,7 @@ def trigger():
         except DomainError as exc:
             flash(exc.message, "error")
         else:
-            flash(f"{form.event_type.data}: {done}. The event is in the outbox for delivery.", "success")
+            flash(f"{form.event_type.data}: {sentence(done)} The event is in the outbox for delivery.", "success")
     else:
         flash("Choose an event type.", "error")
     return redirect(url_for("integrations.page") + "#trigger")

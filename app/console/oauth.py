@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 from authlib.oauth2.rfc6749.errors import OAuth2Error
 from flask import abort, current_app, g, redirect, render_template, request, url_for
 
-from app.console.common import SECURITY_HEADERS, console_blueprint
+from app.console.common import SECURITY_HEADERS, console_blueprint, sentence
 from app.domain.oauth import connections
 
 bp = console_blueprint("console_oauth")
@@ -46,9 +46,10 @@ def authorize():
         if sent_back is not None:
             return sent_back
         current_app.logger.info("oauth authorize refused: %s %s", error.error, error.description)
+        why = sentence(error.description or error.error)
         return render_template("console/error.html", status=400,
-                               message=f"This app's request cannot be shown: {error.description or error.error}. "
-                                       "Nothing was shared. Tell the app's developer."), 400
+                               message=f"This app's request cannot be shown: {why} Nothing was shared. Tell the "
+                                       "app's developer."), 400
     if g.user is None:
         return redirect(url_for("signin.sign_in", next=request.full_path.rstrip("?")))
     app = grant.request.client.app

@@ -2,7 +2,7 @@
 
 from flask import abort, current_app, flash, g, redirect, render_template, request, session, url_for
 
-from app.console.common import console_blueprint, safe_next, sign_in, sign_out, signed_in
+from app.console.common import console_blueprint, safe_next, sentence, sign_in, sign_out, signed_in
 from app.console.forms import ForgotPasswordForm, ResetPasswordForm, SandboxForm, SignInForm, SwitchCompanyForm, options
 from app.domain import sandbox
 from app.domain.access import signin
@@ -99,7 +99,7 @@ def sandbox_page():
         except DomainError as exc:
             flash(exc.message, "error")
         else:
-            flash(f"Created {created.name_en}. Switch to it to create sandbox keys.", "success")
+            flash(f"Created {sentence(created.name_en)} Switch to it to create sandbox keys.", "success")
             return redirect(url_for("signin.sandbox_page"))
     return render_template("console/sandbox.html", form=form, sandbox=existing)
 

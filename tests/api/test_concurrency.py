@@ -421,6 +421,16 @@ def test_of_twenty_refreshes_with_one_token_at_most_one_succeeds_and_the_family_
                                              OAuthToken.revoked_at.is_null()).count() == 0
 
 
+def test_two_registrations_of_one_app_name_at_once_make_one_app(committed, race, company, clock):
+    for round_ in range(ROUNDS):
+        outcomes = race(oauth_apps.create_app, company, f"Twin {round_}", [OAUTH_REDIRECT], ["employees:read"],
+                        clock)
+        one_won(outcomes, ValidationFailed)
+        name = f"Twin {round_}"
+        assert committed(lambda: OAuthApp.select().where(OAuthApp.organisation == company.id,
+                                                         OAuthApp.name == name).count()) == 1  # noqa: B023
+
+
 def test_a_double_clicked_rotate_secret_rotates_once(committed, race, company, clock):
     """Both clicks name the secret the page showed: one replaces it, the other is told it
     was replaced already, so the secret left on the screen is the one that works."""

@@ -232,7 +232,7 @@ def test_another_companys_key_cannot_be_revoked(client, admin, make_sandbox, mak
 
 def test_create_a_sandbox_from_the_console_once(client, admin, live_company):
     page = post(client, "/console/sandbox", {"country": "AE"}, page="/console/sandbox")
-    assert "Created United Arab Emirates Sandbox Trading Co." in text(page)
+    assert "Created United Arab Emirates Sandbox Trading Co. Switch to it" in text(page)  # one full stop
     sandbox = access.sandbox_of(admin)
     assert sandbox.sandbox and sandbox.country == "AE" and sandbox.api_enabled
     assert Employee.select().where(Employee.company == sandbox.id).count() == 10

@@ -148,7 +148,7 @@ def test_an_unknown_client_or_redirect_uri_is_an_error_page_never_a_redirect(cli
                                                                               changes):
     page = client.get(authorize_url(ledgerly[0].id, **changes))
     assert page.status_code == 400 and "Location" not in page.headers
-    assert "Nothing was shared" in text(page)
+    assert "Nothing was shared" in text(page) and ".." not in text(page)
 
 
 @pytest.mark.parametrize("changes,error", [
@@ -258,11 +258,22 @@ def test_register_an_app_with_its_secret_shown_once(client, admin, live_company)
     assert secret not in again and app.id in again and "development" in again  # once only
 
 
+def test_an_organisation_names_each_app_once(client, admin, live_company, make_sandbox, clock):
+    register(client)
+    page = register(client, name="ledgerly ")
+    assert page.status_code == 422 and "has an app named “ledgerly” already" in text(page)
+    assert [a.name for a in apps.apps_of(live_company.id)] == ["Ledgerly"]
+    elsewhere = make_sandbox("QA")
+    assert apps.create_app(elsewhere, "Ledgerly", [REDIRECT], ["employees:read"], clock)[0].name == "Ledgerly"
+
+
 @pytest.mark.parametrize("uris, reason", [
     ("http://ledgerly.example/cb", "http:// only on a loopback address"),
     ("https://ledgerly.example/cb#done", "no fragment"),
     (f"{REDIRECT}\n{REDIRECT}", "listed twice"),
     ("   ", "This field is required."),
+    ('https://ledgerly.example/cb?x="1"', "printable ASCII only"),
+    ("https://ledgerly.example/ärger", "printable ASCII only"),
 ])
 def test_a_bad_redirect_uri_is_refused_with_the_reason_and_nothing_is_stored(client, admin, live_company, uris,
                                                                              reason):

@@ -485,3 +485,25 @@ def test_after_a_secret_key_rotation_endpoints_still_sign_with_their_secret(app,
     assert fields["v1"] == independent_signature(endpoint["secret"], int(fields["t"]), ping["body"])
     with pytest.raises(ValueError):  # without the fallback, the old seal cannot be opened
         Sealer([new_key]).open(WebhookEndpoint.get_by_id(endpoint["id"]).secret_sealed)
+
+
+def test_a_delivery_never_sent_says_why_in_v1_3s_error(app, client, headers, loopback, receiver, monkeypatch):
+    """A sender that may not reach loopback (a command run without the web's
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS, say) records the refusal on the delivery."""
+    endpoint = create(client, headers, receiver.url).get_json()
+    monkeypatch.setitem(app.extensions, "webhook_sender", Sender(()))  # no private networks
+    assert client.post(f"/v1/webhooks/{endpoint['id']}/test", headers=headers).status_code == 202
+    deliver_all(app)
+    [logged] = client.get(f"/v1/webhooks/{endpoint['id']}/deliveries", headers=headers).get_json()["data"][-1:]
+    assert logged["status"] == "failed" and logged["response_status"] is None and receiver.requests == []
+    assert logged["error"].startswith("refused: ") and "loopback" in logged["error"]
+    answered = create(client, headers, receiver.url)  # refused at create too, as before
+    assert answered.status_code == 422
+    monkeypatch.setitem(app.config, "LIVE_RELEASES", ["v1.0", "v1.1", "v1.2"])  # v1.3 off: the contract's shape
+    [plain] = client.get(f"/v1/webhooks/{endpoint['id']}/deliveries", headers=headers).get_json()["data"][-1:]
+    assert "error" not in plain and plain["id"] == logged["id"]
+
+
+def test_the_document_marks_the_delivery_error_as_v1_3(client):
+    schema = client.get("/v1/openapi.json").get_json()["components"]["schemas"]["WebhookDelivery"]
+    assert schema["properties"]["error"]["x-release"] == "v1.3" and "error" not in schema.get("required", [])

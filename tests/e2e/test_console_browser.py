@@ -434,3 +434,33 @@ def test_an_oauth_client_that_is_not_authlib_connects_through_the_consent_page(p
                             timeout=10).status_code == 401
     finally:
         callback.shutdown()
+
+
+def test_every_page_fits_a_phone_and_wide_tables_scroll_in_place(page, service):
+    """At 390 px nothing runs past the right edge: not the page, and not a table inside
+    its box (its rows become cards, each cell labelled with its column)."""
+    sign_in(page, ADMIN)
+    page.set_viewport_size({"width": 390, "height": 844})
+    paths = ["/console/integrations", "/console/webhooks", "/console/employees", "/console/payroll",
+             "/console/attendance", "/console/apps", "/console/sandbox"]
+    page.goto("/console/webhooks")
+    links = page.locator("a[href^='/console/webhooks/whk_']")
+    if links.count():
+        paths.append(links.first.get_attribute("href"))
+    page.goto("/console/payroll")
+    runs = page.locator("a[href^='/console/payroll/prun_']")
+    if runs.count():
+        paths.append(runs.first.get_attribute("href"))
+    for path in paths:
+        page.goto(path)
+        overflow = page.evaluate("""() => {
+            const width = document.documentElement.clientWidth;
+            const past = [...document.querySelectorAll('main *')].filter(el => {
+                const box = el.getBoundingClientRect();
+                const hidden = el.matches('.scroll') && el.scrollWidth > el.clientWidth + 1;  // cut, to scroll
+                return hidden || (box.width > 0 && box.right > width + 1 && !el.closest('thead'));
+            }).map(el => el.tagName + '.' + el.className + ' ' + (el.textContent || '').trim().slice(0, 40));
+            return {page: document.documentElement.scrollWidth - width, past: past.slice(0, 5)};
+        }""")
+        assert overflow["page"] <= 0 and not overflow["past"], (path, overflow)
+        shot(page, "90-phone" + path.replace("/", "-"))

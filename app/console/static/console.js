@@ -19,6 +19,17 @@ document.addEventListener("DOMContentLoaded", () => {
       if (!window.confirm(form.dataset.confirm)) event.preventDefault();
     });
   });
+  // On a phone a table's rows become cards (console.css): each cell is labelled with
+  // its column's heading, so no column is hidden past the right edge.
+  document.querySelectorAll(".scroll table").forEach((table) => {
+    const headings = [...table.querySelectorAll("thead th")].map((th) => th.textContent.trim());
+    table.querySelectorAll("tbody tr").forEach((row) => {
+      [...row.children].forEach((cell, index) => {
+        if (headings[index]) cell.dataset.label = headings[index];
+      });
+    });
+    table.classList.add("stackable");
+  });
   // Switch company as soon as one is picked.
   document.querySelectorAll("select[data-autosubmit]").forEach((select) => {
     select.addEventListener("change", () => select.form.requestSubmit());

@@ -14,13 +14,16 @@ import ipaddress
 import re
 from urllib.parse import urlsplit
 
+from peewee import fn
+
 from app.domain.access.keys import parse_scopes
 from app.domain.access.principal import hash_secret
 from app.domain.kernel.clock import to_db
 from app.domain.kernel.errors import Conflict, NotFound, ValidationFailed
 from app.domain.kernel.ids import new_id, random_token
 from app.domain.kernel.text import text_problem
-from app.models import Membership, OAuthApp
+from app.models import Company, Membership, OAuthApp
+from app.models.base import locked, write_transaction
 
 MODES = ("development", "production")
 SECRET_PREFIX = "svc_cs_"
@@ -92,10 +95,27 @@ def create_app(organisation, name, redirect_uris, scopes, clock, *, created_by=N
     if problems:
         raise ValidationFailed("invalid app", problems)
     secret = _new_secret()
-    app = OAuthApp.create(id=new_id("app"), organisation=organisation, name=name.strip(),
-                          redirect_uris="\n".join(uris), scopes=" ".join(chosen), mode="development",
-                          secret_hash=hash_secret(secret), created_by=created_by, created_at=to_db(clock.now()))
+    with write_transaction():
+        # The organisation's row, locked, lets one registration at a time judge the name.
+        locked(Company.select(Company.id).where(Company.id == _id_of(organisation)))
+        if _named(_id_of(organisation), name.strip()):
+            raise ValidationFailed("invalid app", [("name", f"this organisation has an app named "
+                                                            f"“{name.strip()}” already; choose another name")])
+        app = OAuthApp.create(id=new_id("app"), organisation=organisation, name=name.strip(),
+                              redirect_uris="\n".join(uris), scopes=" ".join(chosen), mode="development",
+                              secret_hash=hash_secret(secret), created_by=created_by, created_at=to_db(clock.now()))
     return app, secret
+
+
+def _named(organisation_id, name):
+    """Whether the organisation has an app of this name, whatever its case: customers
+    tell apps apart by name on the consent page and in Connected apps."""
+    return (OAuthApp.select(OAuthApp.id)
+            .where(OAuthApp.organisation == organisation_id, fn.LOWER(OAuthApp.name) == name.lower()).exists())
+
+
+def _id_of(organisation):
+    return organisation if isinstance(organisation, str) else organisation.id
 
 
 def rotate_secret(client_id, clock, *, organisation_id=None, replacing=None):

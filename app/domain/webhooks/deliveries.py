@@ -315,6 +315,7 @@ def form(delivery):
         "response_body": delivery.response_body,
         "duration_ms": delivery.duration_ms,
         "next_retry_at": format_utc(planned_at(delivery)),
+        "error": delivery.error,  # why no answer was recorded (v1.3)
     }
 
 
@@ -386,10 +387,9 @@ def replay(endpoint_id, since, runtime, *, only_failed=False):
 
 
 def detail(endpoint, delivery_id):
-    """One delivery of the endpoint as the console shows it: the partner form, and why
-    there was no answer when there was none."""
+    """One delivery of the endpoint as the console shows it."""
     row = (WebhookDelivery.select(WebhookDelivery, OutboxEvent.id, OutboxEvent.payload).join(OutboxEvent)
            .where(WebhookDelivery.id == delivery_id, WebhookDelivery.endpoint == endpoint.id).first())
     if row is None:
         raise NotFound(f"no delivery {delivery_id} of this endpoint")
-    return {**form(row), "error": row.error}
+    return form(row)
