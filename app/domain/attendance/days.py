@@ -120,8 +120,8 @@ def rejected_punches(company_id, start, end, zone, limit=200):
                                        AttendanceEvent.detail)
                 .where(AttendanceEvent.company == company_id, AttendanceEvent.state == "rejected",
                        AttendanceEvent.employee.is_null(False),
-                       AttendanceEvent.at >= to_db(_local_start(start, zone)),
-                       AttendanceEvent.at < to_db(_local_start(end + timedelta(days=1), zone)))
+                       AttendanceEvent.at >= to_db(_start_or_edge(start, zone)),
+                       AttendanceEvent.at < to_db(_start_or_edge(end, zone, following=True)))
                 .order_by(AttendanceEvent.at.desc(), AttendanceEvent.id).limit(limit).dicts())
 
 
@@ -178,6 +178,15 @@ def _events_around(spans, zone):
 
 def _local_start(day, zone):
     return datetime.combine(day, time(), zone).astimezone(UTC)
+
+
+def _start_or_edge(day, zone, *, following=False):
+    """When local `day` (or the day after it) begins, in UTC; at the ends of the calendar
+    (0001-01-01, 9999-12-31), the first or last instant a datetime holds."""
+    try:
+        return _local_start(day + timedelta(days=1) if following else day, zone)
+    except OverflowError:
+        return (datetime.max if day.year == 9999 else datetime.min).replace(tzinfo=UTC)
 
 
 class _Outcome:
