@@ -126,7 +126,7 @@ def test_single_operations_can_be_live_without_their_release(app, client, header
         assert_problem(client.get(url, headers=headers), 404, "not_found")
 
 
-@pytest.mark.parametrize("setting, value", [("LIVE_OPERATIONS", ("getCompny",)), ("LIVE_RELEASES", ("v1.3",))])
+@pytest.mark.parametrize("setting, value", [("LIVE_OPERATIONS", ("getCompny",)), ("LIVE_RELEASES", ("v1.4",))])
 def test_a_live_setting_naming_nothing_real_stops_the_start(app, monkeypatch, setting, value):
     monkeypatch.setitem(app.config, setting, value)
     with pytest.raises(RuntimeError, match=f"{setting} names {value[0]}, which do not exist"):
