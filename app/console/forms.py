@@ -19,7 +19,7 @@ from wtforms import (
     TimeField,
     widgets,
 )
-from wtforms.validators import AnyOf, DataRequired, InputRequired, Length, Optional
+from wtforms.validators import AnyOf, DataRequired, InputRequired, Length, Optional, ValidationError
 
 from app.domain.access.keys import SCOPES
 from app.domain.attendance.ingest import REF_TYPES
@@ -27,6 +27,7 @@ from app.domain.attendance.pairing import EVENT_TYPES
 from app.domain.kernel.countries import COUNTRIES
 from app.domain.people.actions import EDITABLE_STATUSES, EMPLOYMENT_TYPES
 from app.domain.sandbox import TRIGGERS
+from app.domain.webhooks.endpoints import SUBSCRIBABLE
 
 
 def options(pairs):
@@ -66,6 +67,25 @@ class CreateKeyForm(FlaskForm):
     name = StringField("Name", validators=[DataRequired(), Length(max=100)],
                        description="Who uses it, e.g. \"Ledger sync (production)\".")
     scopes = CheckboxesField("Scopes", choices=options((scope, scope) for scope in SCOPES))
+
+
+class AddEndpointForm(FlaskForm):
+    """A webhook endpoint made in the console for one of the company's keys; the domain
+    judges the URL (app/domain/webhooks/urls.py) and the key."""
+
+    url = StringField("URL", validators=[DataRequired(), Length(max=2048)],
+                      description="https:// on a public host. It is checked now and at every delivery.",
+                      render_kw={"spellcheck": "false", "autocomplete": "off", "inputmode": "url"})
+    events = CheckboxesField("Events", choices=options((t, t) for t in SUBSCRIBABLE))
+    key = SelectField("Owning key", choices=[], validate_choice=False,
+                      description="The integration that receives the events: the endpoint is this key's, and the "
+                                  "key sees and changes it through the API. Revoking the key disables it.")
+
+    def validate_events(self, field):
+        # Not DataRequired: it would mark every checkbox `required`, and a browser would then
+        # refuse the form until all of them were ticked.
+        if not field.data:
+            raise ValidationError("Choose at least one event type.")
 
 
 class RegisterAppForm(FlaskForm):

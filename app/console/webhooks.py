@@ -1,17 +1,20 @@
 """Webhook pages: every endpoint of the company (whoever's key owns it), its delivery
-log, one delivery's request and answer, and Send test, Redeliver, Re-enable.
+log, one delivery's request and answer; adding an endpoint for one of the company's
+keys (its secret shown once), and Send test, Redeliver, Disable, Re-enable, Delete.
 
 Everything here needs `integrations.manage` in the current company.
 """
 
 import json
 
-from flask import flash, g, redirect, render_template, url_for
+from flask import current_app, flash, g, redirect, render_template, url_for
 
-from app.console.common import console_blueprint, requires
-from app.domain.kernel.errors import Conflict
+from app.console.common import console_blueprint, requires, show_once, take_shown_once
+from app.console.forms import AddEndpointForm, options
+from app.domain.kernel.errors import Conflict, ValidationFailed
 from app.domain.webhooks import deliveries, endpoints
-from app.extensions import runtime
+from app.domain.webhooks.urls import check_url
+from app.extensions import runtime, webhook_sender
 
 bp = console_blueprint("console_webhooks", url_prefix="/console/webhooks")
 
@@ -19,7 +22,29 @@ bp = console_blueprint("console_webhooks", url_prefix="/console/webhooks")
 @bp.get("")
 @requires("integrations.manage")
 def page():
-    return render_template("console/webhooks.html", endpoints=endpoints.with_owners(g.company.id))
+    return _render(AddEndpointForm(formdata=None))
+
+
+@bp.post("")
+@requires("integrations.manage")
+def add():
+    form = AddEndpointForm()
+    if not form.validate():
+        return _render(form), 422
+    sender = webhook_sender()
+    try:
+        made, secret = endpoints.create_for_key(g.company, form.key.data,
+                                                check_url(form.url.data.strip(), sender.resolver, sender.allowed),
+                                                form.events.data, runtime())
+    except ValidationFailed as exc:
+        for name, message in exc.errors:
+            field = getattr(form, name.split(".")[0], form.url)
+            field.errors = [*field.errors, message]
+        return _render(form), 422
+    current_app.logger.info("console webhook endpoint added endpoint=%s company=%s user=%s", made.id, g.company.id,
+                            g.user.id)
+    show_once("webhook_secret", made.id, secret)
+    return redirect(url_for("console_webhooks.endpoint", endpoint_id=made.id))
 
 
 @bp.get("/<endpoint_id>")
@@ -27,8 +52,9 @@ def page():
 def endpoint(endpoint_id):
     found = _endpoint(endpoint_id)
     owners = dict(endpoints.with_owners(g.company.id))
+    shown_id, secret = take_shown_once("webhook_secret")
     return render_template("console/webhook.html", endpoint=found, owner=owners.get(found),
-                           log=deliveries.log(found))
+                           log=deliveries.log(found), new_secret=secret if shown_id == found.id else None)
 
 
 @bp.get("/<endpoint_id>/deliveries/<delivery_id>")
@@ -56,6 +82,26 @@ def enable(endpoint_id):
     return redirect(url_for("console_webhooks.endpoint", endpoint_id=endpoint_id))
 
 
+@bp.post("/<endpoint_id>/disable")
+@requires("integrations.manage")
+def disable(endpoint_id):
+    endpoints.update_endpoint(endpoints.of_company(g.company.id), endpoint_id, runtime(), active=False)
+    flash("Disabled: nothing is delivered to it until it is re-enabled (what happens meanwhile can be redelivered "
+          "from the log).", "success")
+    return redirect(url_for("console_webhooks.endpoint", endpoint_id=endpoint_id))
+
+
+@bp.post("/<endpoint_id>/delete")
+@requires("integrations.manage")
+def delete(endpoint_id):
+    found = _endpoint(endpoint_id)
+    endpoints.delete_endpoint(endpoints.of_company(g.company.id), found.id)
+    current_app.logger.info("console webhook endpoint deleted endpoint=%s company=%s user=%s", found.id,
+                            g.company.id, g.user.id)
+    flash(f"Deleted the endpoint {found.url}; its pending deliveries are cancelled.", "success")
+    return redirect(url_for("console_webhooks.page"))
+
+
 @bp.post("/<endpoint_id>/deliveries/<delivery_id>/redeliver")
 @requires("integrations.manage")
 def redeliver(endpoint_id, delivery_id):
@@ -66,6 +112,13 @@ def redeliver(endpoint_id, delivery_id):
     else:
         flash("Sent again: same event id and body, with a fresh signature.", "success")
     return redirect(url_for("console_webhooks.endpoint", endpoint_id=endpoint_id))
+
+
+def _render(form):
+    keys = endpoints.managing_keys(g.company.id)
+    form.key.choices = options([(key.id, f"{key.name} ({key.display_prefix}…)") for key in keys])
+    return render_template("console/webhooks.html", endpoints=endpoints.with_owners(g.company.id), form=form,
+                           keys=keys)
 
 
 def _endpoint(endpoint_id):

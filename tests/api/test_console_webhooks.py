@@ -1,10 +1,14 @@
 """The console's webhook pages: every endpoint of the company with its owning key, the
-log, one delivery's request and answer, and Send test, Redeliver, Re-enable."""
+log, one delivery's request and answer; adding an endpoint for a key, Send test, Redeliver,
+Disable, Re-enable, Delete."""
 
 import re
 
+import pytest
+
 from app.domain.access import keys
 from app.domain.people import actions as hr
+from app.domain.webhooks.signing import verify
 from app.models import WebhookEndpoint
 from tests.api.console import csrf, member, post, sign_in, text
 from tests.api.test_webhooks import create, deliver_all
@@ -72,3 +76,68 @@ def test_redelivering_another_companys_delivery_is_404_like_a_made_up_id(
             assert answer.status_code == 404, text(answer)[:300]
         deliver_all(app)
         assert len(receiver.requests) == 1  # the ping only: nothing was sent again
+
+
+def test_an_admin_adds_an_endpoint_for_a_key_and_its_integration_receives_signed_events(
+        app, client, admin, live_company, loopback, clock):
+    page = text(client.get("/console/webhooks"))
+    assert "create one under Integrations" in page  # no key may own an endpoint yet
+    secret_key = keys.create_key(live_company, ["webhooks:manage"], clock, name="ERP connector")[1]
+    key = keys.ApiKey.get(keys.ApiKey.secret_hash == keys.hash_secret(secret_key))
+    with Receiver() as receiver:
+        shown = post(client, "/console/webhooks", {"url": receiver.url, "events": ["employee.created", "ping"],
+                                                   "key": key.id}, page="/console/webhooks")
+        signing_secret = re.search(r'id="new-secret" value="(whsec_[^"]+)"', text(shown)).group(1)
+        [listed] = client.get("/v1/webhooks", headers=bearer(secret_key)).get_json()["data"]  # the key's own
+        assert listed["url"] == receiver.url and listed["events"] == ["employee.created", "ping"]
+        assert signing_secret not in text(client.get(f"/console/webhooks/{listed['id']}"))  # shown once
+        assert client.post(f"/v1/webhooks/{listed['id']}/test", headers=bearer(secret_key)).status_code == 202
+        deliver_all(app)
+        [ping] = receiver.requests
+        timestamp = int(ping["headers"]["X-SVC-Signature"].split(",")[0][2:])
+        assert verify([signing_secret], ping["headers"]["X-SVC-Signature"], ping["body"], timestamp)
+
+
+@pytest.mark.parametrize("changes, field_text", [
+    ({"url": "https://10.0.0.1/hook"}, "private address"),
+    ({"url": "https://93.184.215.14/\x7fx"}, "control characters"),
+    ({"events": []}, "Choose at least one event type."),
+    ({"key": "key_madeup"}, "an active key of this company with webhooks:manage"),
+])
+def test_a_refused_endpoint_says_why_on_its_field_and_stores_nothing(client, admin, live_company, clock, changes,
+                                                                     field_text):
+    key = keys.ApiKey.get_by_id(keys.create_key(live_company, ["webhooks:manage"], clock, name="ERP")[0].id)
+    form = {"url": "https://93.184.215.14/hook", "events": ["employee.created"], "key": key.id, **changes}
+    answer = client.post("/console/webhooks", data={**form, "csrf_token": csrf(client, "/console/webhooks")})
+    assert answer.status_code == 422 and field_text in text(answer)
+    assert WebhookEndpoint.select().count() == 0
+
+
+def test_keys_that_may_not_own_an_endpoint_are_refused(client, admin, live_company, make_sandbox, clock, runtime):
+    reader = keys.create_key(live_company, ["employees:read"], clock, name="Reader")[0]
+    revoked = keys.create_key(live_company, ["webhooks:manage"], clock, name="Old")[0]
+    keys.revoke_key(revoked.id, runtime)
+    theirs = keys.create_key(make_sandbox("QA"), ["webhooks:manage"], clock, name="Theirs")[0]
+    keys.create_key(live_company, ["webhooks:manage"], clock, name="Current")
+    page = text(client.get("/console/webhooks"))
+    assert "Current (" in page and "Reader (" not in page and "Old (" not in page
+    for key in (reader, revoked, theirs):
+        answer = client.post("/console/webhooks", data={"url": "https://93.184.215.14/hook",
+                                                        "events": ["employee.created"], "key": key.id,
+                                                        "csrf_token": csrf(client, "/console/webhooks")})
+        assert answer.status_code == 422
+    assert WebhookEndpoint.select().count() == 0
+
+
+def test_disable_then_delete_from_the_console(client, admin, live_company, clock):
+    secret_key = keys.create_key(live_company, ["webhooks:manage"], clock, name="ERP")[1]
+    made = create(client, bearer(secret_key), "https://93.184.215.14/hook").get_json()
+    page = f"/console/webhooks/{made['id']}"
+    assert "Disabled: nothing is delivered" in text(post(client, f"{page}/disable", page=page))
+    seen = client.get(f"/v1/webhooks/{made['id']}", headers=bearer(secret_key)).get_json()
+    assert seen["active"] is False and seen["disabled_reason"] == "manual"
+    done = post(client, f"{page}/delete", page=page)
+    assert "Deleted the endpoint https://93.184.215.14/hook" in text(done)
+    assert client.get(f"/v1/webhooks/{made['id']}", headers=bearer(secret_key)).status_code == 404
+    again = client.post(f"{page}/delete", data={"csrf_token": csrf(client, "/console/webhooks")})
+    assert again.status_code == 404  # a second click finds nothing

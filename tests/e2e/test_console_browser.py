@@ -343,6 +343,22 @@ def test_webhook_pages_list_test_and_show_a_delivery(page, service):
         expect(page.get_by_text("HTTP 200")).to_be_visible()
         shot(page, "41-webhook-delivery")
 
+        # An admin adds an endpoint for the key, copies its secret once, then deletes it.
+        nav(page, "Webhooks")
+        page.get_by_label("URL").fill(receiver.url + "/second")
+        page.get_by_label("employee.updated").check()
+        owner = page.get_by_label("Owning key")
+        owner.select_option(owner.locator("option", has_text="Ledger sync").get_attribute("value"))
+        page.get_by_role("button", name="Add endpoint").click()
+        expect(page.get_by_role("heading", name="Signing secret")).to_be_visible()
+        assert page.locator("#new-secret").input_value().startswith("whsec_")
+        shot(page, "42-webhook-added")
+        listed = requests.get(f"{service}/v1/webhooks", timeout=10,
+                              headers={"Authorization": f"Bearer {made['api_key']}"}).json()["data"]
+        assert [e["url"] for e in listed] == [receiver.url, receiver.url + "/second"]
+        page.get_by_role("button", name="Delete").click()  # the confirm prompt is accepted
+        expect(flash(page)).to_contain_text("Deleted the endpoint")
+
 
 def test_an_admin_registers_an_oauth_app_and_rotates_its_secret(page, service):
     """OAuth apps tab: register, copy the client secret shown once, rotate it; the old

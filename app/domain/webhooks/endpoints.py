@@ -10,6 +10,7 @@ transaction), after seven days of failed deliveries (`delivery_failures`), or by
 
 import base64
 import secrets
+from dataclasses import dataclass
 
 from peewee import fn
 
@@ -25,6 +26,7 @@ from app.models.base import locked, write_transaction
 # operation sends its ping to the endpoint whether or not it is subscribed.
 SUBSCRIBABLE = events.EVENT_TYPES
 SECRET_PREFIX = "whsec_"
+MANAGE_SCOPE = "webhooks:manage"
 
 
 def new_secret():
@@ -71,6 +73,32 @@ def create_endpoint(owner, target, chosen, runtime):
         created_at=now, updated_at=now,
     )
     return endpoint, secret
+
+
+@dataclass(frozen=True)
+class KeyOwner:
+    """A company's API key as the owner of an endpoint made in the console."""
+
+    company: Company
+    credential_id: str
+    kind: str = "api_key"
+
+
+def create_for_key(company, key_id, target, chosen, runtime):
+    """A new endpoint owned by one of the company's keys (the console): an active key
+    holding `webhooks:manage`, as it would need to make the endpoint through the API,
+    which is where the partner then sees it. Returns (endpoint, the secret, shown once)."""
+    key = ApiKey.get_or_none(ApiKey.id == key_id, ApiKey.company == company.id, ApiKey.revoked_at.is_null())
+    if key is None or MANAGE_SCOPE not in key.scopes.split():
+        raise ValidationFailed("invalid webhook endpoint", [
+            ("key", f"an active key of this company with {MANAGE_SCOPE}: the endpoint is that key's")])
+    return create_endpoint(KeyOwner(company, key.id), target, chosen, runtime)
+
+
+def managing_keys(company_id):
+    """The company's active keys that may own endpoints, by name."""
+    return [key for key in ApiKey.select().where(ApiKey.company == company_id, ApiKey.revoked_at.is_null())
+            .order_by(ApiKey.name, ApiKey.id) if MANAGE_SCOPE in key.scopes.split()]
 
 
 def owned_by(owner):
