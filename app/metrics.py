@@ -51,7 +51,7 @@ def use_directory(path):
         values.ValueClass = values.MultiProcessValue()
 
 
-def remove_ended(path):
+def remove_ended(path: str) -> int:
     """Remove prometheus-client's files (`<kind>_<pid>.db`) whose process has ended;
     returns how many."""
     removed = 0
@@ -67,7 +67,7 @@ def remove_ended(path):
     return removed
 
 
-def _alive(pid):
+def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
     except ProcessLookupError:

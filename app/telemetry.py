@@ -91,7 +91,7 @@ def _finished(response):
     return response
 
 
-def route_of():
+def route_of() -> str:
     """The request's path as a template (`/console/reset-password/<token>`), the only form
     of a path any log line carries: the path itself may hold a secret or an id."""
     return request.url_rule.rule if request.url_rule is not None else "(no route)"

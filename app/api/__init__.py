@@ -19,7 +19,7 @@ def json_response(data, status=200):
                     mimetype="application/json")
 
 
-def empty_response(status):
+def empty_response(status: int) -> Response:
     """An answer with no body, and so no Content-Type (a 204, the test webhook's 202)."""
     response = Response(status=status)
     del response.headers["Content-Type"]

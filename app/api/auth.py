@@ -132,7 +132,7 @@ def add_rate_limit_headers(response):
     return response
 
 
-def additions_live():
+def additions_live() -> bool:
     """Whether the fields v1.3 adds to contract operations are sent (LIVE_RELEASES)."""
     return ADDITIONS in current_app.config["LIVE_RELEASES"]
 

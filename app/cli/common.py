@@ -63,7 +63,7 @@ def reported(command):
     return wrapper
 
 
-def option_name(name):
+def option_name(name: str) -> str:
     """How the command line spells the parameter `name` (`--name-ar`, `EMPLOYEE`)."""
     context = click.get_current_context(silent=True)
     for param in (context.command.params if context is not None else ()):

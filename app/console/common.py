@@ -220,7 +220,7 @@ def _render_error(status, message):
     return render_template("console/error.html", status=status, message=message), status
 
 
-def sentence(text):
+def sentence(text: str) -> str:
     """`text` ending in one full stop: a name or message that ends in one already ("Gulf
     Trading Co.", Authlib's "... in request.") gets no second."""
     text = text.rstrip()

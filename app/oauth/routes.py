@@ -8,7 +8,7 @@ ours (`http_error`, which create_app hands every HTTP error on these paths).
 
 import logging
 
-from flask import Blueprint, abort, current_app, g, jsonify, request, url_for
+from flask import Blueprint, Response, abort, current_app, g, jsonify, request, url_for
 from werkzeug.exceptions import HTTPException
 
 from app.domain.access.keys import SCOPES
@@ -70,7 +70,7 @@ def metadata():
 ENDPOINT_PATHS = ("/oauth/token", "/oauth/revoke")
 
 
-def http_error(exc: HTTPException):
+def http_error(exc: HTTPException) -> Response:
     """An HTTP error of the token or revocation endpoint as RFC 6749 JSON, with its own
     status. A client id no database can hold names no client (invalid_client)."""
     if exc.code is None or exc.code >= 500:
@@ -87,7 +87,6 @@ def http_error(exc: HTTPException):
         if exc.code == 405:
             response.headers["Allow"] = "POST"
     return never_stored(response)
-
 
 
 # The contract's OAuth error table, for an error Authlib leaves without a description.
@@ -112,21 +111,18 @@ def _answered(response):
         return response
     if not body.get("error_description"):
         response.set_data(jsonify({**body, "error_description": DESCRIPTIONS.get(error, error)}).get_data())
-    if error == "invalid_client":
-        response.status_code = 401
-        response.headers["WWW-Authenticate"] = _challenge()
-    return response
+    return _unauthorized(response) if error == "invalid_client" else response
 
 
 def _invalid_client(description):
-    response = _error("invalid_client", description)
+    return never_stored(_unauthorized(_error("invalid_client", description)))
+
+
+def _unauthorized(response):
+    """invalid_client is 401, with the challenge of the scheme clients may use (RFC 6749, 5.2)."""
     response.status_code = 401
-    response.headers["WWW-Authenticate"] = _challenge()
-    return never_stored(response)
-
-
-def _challenge():
-    return 'Basic realm="oauth", error="invalid_client"'
+    response.headers["WWW-Authenticate"] = 'Basic realm="oauth", error="invalid_client"'
+    return response
 
 
 def _error(error, description):

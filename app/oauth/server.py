@@ -83,13 +83,13 @@ def decided(action, *args, redirect_uri=None):
         raise ERRORS[refusal.error](description=describable(refusal.description), redirect_uri=redirect_uri) from None
 
 
-def describable(text):
+def describable(text: str) -> str:
     """`text` as an `error_description` may carry it (RFC 6749, 5.2: printable ASCII but
     `"` and `\\`): what a client sent may be quoted in it."""
     return "".join(ch if ch not in '"\\' and " " <= ch <= "~" else "?" for ch in text)
 
 
-def issuer():
+def issuer() -> str:
     """This server's identifier (RFC 8414 `issuer`, RFC 9207 `iss`): its own origin."""
     return flask_request.host_url.rstrip("/")
 

@@ -111,7 +111,7 @@ def list_days(company_id, start, end, *, employee_id=None, after=None, limit=50)
     return list(query.order_by(AttendanceDay.date, AttendanceDay.employee).limit(limit + 1).dicts())
 
 
-def rejected_punches(company_id, start, end, zone, limit=200):
+def rejected_punches(company_id: str, start: date, end: date, zone: str | ZoneInfo, limit: int = 200) -> list[dict]:
     """The company's clock events of employees, between local days `start` and `end`,
     that became no shift, with why (HR sees why a punch stands alone): newest first."""
     zone = ZoneInfo(zone) if isinstance(zone, str) else zone

@@ -34,6 +34,7 @@ from app.domain.access.users import permissions_of
 from app.domain.kernel.clock import from_db, to_db
 from app.domain.kernel.errors import NotFound
 from app.domain.kernel.ids import new_id, random_token
+from app.domain.kernel.runtime import Runtime
 from app.domain.oauth.apps import may_reach
 from app.domain.webhooks import endpoints
 from app.models import Company, Entity, Membership, OAuthApp, OAuthCode, OAuthConnection, OAuthToken, User
@@ -219,7 +220,7 @@ def revoke_token(app, token, runtime):
     return True
 
 
-def disconnect_app(company_id, app_id, runtime, *, reason="customer"):
+def disconnect_app(company_id: str, app_id: str, runtime: Runtime, *, reason: str = "customer") -> OAuthApp:
     """The customer's Revoke of an app (Contract, Token rules 9): every working
     connection of the app to this company ends, however many approvals made them.
     Returns the app; NotFound if it has none here (another company's, or revoked already)."""
@@ -247,7 +248,7 @@ class ConnectedApp:
     connections: int
 
 
-def connected_apps(company_id):
+def connected_apps(company_id: str) -> list[ConnectedApp]:
     """The company's connected apps, one per app, most recently approved first (the
     console's "Connected apps")."""
     rows = (OAuthConnection.select(OAuthConnection, OAuthApp, User).join(OAuthApp)

@@ -21,7 +21,7 @@ is refused like one taken earlier, by the unique index, never a 500.
 import json
 import re
 from contextlib import contextmanager
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import phonenumbers
@@ -33,6 +33,7 @@ from app.domain.kernel.countries import COUNTRIES
 from app.domain.kernel.errors import Conflict, NotFound, ValidationFailed
 from app.domain.kernel.ids import new_id
 from app.domain.kernel.money import MAX_AMOUNT_MINOR
+from app.domain.kernel.runtime import Runtime
 from app.domain.partner_safe import employee_form
 from app.domain.people.employees import employee_row
 from app.models import Branch, Company, Employee, EmployeeAnnouncement, Entity, db
@@ -127,7 +128,7 @@ def end_employment(company_id, employee_id, termination_date, runtime, *, reason
     return Employee.get_by_id(employee.id)
 
 
-def end_due_employments(runtime):
+def end_due_employments(runtime: Runtime) -> int:
     """Make `left` every employee whose recorded last day has come in their company's
     timezone (employee.left each). Each is decided under the employee's row lock, so two
     runs at once announce each leaver once. Returns how many left."""
@@ -150,7 +151,7 @@ def end_due_employments(runtime):
     return left
 
 
-def local_today(company, now):
+def local_today(company: Company, now: datetime) -> date:
     """The company's calendar day at `now`."""
     return now.astimezone(ZoneInfo(company.timezone)).date()
 

@@ -16,7 +16,7 @@ owner is warned. Both notices are handed on after commit.
 
 import json
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from peewee import fn
 
@@ -319,7 +319,7 @@ def form(delivery):
     }
 
 
-def planned_at(delivery):
+def planned_at(delivery: WebhookDelivery) -> datetime | None:
     """When a retry is planned, shown on both rows it concerns: the failed attempt that
     planned it, and the pending attempt itself (its due time) until it is sent. None for
     a first attempt waiting to go, one being sent, and one that plans nothing."""

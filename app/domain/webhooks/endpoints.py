@@ -19,6 +19,8 @@ from app.domain.kernel import events
 from app.domain.kernel.clock import format_utc, to_db
 from app.domain.kernel.errors import NotFound, ValidationFailed
 from app.domain.kernel.ids import new_id
+from app.domain.kernel.runtime import Runtime
+from app.domain.webhooks.urls import Target
 from app.models import ApiKey, Company, WebhookEndpoint
 from app.models.base import locked, write_transaction
 
@@ -84,7 +86,8 @@ class KeyOwner:
     kind: str = "api_key"
 
 
-def create_for_key(company, key_id, target, chosen, runtime):
+def create_for_key(company: Company, key_id: str, target: Target, chosen: list[str],
+                   runtime: Runtime) -> tuple[WebhookEndpoint, str]:
     """A new endpoint owned by one of the company's keys (the console): an active key
     holding `webhooks:manage`, as it would need to make the endpoint through the API,
     which is where the partner then sees it. Returns (endpoint, the secret, shown once)."""
@@ -95,7 +98,7 @@ def create_for_key(company, key_id, target, chosen, runtime):
     return create_endpoint(KeyOwner(company, key.id), target, chosen, runtime)
 
 
-def managing_keys(company_id):
+def managing_keys(company_id: str) -> list[ApiKey]:
     """The company's active keys that may own endpoints, by name."""
     return [key for key in ApiKey.select().where(ApiKey.company == company_id, ApiKey.revoked_at.is_null())
             .order_by(ApiKey.name, ApiKey.id) if MANAGE_SCOPE in key.scopes.split()]
