@@ -5,7 +5,7 @@
                       (a salary or an IBAN alone writes nothing, and leaves updated_at)
     end_employment    employee.left (status `left`, termination date, internal reason); a
                       last day still ahead is employee.updated now and employee.left on
-                      that day (end_due_employments, daily)
+                      that day (end_due_employments, hourly)
     archive_employee  no event: the record leaves the API, and `archived` is internal
 
 `updated_at` is the time the partner form last changed, so that what partners see and
@@ -105,7 +105,7 @@ def end_employment(company_id, employee_id, termination_date, runtime, *, reason
     """End an employment on `termination_date`, the last day worked. A day that has come
     in the company's timezone makes the employee `left` now (employee.left). A later one
     is recorded (employee.updated: partners see the date ahead) and takes effect on that
-    day (end_due_employments, a daily job), as HR expects; ending again before then moves
+    day (end_due_employments, an hourly job), as HR expects; ending again before then moves
     the date. Returns the employee."""
     if not isinstance(termination_date, date):
         raise ValidationFailed("invalid date", [("termination_date", "a date is required")])
@@ -129,14 +129,14 @@ def end_employment(company_id, employee_id, termination_date, runtime, *, reason
 
 
 def end_due_employments(runtime: Runtime) -> int:
-    """Make `left` every employee whose recorded last day has come in their company's
-    timezone (employee.left each). Each is decided under the employee's row lock, so two
+    """Make `left` every employee (archived ones aside: partners no longer see them) whose
+    recorded last day has come in their company's timezone (employee.left each). Each is decided under the employee's row lock, so two
     runs at once announce each leaver once. Returns how many left."""
     now = runtime.now()
     horizon = now.date() + timedelta(days=1)  # no company's day is more than a day ahead of UTC's
     due = list(Employee.select(Employee.id, Company).join(Company)  # read whole before any write
                .where(Employee.status != "left", Employee.termination_date.is_null(False),
-                      Employee.termination_date <= horizon))
+                      Employee.termination_date <= horizon, Employee.archived == False))  # noqa: E712
     left = 0
     for candidate in due:
         company = candidate.company
