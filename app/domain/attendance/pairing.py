@@ -103,19 +103,19 @@ def sort_key(event):
 def pair(events, timezone, now):
     """Shifts, open shifts and rejections of one employee's `events` at `now`."""
     zone = ZoneInfo(timezone) if isinstance(timezone, str) else timezone
-    ordered = sorted(events, key=sort_key)
-    by_id = {event.id: event for event in ordered}
-    streams = {}
-    for event in ordered:
-        if event.channel != "manual":
-            streams.setdefault((event.channel, event.source), []).append(event)
-    for event in ordered:
+    streams, by_id, manual = {}, {}, []
+    for event in sorted(events, key=sort_key):
+        by_id[event.id] = event
         if event.channel == "manual":
-            stream = streams.setdefault(_completed_stream(event, streams), [])
-            stream.append(event)
-            stream.sort(key=sort_key)
+            manual.append(event)
+        else:
+            streams.setdefault((event.channel, event.source), []).append(event)
+    for event in manual:  # in time order, each seeing where the earlier ones went
+        stream = streams.setdefault(_completed_stream(event, streams), [])
+        stream.append(event)
+        stream.sort(key=sort_key)
     shifts, open_shifts, rejections = [], [], []
-    for key, stream in sorted(streams.items()):
+    for key, stream in streams.items():  # in the order of their first events: the same for the same events
         _pair_stream(key, stream, zone, now, shifts, open_shifts, rejections)
     shifts, open_shifts = _without_overlaps(shifts, open_shifts, now, by_id, rejections)
     rejections.sort(key=lambda r: (r.at, r.event_id))
@@ -167,6 +167,10 @@ class _Open:
 
 def _pair_stream(key, stream, zone, now, shifts, open_shifts, rejections):
     channel, source = key
+    mixed = any(event.channel != channel for event in stream)  # HR completed some of its shifts
+
+    def channels_of(events):
+        return _channels(events) if mixed else (channel,)
 
     def reject(event, reason, detail):
         rejections.append(Rejection(event.id, event.external_id, reason, detail, event.at))
@@ -205,7 +209,7 @@ def _pair_stream(key, stream, zone, now, shifts, open_shifts, rejections):
                     worked_minutes=(seconds - current.break_seconds) // 60,
                     branch_ref=current.clock_in.branch_ref or event.branch_ref,
                     event_ids=tuple(e.id for e in [*current.events, event]),
-                    channels=_channels([*current.events, event]),
+                    channels=channels_of([*current.events, event]),
                 ))
             current = None
         elif kind == "break_start":
@@ -233,7 +237,7 @@ def _pair_stream(key, stream, zone, now, shifts, open_shifts, rejections):
             open_shifts.append(OpenShift(
                 day=started.astimezone(zone).date(), channel=channel, source=source, clock_in=started,
                 break_minutes=current.break_seconds // 60, branch_ref=current.clock_in.branch_ref,
-                event_ids=tuple(e.id for e in current.events), channels=_channels(current.events),
+                event_ids=tuple(e.id for e in current.events), channels=channels_of(current.events),
             ))
 
 

@@ -130,8 +130,9 @@ def end_employment(company_id, employee_id, termination_date, runtime, *, reason
 
 def end_due_employments(runtime: Runtime) -> int:
     """Make `left` every employee (archived ones aside: partners no longer see them) whose
-    recorded last day has come in their company's timezone (employee.left each). Each is decided under the employee's row lock, so two
-    runs at once announce each leaver once. Returns how many left."""
+    recorded last day has come in their company's timezone (employee.left each). Each is
+    decided under the employee's row lock, so two runs at once announce each leaver once.
+    Returns how many left."""
     now = runtime.now()
     horizon = now.date() + timedelta(days=1)  # no company's day is more than a day ahead of UTC's
     due = list(Employee.select(Employee.id, Company).join(Company)  # read whole before any write
