@@ -3,12 +3,14 @@ log, one delivery's request and answer; adding an endpoint for a key, Send test,
 Disable, Re-enable, Delete."""
 
 import re
+from zoneinfo import ZoneInfo
 
 import pytest
 
 from app.domain.access import keys
 from app.domain.people import actions as hr
 from app.domain.webhooks.signing import verify
+from app.egress import Sender
 from app.models import WebhookEndpoint
 from tests.api.console import csrf, member, post, sign_in, text
 from tests.api.test_webhooks import create, deliver_all
@@ -141,3 +143,23 @@ def test_disable_then_delete_from_the_console(client, admin, live_company, clock
     assert client.get(f"/v1/webhooks/{made['id']}", headers=bearer(secret_key)).status_code == 404
     again = client.post(f"{page}/delete", data={"csrf_token": csrf(client, "/console/webhooks")})
     assert again.status_code == 404  # a second click finds nothing
+
+
+def test_delivery_times_are_the_companys_and_a_delivery_never_sent_says_why_not_0_ms(
+        app, client, admin, live_company, clock, monkeypatch):
+    """The log and a delivery's page show times in the company's zone as other pages do;
+    an attempt that never reached the receiver shows its reason and no duration."""
+    secret = keys.create_key(live_company, keys.SCOPES, clock, name="ERP")[1]
+    endpoint = create(client, bearer(secret), "https://93.184.215.14/hook").get_json()
+    monkeypatch.setitem(app.extensions, "webhook_sender", Sender(()))  # may reach no private network
+    WebhookEndpoint.update(url="http://127.0.0.1:9/hook").where(WebhookEndpoint.id == endpoint["id"]).execute()
+    assert client.post(f"/v1/webhooks/{endpoint['id']}/test", headers=bearer(secret)).status_code == 202
+    deliver_all(app)
+    zone = ZoneInfo(live_company.timezone)
+    expected = clock.now().astimezone(zone).strftime("%Y-%m-%d %H:%M %Z")
+    page = text(client.get(f"/console/webhooks/{endpoint['id']}"))
+    assert expected in page and " 0 ms" not in page
+    [failed] = [d for d in client.get(f"/v1/webhooks/{endpoint['id']}/deliveries", headers=bearer(secret))
+                .get_json()["data"] if d["status"] == "failed"]
+    detail = text(client.get(f"/console/webhooks/{endpoint['id']}/deliveries/{failed['id']}"))
+    assert expected in detail and "none: refused: " in detail and " ms" not in detail

@@ -91,3 +91,13 @@ def test_the_units_run_what_the_procfile_runs():
         expected = expected[1:] if expected[0] == "exec" else expected
         assert words == expected, name
         assert "ExecStartPre=/opt/partner-api/.venv/bin/flask --app wsgi db check" in unit
+
+
+def test_the_env_template_makes_live_what_the_contract_says_is_live_and_asks_for_smtp():
+    """The contract's status table: only getCompany is live today. Production needs SMTP
+    (doctor fails without it), so the template says so where SMTP_URL is."""
+    template = (DEPLOY / "partner-api.env").read_text()
+    assert re.search(r"^LIVE_RELEASES=$", template, re.MULTILINE)
+    assert re.search(r"^LIVE_OPERATIONS=getCompany$", template, re.MULTILINE)
+    smtp = template[template.index("# --- Email"):template.index("#SMTP_URL=")]
+    assert "Required in production" in smtp
