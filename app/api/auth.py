@@ -12,8 +12,8 @@ from flask.sessions import SecureCookieSessionInterface
 
 from app.api.problems import PROBLEM_MIMETYPE, ApiProblem
 from app.api.schemas import ProblemSchema
-from app.domain.access.credentials import identify
 from app.domain.access.principal import Unauthenticated
+from app.domain.credentials import identify
 from config import ADDITIONS, ALL_RELEASES, ConfigurationError
 
 ERROR_DESCRIPTIONS = {

@@ -28,7 +28,7 @@ from datetime import datetime, timedelta
 import redis
 
 from app.api.ratelimit import make_limiter
-from app.domain.access import credentials
+from app.domain import credentials
 from app.domain.access.principal import Principal, Unauthenticated
 from app.models import db
 

@@ -17,7 +17,7 @@ from app.cli.common import country_option, emit, json_option, one_line_errors, r
 from app.cli.jobs import jobs_cli
 from app.cli.oauth import oauth_cli
 from app.cli.webhooks import webhooks_cli
-from app.domain import sandbox
+from app.domain import credentials, sandbox
 from app.domain.access import companies, keys, signin
 from app.domain.access import users as access
 from app.domain.kernel.countries import COUNTRY_CODES
@@ -175,7 +175,7 @@ def keys_create(company_id, scopes, name, as_json):
 @one_line_errors
 def keys_revoke(key_id):
     """Revoke a key; it stops working at once."""
-    keys.revoke_key(key_id, runtime())
+    credentials.revoke_key(key_id, runtime())
     click.echo(f"revoked {key_id}")
 
 
@@ -219,7 +219,8 @@ def serve(host, port, workers, email, country):
         company = access.sandbox_of(user)
         if company is None:
             company = sandbox.create_sandbox(user, country, runtime())
-        _, secret, replaced = keys.reissue_key(company, "serve command key", keys.SCOPES, runtime(), created_by=user)
+        _, secret, replaced = credentials.reissue_key(company, "serve command key", keys.SCOPES, runtime(),
+                                                      created_by=user)
         # The demo user gets a console password on the first run, printed that once.
         password = None
         if user.password_hash is None:

@@ -12,7 +12,7 @@ from flask import current_app, flash, g, redirect, render_template, request, url
 
 from app.console.common import console_blueprint, requires, sentence, show_once, take_shown_once
 from app.console.forms import CreateKeyForm, TriggerForm
-from app.domain import sandbox
+from app.domain import credentials, sandbox
 from app.domain.access import keys
 from app.domain.kernel.errors import DomainError
 from app.domain.oauth import connections as oauth
@@ -45,7 +45,7 @@ def create_key():
 @bp.post("/keys/<key_id>/revoke")
 @requires("integrations.manage")
 def revoke_key(key_id):
-    key = keys.revoke_key(key_id, runtime(), company=g.company.id)
+    key = credentials.revoke_key(key_id, runtime(), company=g.company.id)
     current_app.logger.info("console key revoked key=%s company=%s user=%s", key.id, g.company.id, g.user.id)
     flash(f"Revoked “{key.name}” ({key.display_prefix}…). Requests with it now get 401.", "success")
     return redirect(url_for("integrations.page"))

@@ -1,18 +1,28 @@
 """Business rules of the Partner API, by business area.
 
-    kernel/        what every area shares: clock and Runtime, ids, money, errors,
+The areas depend one way, bottom to top: an area imports its own modules and those of
+the areas below it, never one above it, and the areas of one line do not import one
+another (tests/unit/test_layers.py, DOMAIN_AREAS, holds this order).
+
+    kernel         what every area shares: clock and Runtime, ids, money, errors, text,
                    the six countries' rules, the outbox of events
-    access/        users, companies, console sign-in, API keys, the credential of a request
-    people/        employees: what partners read, HR's actions, bulk tools
-    payroll/       the pure rules, the runs partners read, HR's moves of a run
-    attendance/    storing clock events, pairing them (pure), attendance days
+    access         users, companies, console sign-in, API keys, the principal of a request
     partner_safe   what partners see of every area (the API and event payloads)
+    people         employees: what partners read, HR's actions, bulk tools
+    payroll        the pure rules, the runs partners read, HR's moves of a run
+    attendance     storing clock events, pairing them (pure), attendance days
+    webhooks       endpoints, their URLs' safety, signing, deliveries and how they are sent
+    oauth          apps, approvals, connections and their tokens (which end their endpoints)
+    credentials    every credential /v1 accepts (keys, OAuth tokens), and revoking a key
+                   with the webhook endpoints it owns
     sandbox        sandbox companies and the events they can be made to emit
-    (webhooks/ and oauth/ will be areas of their own.)
+
+What a lower area must make happen above it is handed up through the Runtime (an event
+written, credentials changed) or done by a module above both (credentials revokes a key
+and stops its endpoints in one transaction).
 
 The rules of this package: no Flask, no Redis, no network. Nothing here reads `request`,
 `current_app` or `g`; the company, the clock (or the Runtime, for actions that hand work
 on after commit) and IDs come in as arguments. Functions here may read and write the
-models (`app.models`), never the other way round; the kernel imports no area.
-tests/unit/test_layers.py holds all of this.
+models (`app.models`), never the other way round.
 """

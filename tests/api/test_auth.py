@@ -1,5 +1,6 @@
 import pytest
 
+from app.domain import credentials
 from app.domain.access import keys
 from app.domain.access.companies import create_company, enable_partner_api
 from app.domain.access.principal import hash_secret
@@ -31,7 +32,7 @@ def test_revoked_key_stops_at_once(client, sandbox, make_key, clock, runtime):
     secret = make_key(sandbox)
     assert client.get("/v1/company", headers=bearer(secret)).status_code == 200
     key = keys.ApiKey.get(keys.ApiKey.secret_hash == hash_secret(secret))
-    keys.revoke_key(key.id, runtime)
+    credentials.revoke_key(key.id, runtime)
     assert_problem(client.get("/v1/company", headers=bearer(secret)), 401, "unauthenticated")
 
 

@@ -14,7 +14,7 @@ from datetime import date
 
 import pytest
 
-from app.domain import sandbox
+from app.domain import credentials, sandbox
 from app.domain.access import keys, signin
 from app.domain.access import users as access
 from app.domain.access.principal import Principal
@@ -237,7 +237,7 @@ def test_two_hires_of_one_staff_number_at_once_make_one_employee(committed, race
 def test_revoking_a_key_twice_at_once_revokes_it_once(committed, race, company, clock, runtime):
     for _ in range(ROUNDS):
         key, _ = committed(keys.create_key, company, [], clock)
-        outcomes = race(keys.revoke_key, key.id, runtime)
+        outcomes = race(credentials.revoke_key, key.id, runtime)
         assert not [o for o in outcomes if isinstance(o, Exception)], outcomes
         with connection():
             assert ApiKey.get_by_id(key.id).revoked_at is not None

@@ -7,6 +7,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from app.domain import credentials
 from app.domain.access import keys
 from app.domain.people import actions as hr
 from app.domain.webhooks.signing import verify
@@ -43,7 +44,7 @@ def test_the_pages_show_endpoints_logs_and_deliveries_and_act_on_them(
         assert sorted(r["body"].count(b'"type":"ping"') for r in receiver.requests) == [0, 0, 1]
 
     key = keys.ApiKey.get(keys.ApiKey.secret_hash == keys.hash_secret(secret))
-    keys.revoke_key(key.id, runtime)
+    credentials.revoke_key(key.id, runtime)
     page = text(client.get(f"/console/webhooks/{endpoint['id']}"))
     assert "key_revoked" in page and "Re-enable" in page
     enabled = post(client, f"/console/webhooks/{endpoint['id']}/enable", page=f"/console/webhooks/{endpoint['id']}")
@@ -118,7 +119,7 @@ def test_a_refused_endpoint_says_why_on_its_field_and_stores_nothing(client, adm
 def test_keys_that_may_not_own_an_endpoint_are_refused(client, admin, live_company, make_sandbox, clock, runtime):
     reader = keys.create_key(live_company, ["employees:read"], clock, name="Reader")[0]
     revoked = keys.create_key(live_company, ["webhooks:manage"], clock, name="Old")[0]
-    keys.revoke_key(revoked.id, runtime)
+    credentials.revoke_key(revoked.id, runtime)
     theirs = keys.create_key(make_sandbox("QA"), ["webhooks:manage"], clock, name="Theirs")[0]
     keys.create_key(live_company, ["webhooks:manage"], clock, name="Current")
     page = text(client.get("/console/webhooks"))

@@ -8,9 +8,10 @@ import pytest
 from playhouse.test_utils import count_queries
 
 from app.api.principal_cache import CredentialsVersion, make_authenticator
+from app.domain import credentials
 from app.domain.access import keys
-from app.domain.access.credentials import identify
 from app.domain.access.principal import Unauthenticated
+from app.domain.credentials import identify
 from app.extensions import connect_redis
 from app.models import Company, db
 from tests.conftest import bearer
@@ -49,7 +50,7 @@ def test_revocation_reaches_every_worker_at_once(sandbox, clock, shared_redis, r
     for authenticate in (first, second):
         assert queries(authenticate, presented, clock)[1] == 1  # loaded
         assert queries(authenticate, presented, clock)[1] == 0  # from memory
-    keys.revoke_key(key.id, runtime)
+    credentials.revoke_key(key.id, runtime)
     for authenticate in (first, second):
         with pytest.raises(Unauthenticated):
             authenticate(presented, clock.now())

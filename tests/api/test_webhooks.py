@@ -10,6 +10,7 @@ from datetime import timedelta
 
 import pytest
 
+from app.domain import credentials
 from app.domain.access import keys
 from app.domain.kernel.clock import to_db
 from app.domain.kernel.runtime import Runtime
@@ -146,7 +147,7 @@ def test_revoking_the_key_disables_its_endpoints_and_patch_re_enables(client, sa
     secret = make_key(sandbox)
     endpoint = create(client, bearer(secret), receiver.url).get_json()
     key = keys.ApiKey.get(keys.ApiKey.secret_hash == keys.hash_secret(secret))
-    keys.revoke_key(key.id, runtime)
+    credentials.revoke_key(key.id, runtime)
     stored = WebhookEndpoint.get_by_id(endpoint["id"])
     assert not stored.active and stored.disabled_reason == "key_revoked"
 
@@ -400,7 +401,7 @@ def test_a_retry_for_an_endpoint_disabled_meanwhile_is_not_sent(app, client, san
         endpoint = create(client, bearer(secret), failing.url).get_json()
         hr.update_employee(sandbox.id, _someone(sandbox), {"job_title": "Cashier"}, runtime)
         deliver_all(app)
-        keys.revoke_key(keys.ApiKey.get(keys.ApiKey.secret_hash == keys.hash_secret(secret)).id, runtime)
+        credentials.revoke_key(keys.ApiKey.get(keys.ApiKey.secret_hash == keys.hash_secret(secret)).id, runtime)
         clock.advance(minutes=1)
         deliver_all(app)
         assert len(failing.requests) == 1

@@ -5,7 +5,8 @@ Layers, top to bottom (a module may import its own layer's and any lower layer's
 the app factory; the CLI and the launcher; the entry points api, console, jobs, oauth and
 ops (which do not import one another); the per-app services (extensions, mail, egress,
 telemetry, metrics); domain; models;
-config. Inside domain, the kernel imports no business area.
+config. Inside domain, the business areas depend one way too (DOMAIN_AREAS, the order
+app/domain/__init__.py writes down).
 """
 
 import ast
@@ -25,6 +26,17 @@ LAYERS = [
     ("app.models",),
 ]
 PEERS_APART = ("app.api", "app.console", "app.jobs", "app.oauth", "app.ops")
+# The domain's areas, bottom to top: an area may import its own modules and those of a
+# lower rank; areas of one rank do not import one another.
+DOMAIN_AREAS = [
+    ("kernel",),
+    ("access",),
+    ("partner_safe",),
+    ("people", "payroll", "attendance"),
+    ("webhooks",),
+    ("oauth",),
+    ("credentials", "sandbox"),
+]
 # No HTTP client, no Redis, no mail server, no web framework inside the domain.
 NOT_IN_DOMAIN = ("flask", "werkzeug", "requests", "httpx", "urllib3", "redis", "rq", "smtplib", "socket",
                  "http.client", "urllib.request", "aiosmtpd")
@@ -80,8 +92,20 @@ def real(module):
 ALL = list(modules())
 
 
-@pytest.mark.parametrize("name,path,tree", ALL, ids=[name for name, _, _ in ALL])
-def test_no_import_points_back_up(name, path, tree):
+def area_of(module):
+    """(rank, area) of a module inside app.domain; None for app.domain itself."""
+    parts = module.split(".")
+    if parts[:2] != ["app", "domain"] or len(parts) < 3:
+        return None
+    for rank, areas in enumerate(DOMAIN_AREAS):
+        if parts[2] in areas:
+            return rank, parts[2]
+    raise AssertionError(f"{module}: app/domain/{parts[2]} is in no rank of DOMAIN_AREAS; place it there "
+                         "and in app/domain/__init__.py")
+
+
+def wrong_imports(name, tree):
+    """Each import of module `name` that points against the layers or the areas' order."""
     rank, own = layer_of(name)
     wrong = []
     for line, imported in imports_of(name, tree):
@@ -95,10 +119,31 @@ def test_no_import_points_back_up(name, path, tree):
             wrong.append(f"line {line}: {name} imports {imported}, a higher layer")
         elif own in PEERS_APART and target_prefix in PEERS_APART and target_prefix != own:
             wrong.append(f"line {line}: {name} imports {imported}, a peer entry point")
-        elif within(name, "app.domain.kernel") and within(imported, "app.domain") \
-                and not within(imported, "app.domain.kernel") and imported != "app.domain":
-            wrong.append(f"line {line}: the kernel imports the business area {imported}")
+        elif within(name, "app.domain") and within(imported, "app.domain"):
+            mine, theirs = area_of(name), area_of(imported)
+            if mine is None or theirs is None or mine[1] == theirs[1]:
+                continue
+            if theirs[0] > mine[0]:
+                wrong.append(f"line {line}: the area {mine[1]} imports {imported}, of the higher area {theirs[1]}")
+            elif theirs[0] == mine[0]:
+                wrong.append(f"line {line}: the area {mine[1]} imports {imported}, of its peer area {theirs[1]}")
+    return wrong
+
+
+@pytest.mark.parametrize("name,path,tree", ALL, ids=[name for name, _, _ in ALL])
+def test_no_import_points_back_up(name, path, tree):
+    wrong = wrong_imports(name, tree)
     assert not wrong, "\n".join(wrong)
+
+
+def test_the_areas_order_is_the_one_app_domain_writes_down():
+    written = (APP / "domain" / "__init__.py").read_text()
+    for areas in DOMAIN_AREAS:
+        for area in areas:
+            assert f"    {area}" in written, f"app/domain/__init__.py does not place {area}"
+    on_disk = {path.stem if path.is_file() else path.name for path in (APP / "domain").iterdir()
+               if path.name != "__init__.py" and not path.name.startswith("__")}
+    assert on_disk == {area for areas in DOMAIN_AREAS for area in areas}
 
 
 DOMAIN = [(name, path, tree) for name, path, tree in ALL if within(name, "app.domain")]
@@ -137,6 +182,18 @@ def test_nothing_outside_the_domain_sets_a_domain_modules_attributes():
                         and target.value.id in domain_names:
                     wrong.append(f"{name} line {node.lineno}: sets {target.value.id}.{target.attr}")
     assert not wrong, "\n".join(wrong)
+
+
+@pytest.mark.parametrize("module, planted", [
+    ("app.domain.access.fake", "from app.domain.webhooks import endpoints"),
+    ("app.domain.access.fake", "from app.domain.oauth.connections import ACCESS_PREFIX"),
+    ("app.domain.kernel.fake", "import app.domain.people.employees"),
+    ("app.domain.people.fake", "from app.domain.payroll import rules"),
+    ("app.domain.webhooks.fake", "from app.domain import credentials"),
+])
+def test_a_planted_import_against_the_areas_order_is_found(module, planted):
+    assert wrong_imports(module, ast.parse(planted + "\n")), planted
+    assert not wrong_imports("app.domain.sandbox", ast.parse("from app.domain.people import actions\n"))
 
 
 def test_the_rules_see_a_violation():

@@ -1,8 +1,9 @@
-"""Partner API keys: issue, revoke, and load the principal of a presented key.
+"""Partner API keys: issue, list, and load the principal of a presented key.
 
 A key is `svc_live_` or `svc_test_` followed by 32 base62 characters (~190 bits). Only
 its SHA-256 is stored (`hash_secret`). Keys are one kind of credential
-(app/domain/access/credentials.py): they never expire, and they note when last used.
+(app/domain/credentials.py): they never expire, and they note when last used. Revoking
+one stops the webhook endpoints it owns, so it lives above both areas, in credentials.
 """
 
 import re
@@ -12,11 +13,10 @@ from peewee import JOIN
 
 from app.domain.access.principal import Principal, Unauthenticated, hash_secret
 from app.domain.kernel.clock import from_db, to_db
-from app.domain.kernel.errors import NotFound, ValidationFailed
+from app.domain.kernel.errors import ValidationFailed
 from app.domain.kernel.ids import new_id, random_token
-from app.domain.webhooks import endpoints
 from app.models import ApiKey, Company, Entity
-from app.models.base import Prepared, lock_for_update, row_of, write_transaction
+from app.models.base import Prepared
 
 SCOPES = ("employees:read", "payroll:read", "attendance:read", "attendance:write", "webhooks:manage")
 PREFIXES = {"live": "svc_live_", "test": "svc_test_"}
@@ -54,43 +54,9 @@ def create_key(company, scopes, clock, *, name="API key", created_by=None):
     return key, secret
 
 
-def reissue_key(company, name, scopes, runtime, *, created_by=None):
-    """A new key named `name`, revoking the company's earlier working keys of that name:
-    one working copy of a demo key, not one more per start of `serve`. Returns (ApiKey,
-    secret, how many were revoked)."""
-    with write_transaction():
-        revoked = _revoke((ApiKey.company == company.id) & (ApiKey.name == name), runtime)
-        key, secret = create_key(company, scopes, runtime.clock, name=name, created_by=created_by)
-    return key, secret, len(revoked)
-
-
 def list_keys(company_id):
     """A company's keys, newest first, revoked ones included (the console lists them)."""
     return list(ApiKey.select().where(ApiKey.company == company_id).order_by(ApiKey.created_at.desc(), ApiKey.id))
-
-
-def revoke_key(key_id, runtime, *, company=None):
-    query = row_of(ApiKey, key_id, company)
-    with write_transaction():
-        _revoke(query, runtime)
-        key = ApiKey.get_or_none(query)
-    if key is None:
-        raise NotFound(f"no API key {key_id}")
-    return key
-
-
-def _revoke(condition, runtime):
-    """Inside a write transaction: revoke the working keys `condition` selects, and
-    disable their webhook endpoints (`key_revoked`). Decided under the rows' lock: of two
-    revocations at once, one revokes and the other finds nothing. Returns their ids."""
-    now = runtime.now()
-    ids = [key.id for key in lock_for_update(ApiKey.select(ApiKey.id).where(condition, ApiKey.revoked_at.is_null()))]
-    if ids:
-        ApiKey.update(revoked_at=to_db(now)).where(ApiKey.id.in_(ids)).execute()
-        for key_id in ids:
-            endpoints.disable_for_credential("api_key", key_id, "key_revoked", now)
-        runtime.credentials_changed()
-    return ids
 
 
 _KEY_FIELDS = ("id", "environment", "scopes", "revoked_at", "last_used_at")

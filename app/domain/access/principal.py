@@ -3,7 +3,7 @@
 A principal is a credential (its kind and id), the company it acts for with the
 company's legal entities, the scopes it holds and when it stops working. The API's
 guard, its rate limit (counted per credential) and its principal cache see only this;
-which kinds exist and how each is found is app/domain/access/credentials.py.
+which kinds exist and how each is found is app/domain/credentials.py.
 """
 
 import hashlib

@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app.domain.access import credentials, keys
+from app.domain import credentials
+from app.domain.access import keys
 from app.domain.access.principal import Principal, Unauthenticated, hash_secret
 from app.domain.kernel.ids import ALPHABET, random_token
 from app.models import Company

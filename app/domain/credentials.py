@@ -1,0 +1,114 @@
+"""Every credential /v1 accepts: the kinds, told apart by their prefix, and revoking a
+key with what it owns.
+
+Each kind says what its tokens look like, how to load the principal of one by the
+token's hash, and what to note when one is used (`record_use`: a "last used" time, at
+most once a minute). Two kinds: the Partner API key (app/domain/access/keys.py), and
+the OAuth access token (app/domain/oauth/connections.py; its principal is the
+connection, so the rate limit and webhook ownership are per connection), with the same
+scopes, rate limit and errors. Revoking any credential calls
+`Runtime.credentials_changed()` in its transaction, so every worker drops its copy, and
+stops the webhook endpoints it made in that transaction too: an OAuth connection's end is
+oauth's (`connections._end`), a key's is here, above both access and webhooks, so that
+no Runtime's wiring decides whether a revoked key's endpoints keep receiving events.
+"""
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from app.domain.access import keys
+from app.domain.access.principal import Unauthenticated, hash_secret
+from app.domain.kernel.clock import to_db
+from app.domain.kernel.errors import NotFound
+from app.domain.kernel.runtime import Runtime
+from app.domain.oauth import connections
+from app.domain.webhooks import endpoints
+from app.models import ApiKey, Company
+from app.models.base import lock_for_update, row_of, write_transaction
+
+
+@dataclass(frozen=True)
+class CredentialKind:
+    name: str
+    prefixes: tuple
+    pattern: re.Pattern  # the whole token
+    load: Callable  # secret hash -> Principal, or raise Unauthenticated
+    record_use: Callable | None = None  # (credential id, last used, now, resolution) -> last used
+
+
+KINDS = (
+    CredentialKind("api_key", tuple(keys.PREFIXES.values()), keys.KEY_PATTERN, keys.load_principal,
+                   keys.record_use),
+    CredentialKind("oauth", (connections.ACCESS_PREFIX,), connections.ACCESS_PATTERN, connections.load_principal,
+                   connections.record_use),
+)
+_BY_NAME = {kind.name: kind for kind in KINDS}
+
+
+class Bearer(NamedTuple):
+    """A presented credential: its kind and the hash of its token (never the token)."""
+
+    kind: str
+    secret_hash: str
+
+
+def identify(authorization):
+    """`Authorization` header value -> Bearer, or raise Unauthenticated."""
+    scheme, _, token = (authorization or "").partition(" ")
+    token = token.strip()
+    if scheme.lower() == "bearer":
+        for kind in KINDS:
+            if token.startswith(kind.prefixes) and kind.pattern.fullmatch(token):
+                return Bearer(kind.name, hash_secret(token))
+    raise Unauthenticated("missing or malformed bearer credential")
+
+
+def load_principal(bearer):
+    return _BY_NAME[bearer.kind].load(bearer.secret_hash)
+
+
+def record_use(principal, last_used_at, now, resolution_seconds):
+    """Note the use where the kind keeps one; returns the last-used time to remember."""
+    note = _BY_NAME[principal.kind].record_use
+    if note is None:
+        return last_used_at
+    return note(principal.credential_id, last_used_at, now, resolution_seconds)
+
+
+def reissue_key(company: Company, name: str, scopes: list[str] | tuple[str, ...], runtime: Runtime, *,
+                created_by: object = None) -> tuple[ApiKey, str, int]:
+    """A new key named `name`, revoking the company's earlier working keys of that name:
+    one working copy of a demo key, not one more per start of `serve`. Returns (ApiKey,
+    secret, how many were revoked)."""
+    with write_transaction():
+        revoked = _revoke((ApiKey.company == company.id) & (ApiKey.name == name), runtime)
+        key, secret = keys.create_key(company, scopes, runtime.clock, name=name, created_by=created_by)
+    return key, secret, len(revoked)
+
+
+def revoke_key(key_id: str, runtime: Runtime, *, company: str | None = None) -> ApiKey:
+    """Revoke a key (of `company`, when given) and stop its webhook endpoints; NotFound if
+    there is no such key. Revoking one already revoked changes nothing and tells no one."""
+    query = row_of(ApiKey, key_id, company)
+    with write_transaction():
+        _revoke(query, runtime)
+        key = ApiKey.get_or_none(query)
+    if key is None:
+        raise NotFound(f"no API key {key_id}")
+    return key
+
+
+def _revoke(condition: object, runtime: Runtime) -> list[str]:
+    """Inside a write transaction: revoke the working keys `condition` selects, and
+    disable their webhook endpoints (`key_revoked`). Decided under the rows' lock: of two
+    revocations at once, one revokes and the other finds nothing. Returns their ids."""
+    now = runtime.now()
+    ids = [key.id for key in lock_for_update(ApiKey.select(ApiKey.id).where(condition, ApiKey.revoked_at.is_null()))]
+    if ids:
+        ApiKey.update(revoked_at=to_db(now)).where(ApiKey.id.in_(ids)).execute()
+        for key_id in ids:
+            endpoints.disable_for_credential("api_key", key_id, "key_revoked", now)
+        runtime.credentials_changed()
+    return ids
