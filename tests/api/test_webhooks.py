@@ -13,13 +13,11 @@ import pytest
 from app.domain import credentials
 from app.domain.access import keys
 from app.domain.kernel.clock import to_db
-from app.domain.kernel.runtime import Runtime
 from app.domain.kernel.sealing import Sealer
 from app.domain.people import actions as hr
 from app.domain.people.employees import roster
-from app.domain.webhooks import deliveries
+from app.domain.webhooks import deliveries, sending
 from app.egress import Sender
-from app.jobs import webhooks as webhook_jobs
 from app.jobs.outbox import dispatch_event, dispatch_events
 from app.jobs.webhooks import send_deliveries
 from app.models import OutboxEvent, WebhookDelivery, WebhookEndpoint
@@ -27,6 +25,7 @@ from app.models.base import insert_rows, update_rows
 from tests.api.test_auth import assert_problem
 from tests.api.test_cli_hr import ok, refused
 from tests.conftest import bearer
+from tests.helpers import pending_deliveries
 from tests.receivers import Receiver
 
 EVENTS = ["employee.created", "employee.updated", "employee.left"]
@@ -225,8 +224,7 @@ def test_seven_days_of_failures_disable_the_endpoint_after_a_warning(app, client
         for day in range(9):
             hr.update_employee(sandbox.id, _someone(sandbox), {"job_title": f"Clerk {day}"}, runtime)
             with app.app_context():
-                for event in OutboxEvent.select().where(OutboxEvent.dispatched_at.is_null()):
-                    deliveries.fan_out(event.id, runtime)
+                pending_deliveries(clock.now())
                 # Once the endpoint is disabled, nothing more is taken for sending.
                 for attempt in deliveries.claim_many(deliveries.due(clock.now()), clock.now()):
                     outcome = app.extensions["webhook_sender"].post(attempt.url, attempt.body, {})
@@ -287,8 +285,7 @@ def test_the_log_filters_by_status_and_refuses_unknown_ones(app, client, headers
     endpoint = create(client, headers, receiver.url).get_json()
     hr.update_employee(sandbox.id, _someone(sandbox), {"job_title": "Cashier"}, runtime)
     path = f"/v1/webhooks/{endpoint['id']}/deliveries"
-    for event in OutboxEvent.select().where(OutboxEvent.dispatched_at.is_null()):
-        deliveries.fan_out(event.id, runtime)  # written, not sent yet
+    pending_deliveries(runtime.now())  # written, not sent yet
     assert [d["status"] for d in client.get(f"{path}?status=pending", headers=headers).get_json()["data"]] == [
         "pending"]
     assert client.get(f"{path}?status=succeeded", headers=headers).get_json()["data"] == []
@@ -299,8 +296,7 @@ def test_deleting_an_endpoint_cancels_its_pending_deliveries(app, client, header
                                                              runtime):
     endpoint = create(client, headers, receiver.url).get_json()
     hr.update_employee(sandbox.id, _someone(sandbox), {"job_title": "Buyer"}, runtime)
-    for event in OutboxEvent.select().where(OutboxEvent.dispatched_at.is_null()):
-        deliveries.fan_out(event.id, runtime)  # written, not sent yet
+    pending_deliveries(runtime.now())  # written, not sent yet
     assert WebhookDelivery.select().where(WebhookDelivery.endpoint == endpoint["id"]).count() == 1
     removed = client.delete(f"/v1/webhooks/{endpoint['id']}", headers=headers)
     assert removed.status_code == 204 and removed.data == b"" and "Content-Type" not in removed.headers
@@ -384,7 +380,7 @@ def test_an_endpoint_that_does_not_answer_holds_up_its_own_lane_only(app, client
 def test_a_lane_out_of_time_gives_its_unsent_attempts_back(app, client, headers, sandbox, loopback, receiver,
                                                           runtime, monkeypatch):
     endpoint = create(client, headers, receiver.url, ["employee.updated"]).get_json()
-    monkeypatch.setattr(webhook_jobs, "LANE_SECONDS", -1)  # out of time after each attempt
+    monkeypatch.setattr(sending, "LANE_SECONDS", -1)  # out of time after each attempt
     _burst(app, sandbox, runtime, ["Clerk", "Senior Clerk", "Head Clerk"])
     assert len(receiver.requests) == 1
     given_back = [a for a in _attempts(endpoint["id"]) if a.status == "pending"]
@@ -420,8 +416,7 @@ def test_a_disabled_endpoint_still_gets_its_test_ping(app, client, headers, loop
     client.patch(f"/v1/webhooks/{endpoint['id']}", headers=headers, json={"active": False})
     assert client.post(f"/v1/webhooks/{endpoint['id']}/test", headers=headers).status_code == 202
     with app.app_context():
-        [event] = OutboxEvent.select().where(OutboxEvent.dispatched_at.is_null())
-        [delivery_id] = deliveries.fan_out(event.id, Runtime(clock))
+        [delivery_id] = pending_deliveries(clock.now())
         assert send_deliveries([delivery_id]) == 1
     [ping] = receiver.requests
     assert json.loads(ping["body"])["type"] == "ping"

@@ -66,56 +66,35 @@ class Outcome:
         return self.status is not None and 200 <= self.status < 300
 
 
-def fan_out(event_id, runtime):
-    """Mark the event dispatched and write its deliveries, in one transaction; hand the
-    deliveries on after commit. Idempotent: an event already dispatched writes nothing
-    (and gives None; a new one gives its delivery ids)."""
-    fresh, created = fan_out_many([event_id], runtime)
-    return created if fresh else None
-
-
-def fan_out_many(event_ids, runtime):
-    """`fan_out` for a batch, in one transaction. Decided under the events' row locks:
-    of two workers given the same events, one writes their deliveries. Returns (how many
-    events were new, the new deliveries' ids)."""
+def fan_out(event_ids: list[str], now: datetime, hold: timedelta = CLAIM) -> tuple[int, list[Attempt]]:
+    """Mark these outbox events dispatched and write their deliveries, in one
+    transaction, for the worker that sends them at once: they are written already taken
+    (`sending` until `now + hold`, as `claim_many` leaves them) and come back as
+    Attempts. Decided under the events' row locks: of two workers given the same events,
+    one writes their deliveries; an event already dispatched writes nothing. Returns
+    (how many events were new, the Attempts)."""
     with write_transaction():
-        fresh, attempts = _fan_out(event_ids, runtime.now())
-        created = [attempt.delivery_id for attempt in attempts]
-        runtime.deliveries_due(created)
-    return fresh, created
-
-
-def fan_out_claimed(event_ids, now, hold=CLAIM):
-    """`fan_out_many` for a worker that sends the deliveries itself, at once: they are
-    written already taken (`sending` until `now + hold`, as `claim_many` leaves them)
-    and come back as Attempts; nothing is handed on. Returns (how many events were new,
-    the Attempts)."""
-    with write_transaction():
-        return _fan_out(event_ids, now, hold=hold)
-
-
-def _fan_out(event_ids, now, hold=None):
-    events = lock_for_update(OutboxEvent.select(OutboxEvent.id, OutboxEvent.company, OutboxEvent.type,
-                                                OutboxEvent.payload)
-                             .where(OutboxEvent.id.in_(list(event_ids)), OutboxEvent.dispatched_at.is_null())
-                             .order_by(OutboxEvent.id))  # one lock order: no deadlock between batches
-    if not events:
-        return 0, []
-    OutboxEvent.update(dispatched_at=to_db(now)).where(OutboxEvent.id.in_([e.id for e in events])).execute()
-    listening = {}
-    for endpoint in WebhookEndpoint.select(WebhookEndpoint.id, WebhookEndpoint.company, WebhookEndpoint.events,
-                                           WebhookEndpoint.active, WebhookEndpoint.url,
-                                           WebhookEndpoint.secret_sealed).where(
-            WebhookEndpoint.company.in_({e.company_id for e in events})):
-        listening.setdefault(endpoint.company_id, []).append(endpoint)
-    rows, attempts = [], []
-    for event in events:
-        for endpoint in _receivers(event, listening.get(event.company_id, ())):
-            row = _attempt_row(endpoint.id, event.id, event.type, 1, now, taken_until=hold and now + hold)
-            rows.append(row)
-            attempts.append(Attempt(row[0], endpoint.id, endpoint.url, endpoint.secret_sealed,
-                                    event.payload.encode(), event.id, 1, event.type))
-    _insert(rows)
+        events = lock_for_update(OutboxEvent.select(OutboxEvent.id, OutboxEvent.company, OutboxEvent.type,
+                                                    OutboxEvent.payload)
+                                 .where(OutboxEvent.id.in_(list(event_ids)), OutboxEvent.dispatched_at.is_null())
+                                 .order_by(OutboxEvent.id))  # one lock order: no deadlock between batches
+        if not events:
+            return 0, []
+        OutboxEvent.update(dispatched_at=to_db(now)).where(OutboxEvent.id.in_([e.id for e in events])).execute()
+        listening: dict[str, list[WebhookEndpoint]] = {}
+        for endpoint in WebhookEndpoint.select(WebhookEndpoint.id, WebhookEndpoint.company, WebhookEndpoint.events,
+                                               WebhookEndpoint.active, WebhookEndpoint.url,
+                                               WebhookEndpoint.secret_sealed).where(
+                WebhookEndpoint.company.in_({e.company_id for e in events})):
+            listening.setdefault(endpoint.company_id, []).append(endpoint)
+        rows, attempts = [], []
+        for event in events:
+            for endpoint in _receivers(event, listening.get(event.company_id, ())):
+                row = _attempt_row(endpoint.id, event.id, event.type, 1, now, taken_until=now + hold)
+                rows.append(row)
+                attempts.append(Attempt(row[0], endpoint.id, endpoint.url, endpoint.secret_sealed,
+                                        event.payload.encode(), event.id, 1, event.type))
+        _insert(rows)
     return len(events), attempts
 
 

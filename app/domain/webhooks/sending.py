@@ -1,0 +1,80 @@
+"""How a job sends the attempts it holds: the rules, with no thread or socket in them.
+app/jobs/webhooks.py runs the lanes on threads with the real sender and records what
+they settle (deliveries.record_many, deliveries.release).
+
+- One lane per endpoint. A lane's attempts go one after the other (over one kept-alive
+  connection: the cheapest way to send a burst, and gentle on the receiver), while lanes
+  run side by side, so a receiver that hangs holds up its own lane only.
+- An attempt that got no answer (timeout, refused, TLS) ends its lane for this job: the
+  rest fail at once, saying why, and follow the retry schedule like any failure.
+- A lane that has run for LANE_SECONDS gives its unsent attempts back, due now, for the
+  next job (well within the claim that holds them); so does a lane whose `post` raised.
+- Each attempt is signed when it is sent, with its endpoint's secret (opened once a job).
+"""
+
+from collections.abc import Callable, Iterable
+from typing import Literal
+
+from app.domain.kernel.sealing import Sealer
+from app.domain.webhooks import signing
+from app.domain.webhooks.deliveries import Attempt, Outcome
+
+LANE_SECONDS = 20
+
+# What became of an attempt in a lane: sent (an Outcome came back), skipped (failed
+# unsent, after its lane's answerless attempt), released (given back unsent, no Outcome).
+Disposition = Literal["sent", "skipped", "released"]
+Settle = Callable[[Attempt, Outcome | None, Disposition], None]
+Post = Callable[[Attempt], Outcome]
+
+
+def lanes(attempts: Iterable[Attempt]) -> list[list[Attempt]]:
+    """The attempts by endpoint, in the order given."""
+    by_endpoint: dict[str, list[Attempt]] = {}
+    for attempt in attempts:
+        by_endpoint.setdefault(attempt.endpoint_id, []).append(attempt)
+    return list(by_endpoint.values())
+
+
+def send_lane(lane: list[Attempt], post: Post, elapsed: Callable[[], float], settle: Settle) -> None:
+    """Send one lane's attempts with `post`, telling `settle` what became of each, every
+    attempt exactly once, even when `post` raises (the rest are released, then the
+    fault goes on up). `elapsed()`: seconds since the lane began."""
+    settled = 0
+    try:
+        for attempt in lane:
+            outcome = post(attempt)
+            settled += 1
+            settle(attempt, outcome, "sent")
+            if outcome.status is None:
+                skipped = Outcome(None, error=f"not sent: the attempt before it to this endpoint got no answer "
+                                              f"({outcome.error})")
+                for rest in lane[settled:]:
+                    settled += 1
+                    settle(rest, skipped, "skipped")
+                return
+            if elapsed() > LANE_SECONDS:
+                return
+    finally:  # out of time, or a fault: what is left goes back for another job
+        for rest in lane[settled:]:
+            settle(rest, None, "released")
+
+
+def signed_post(send: Callable[[str, bytes, dict[str, str]], Outcome], sealer: Sealer,
+                now: Callable[[], float]) -> Post:
+    """The `post` of a job: each attempt's body, signed at the moment it is sent
+    (`now()`: Unix seconds) with its endpoint's secret, given to `send(url, body,
+    headers)`. A secret sealed under a key no longer configured is an Outcome with no
+    answer, saying so; nothing is sent."""
+    secrets: dict[str, str] = {}
+
+    def post(attempt: Attempt) -> Outcome:
+        if attempt.secret_sealed not in secrets:
+            try:
+                secrets[attempt.secret_sealed] = sealer.open(attempt.secret_sealed)
+            except ValueError as exc:
+                return Outcome(None, error=f"signing secret unreadable: {exc}")
+        header = signing.signature(secrets[attempt.secret_sealed], now(), attempt.body)
+        return send(attempt.url, attempt.body, {"X-SVC-Signature": header})
+
+    return post

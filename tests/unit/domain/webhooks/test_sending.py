@@ -1,0 +1,110 @@
+"""The rules of sending a job's attempts (app/domain/webhooks/sending.py), with a made-up
+`post` and clock: no thread, socket or database."""
+
+import itertools
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from app.domain.kernel.sealing import Sealer
+from app.domain.webhooks import sending, signing
+from app.domain.webhooks.deliveries import Attempt, Outcome
+
+SEALER = Sealer(["a-secret-key-for-these-tests-only-0123456789"])
+SEALED = SEALER.seal("whsec_test")
+
+
+def attempt(n, endpoint="whk_a"):
+    return Attempt(f"whd_{endpoint}_{n}", endpoint, f"https://{endpoint}.example/hook", SEALED, b'{"n":%d}' % n,
+                   f"evt_{n}", 1, "employee.updated")
+
+
+def run(lane, answers, elapsed=lambda: 0.0):
+    """Send `lane` with a post answering from `answers` (a status, or None for no
+    answer); returns what was settled, in order, and the attempts posted."""
+    settled, posted, replies = [], [], iter(answers)
+
+    def post(sent):
+        posted.append(sent)
+        status = next(replies)
+        return Outcome(status, error=None if status else "timeout: no answer in 10 s")
+
+    sending.send_lane(lane, post, elapsed, lambda a, outcome, what: settled.append((a.delivery_id, what, outcome)))
+    return settled, posted
+
+
+def test_a_lane_sends_its_attempts_in_order():
+    lane = [attempt(n) for n in range(3)]
+    settled, posted = run(lane, [200, 500, 204])
+    assert posted == lane
+    assert [(d, w, o.status) for d, w, o in settled] == [(a.delivery_id, "sent", s) for a, s in
+                                                         zip(lane, [200, 500, 204], strict=True)]
+
+
+def test_after_an_attempt_with_no_answer_the_rest_fail_unsent_saying_why():
+    lane = [attempt(n) for n in range(4)]
+    settled, posted = run(lane, [200, None])
+    assert posted == lane[:2]
+    assert [w for _, w, _ in settled] == ["sent", "sent", "skipped", "skipped"]
+    reason = settled[2][2].error
+    assert settled[2][2].status is None and reason.startswith("not sent: ") and "timeout: no answer" in reason
+
+
+def test_a_lane_out_of_time_gives_the_rest_back_unsent():
+    ticks = itertools.count(15, 15)  # 15 s a send: over LANE_SECONDS after the second
+    lane = [attempt(n) for n in range(4)]
+    settled, posted = run(lane, [200, 200, 200], elapsed=lambda: next(ticks))
+    assert posted == lane[:2]
+    assert [(w, o) for _, w, o in settled[2:]] == [("released", None), ("released", None)]
+
+
+def test_a_fault_in_post_gives_the_rest_back_then_goes_on_up():
+    lane = [attempt(n) for n in range(3)]
+    settled = []
+
+    def post(sent):
+        if sent is lane[1]:
+            raise RuntimeError("a fault of ours")
+        return Outcome(200)
+
+    with pytest.raises(RuntimeError):
+        sending.send_lane(lane, post, lambda: 0.0, lambda a, o, w: settled.append((a, w)))
+    assert settled == [(lane[0], "sent"), (lane[1], "released"), (lane[2], "released")]
+
+
+@given(st.lists(st.one_of(st.none(), st.sampled_from([200, 204, 410, 500])), min_size=1, max_size=12),
+       st.integers(min_value=0, max_value=12))
+def test_every_attempt_is_settled_exactly_once(answers, budget):
+    """Whatever the answers and however long sending takes, each attempt of the lane is
+    settled once, and only attempts that were posted count as sent."""
+    lane = [attempt(n) for n in range(len(answers))]
+    ticks = itertools.count()
+    settled, posted = run(lane, answers, elapsed=lambda: next(ticks) * sending.LANE_SECONDS / max(budget, 1))
+    assert [d for d, _, _ in settled] == [a.delivery_id for a in lane]
+    assert [d for d, w, _ in settled if w == "sent"] == [a.delivery_id for a in posted]
+
+
+def test_lanes_are_per_endpoint_in_the_order_given():
+    a1, b1, a2 = attempt(1, "whk_a"), attempt(1, "whk_b"), attempt(2, "whk_a")
+    assert sending.lanes([a1, b1, a2]) == [[a1, a2], [b1]]
+
+
+def test_each_attempt_is_signed_when_sent_with_its_endpoints_secret():
+    sent = []
+    post = sending.signed_post(lambda url, body, headers: sent.append((url, body, headers)) or Outcome(200),
+                               SEALER, lambda: 1_790_000_000.7)
+    one = attempt(1)
+    assert post(one).status == 200
+    [(url, body, headers)] = sent
+    assert url == one.url and body == one.body
+    assert headers["X-SVC-Signature"].startswith("t=1790000000,v1=")
+    assert signing.verify(["whsec_test"], headers["X-SVC-Signature"], body, 1_790_000_000)
+
+
+def test_a_secret_no_configured_key_opens_is_an_outcome_and_nothing_is_sent():
+    sent = []
+    other = Sealer(["another-secret-key-nobody-here-has-0123456789"])
+    post = sending.signed_post(lambda *args: sent.append(args) or Outcome(200), other, lambda: 0.0)
+    outcome = post(attempt(1))
+    assert outcome.status is None and outcome.error.startswith("signing secret unreadable") and sent == []
