@@ -2,12 +2,11 @@ import json
 from datetime import date, timedelta
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from marshmallow import ValidationError, fields, validate, validates_schema
 
-from app.api import json_response, read_json_object
+from app.api import ApiBlueprint, json_response
 from app.api.auth import current_company, operation
-from app.api.pagination import decode_cursor, fingerprint, page
+from app.api.pagination import fingerprint, paginate
 from app.api.problems import ApiProblem
 from app.api.schemas import OpenSchema, PageArgsSchema, page_schema
 from app.domain.attendance.days import list_days
@@ -15,7 +14,7 @@ from app.domain.attendance.ingest import REF_TYPES, ingest
 from app.domain.attendance.pairing import CHANNELS, EVENT_TYPES
 from app.extensions import runtime
 
-blp = Blueprint("attendance", __name__, url_prefix="/v1/attendance",
+blp = ApiBlueprint("attendance", __name__, url_prefix="/v1/attendance",
                 description="Push clock events; read back each employee's days as paired in the company timezone.")
 
 MAX_EVENTS = 500  # Contract, Limits: events per ingest request
@@ -64,9 +63,25 @@ class AttendanceEventInputSchema(OpenSchema):
         "description": "Name of the sending system. At most 100 characters.", "example": "acme-pos"})
 
 
+class IngestEvents(fields.List):
+    """An ingest's `events`: documented item by item, but loaded as sent, for the domain
+    judges each event on its own (a bad one is a `rejected` result, not a 422). More
+    than 500 is 413 (Contract, Errors), not a validation failure."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, list):
+            raise self.make_error("invalid")
+        if len(value) > MAX_EVENTS:
+            raise ApiProblem("payload_too_large", f"{len(value)} events; at most {MAX_EVENTS} per request.")
+        return value
+
+
 class IngestRequestSchema(OpenSchema):
-    events = fields.List(fields.Nested(AttendanceEventInputSchema), required=True,
-                         validate=validate.Length(min=1, max=MAX_EVENTS))
+    events = IngestEvents(
+        fields.Nested(AttendanceEventInputSchema), required=True,
+        validate=validate.Length(min=1, max=MAX_EVENTS, error="must hold 1 to 500 events"),
+        error_messages={"required": "required: a list of 1 to 500 events",
+                        "invalid": "must be a list of 1 to 500 events", "null": "must be a list of 1 to 500 events"})
 
 
 class AttendanceEventResultSchema(OpenSchema):
@@ -140,13 +155,12 @@ class AttendanceQueryArgsSchema(PageArgsSchema):
 class AttendanceEvents(MethodView):
     @operation(blp, "ingestAttendanceEvents", release="v1.1", scope="attendance:write",
                errors=(400, 401, 403, 413, 422, 429))
-    @blp.doc(requestBody={"required": True, "content": {"application/json": {
-        "schema": IngestRequestSchema, "example": INGEST_EXAMPLE}}})
+    @blp.arguments(IngestRequestSchema, example=INGEST_EXAMPLE)
     @blp.response(207, IngestResponseSchema, example=RESULTS_EXAMPLE, description=(
         "One result per event, in request order. Per-event failures are `rejected` results, not HTTP errors."))
-    def post(self):
+    def post(self, body):
         """Push clock events (1 to 500); each is handled on its own"""
-        results = ingest(current_company(), _events_of(), runtime())
+        results = ingest(current_company(), body["events"], runtime())
         return json_response({"results": [result.as_dict() for result in results]}, status=207)
 
 
@@ -161,27 +175,9 @@ class AttendanceDays(MethodView):
         company_id = current_company().id
         start, end, employee_id = args["date_from"], args["date_to"], args.get("employee_id")
         query = fingerprint("attendance", company_id, start, end, employee_id)
-        after = None
-        if "cursor" in args:
-            day, last_employee = decode_cursor(query, args["cursor"])
-            after = (date.fromisoformat(day), last_employee)
-        rows = list_days(company_id, start, end, employee_id=employee_id, after=after, limit=args["limit"])
-        return json_response(page(rows, args["limit"], lambda row: json.loads(row["record"]),
-                                  lambda row: (row["date"].isoformat(), row["employee"]), query))
-
-
-def _events_of():
-    """The `events` list of the body: 400 for JSON that does not parse, 422 for a body
-    without a list of events, 413 for more than 500 of them (Contract, Errors)."""
-    events = read_json_object().get("events")
-    if events is None:
-        message = "required: a list of 1 to 500 events"
-    elif not isinstance(events, list):
-        message = "must be a list of 1 to 500 events"
-    elif not events:
-        message = "must hold at least 1 event"
-    elif len(events) > MAX_EVENTS:
-        raise ApiProblem("payload_too_large", f"{len(events)} events; at most {MAX_EVENTS} per request.")
-    else:
-        return events
-    raise ApiProblem("validation_failed", "The body has invalid fields.", errors=[("events", message)])
+        return json_response(paginate(
+            args, query,
+            lambda after, limit: list_days(company_id, start, end, employee_id=employee_id, after=after, limit=limit),
+            lambda row: json.loads(row["record"]),
+            position_of=lambda row: (row["date"].isoformat(), row["employee"]),
+            parse=lambda day, last_employee: (date.fromisoformat(day), last_employee)))

@@ -1,13 +1,12 @@
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from marshmallow import fields
 
-from app.api import json_response
+from app.api import ApiBlueprint, json_response
 from app.api.auth import current_principal, operation
 from app.api.schemas import LocalizedNameSchema, OpenSchema
 from app.domain.partner_safe import company_form
 
-blp = Blueprint("company", __name__, url_prefix="/v1/company", description="The company the key belongs to.")
+blp = ApiBlueprint("company", __name__, url_prefix="/v1/company", description="The company the key belongs to.")
 
 EXAMPLE = {
     "id": "cmp_3kTMd9Xq2LrVb7YwPz1NcA",

@@ -1,18 +1,17 @@
 from datetime import datetime
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from marshmallow import fields, validate
 
-from app.api import json_response
+from app.api import ApiBlueprint, json_response
 from app.api.auth import current_company, operation
-from app.api.pagination import decode_cursor, fingerprint, page
+from app.api.pagination import fingerprint, paginate
 from app.api.schemas import LocalizedNameSchema, OpenSchema, PageArgsSchema, page_schema
 from app.domain.kernel.clock import from_db, to_db
 from app.domain.partner_safe import employee_form
 from app.domain.people.employees import STATUS_FILTERS, get_employee, list_employees
 
-blp = Blueprint("employees", __name__, url_prefix="/v1/employees",
+blp = ApiBlueprint("employees", __name__, url_prefix="/v1/employees",
                 description="Partner-safe employee records. Archived records are never returned.")
 
 EXAMPLE = {
@@ -74,15 +73,13 @@ class Employees(MethodView):
         """List employees, oldest first"""
         company_id = current_company().id
         query = fingerprint("employees", company_id, args.get("status"), args.get("entity_id"))
-        after = None
-        if "cursor" in args:
-            created_at, employee_id = decode_cursor(query, args["cursor"])
-            after = (to_db(datetime.fromisoformat(created_at)), employee_id)
-        rows = list_employees(company_id, status=args.get("status"), entity_id=args.get("entity_id"),
-                              after=after, limit=args["limit"])
-        return json_response(page(
-            rows, args["limit"], employee_form,
-            lambda row: (from_db(row["created_at"]).isoformat(), row["id"]), query,
+        return json_response(paginate(
+            args, query,
+            lambda after, limit: list_employees(company_id, status=args.get("status"),
+                                                entity_id=args.get("entity_id"), after=after, limit=limit),
+            employee_form,
+            position_of=lambda row: (from_db(row["created_at"]).isoformat(), row["id"]),
+            parse=lambda created_at, employee_id: (to_db(datetime.fromisoformat(created_at)), employee_id),
         ))
 
 

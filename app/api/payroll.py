@@ -1,15 +1,14 @@
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from marshmallow import ValidationError, fields, validate, validates_schema
 
-from app.api import json_response
+from app.api import ApiBlueprint, json_response
 from app.api.auth import current_company, operation
-from app.api.pagination import decode_cursor, fingerprint, page
+from app.api.pagination import fingerprint, paginate
 from app.api.schemas import LocalizedNameSchema, OpenSchema, PageArgsSchema, page_schema
 from app.domain.partner_safe import payroll_run_full, payroll_run_summary
 from app.domain.payroll.runs import VISIBLE_STATUSES, get_run, list_runs
 
-blp = Blueprint("payroll", __name__, url_prefix="/v1/payroll-runs",
+blp = ApiBlueprint("payroll", __name__, url_prefix="/v1/payroll-runs",
                 description="Closed payroll runs: run-level totals, components and journal. "
                             "Draft runs are never exposed; no per-employee amount appears anywhere.")
 
@@ -113,10 +112,9 @@ class PayrollRuns(MethodView):
         company_id = current_company().id
         filters = {key: args.get(key) for key in ("month_from", "month_to", "status")}
         query = fingerprint("payroll_runs", company_id, *filters.values())
-        after = decode_cursor(query, args["cursor"]) if "cursor" in args else None
-        runs = list_runs(company_id, after=after, limit=args["limit"], **filters)
-        return json_response(page(runs, args["limit"], payroll_run_summary,
-                                  lambda run: (run.payroll_month, run.id), query))
+        return json_response(paginate(
+            args, query, lambda after, limit: list_runs(company_id, after=after, limit=limit, **filters),
+            payroll_run_summary, position_of=lambda run: (run.payroll_month, run.id)))
 
 
 @blp.route("/<payroll_run_id>")

@@ -6,19 +6,17 @@ neither lists it nor finds it (404). URLs are judged by the addresses they resol
 """
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from marshmallow import fields, validate
 
-from app.api import empty_response, json_response, read_json_object
+from app.api import ApiBlueprint, empty_response, json_response
 from app.api.auth import additions_live, current_principal, operation
 from app.api.schemas import OpenSchema
-from app.domain.kernel.errors import ValidationFailed
 from app.domain.webhooks import deliveries, endpoints
 from app.domain.webhooks.urls import check_url
 from app.extensions import runtime, webhook_sender
 from config import ADDITIONS
 
-blp = Blueprint("webhooks", __name__, url_prefix="/v1/webhooks",
+blp = ApiBlueprint("webhooks", __name__, url_prefix="/v1/webhooks",
                 description="Register endpoints for events, test them, and read what was delivered.")
 
 ENDPOINT_EXAMPLE = {
@@ -87,35 +85,47 @@ class WebhookDeliveryListSchema(OpenSchema):
     data = fields.List(fields.Nested(WebhookDeliverySchema), required=True)
 
 
+class StrictBoolean(fields.Boolean):
+    """JSON `true` or `false` only: marshmallow's Boolean also takes "yes", 1 or "on"."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, bool):
+            raise self.make_error("invalid", input=value)
+        return value
+
+
+def _url(description, *, required=False):
+    return fields.String(required=required, metadata={"description": description}, error_messages={
+        "invalid": "must be a URL string", "null": "must be a URL string", "required": "required"})
+
+
+def _events(*, required=False):
+    return fields.List(
+        # Which values, and no repeats, is the domain's rule (endpoints.clean_events), the
+        # console's too: every bad item is named in one answer.
+        fields.String(metadata={"enum": list(endpoints.SUBSCRIBABLE)},
+                      error_messages={"invalid": "must be an event type, a string"}),
+        required=required, validate=validate.Length(min=1, error="a non-empty list of event types"),
+        error_messages={"invalid": "must be a list of event types", "null": "must be a list of event types",
+                        "required": "required"},
+        metadata={"description": EVENTS_TEXT, "uniqueItems": True})
+
+
 class CreateWebhookEndpointSchema(OpenSchema):
-    url = fields.String(required=True, metadata={"description": "`https://` on a public host, at most 2,048 "
-                                                                "characters, no user name or password."})
-    events = fields.List(fields.String(), required=True, metadata={"description": EVENTS_TEXT})
+    url = _url("`https://` on a public host, at most 2,048 characters, no user name or password.", required=True)
+    events = _events(required=True)
 
 
 class UpdateWebhookEndpointSchema(OpenSchema):
-    url = fields.String(metadata={"description": "As at create."})
-    events = fields.List(fields.String(), metadata={"description": EVENTS_TEXT})
-    active = fields.Boolean(metadata={"description": "`true` re-enables a disabled endpoint."})
+    url = _url("As at create.")
+    events = _events()
+    active = StrictBoolean(metadata={"description": "`true` re-enables a disabled endpoint."},
+                           error_messages={"invalid": "true or false", "null": "true or false"})
 
 
 class DeliveryArgsSchema(OpenSchema):
     status = fields.String(validate=validate.OneOf(deliveries.STATUSES), metadata={
         "description": "Only deliveries in this state."})
-
-
-def _body(schema_fields):
-    """The body's known fields, type-checked: 422 naming each wrong one."""
-    body = read_json_object()
-    problems = []
-    checks = {"url": (str, "a URL string"), "events": (list, "a list of event types"),
-              "active": (bool, "true or false")}
-    for name in schema_fields:
-        if name in body and not isinstance(body[name], checks[name][0]):
-            problems.append((name, f"must be {checks[name][1]}"))
-    if problems:
-        raise ValidationFailed("invalid webhook endpoint", problems)
-    return {name: body[name] for name in schema_fields if name in body}
 
 
 def _mine():
@@ -147,18 +157,13 @@ class WebhookEndpoints(MethodView):
 
     @operation(blp, "createWebhookEndpoint", release="v1.2", scope="webhooks:manage",
                errors=(400, 401, 403, 413, 422, 429))
-    @blp.doc(requestBody={"required": True, "content": {"application/json": {
-        "schema": CreateWebhookEndpointSchema,
-        "example": {"url": ENDPOINT_EXAMPLE["url"], "events": ENDPOINT_EXAMPLE["events"]}}}})
+    @blp.arguments(CreateWebhookEndpointSchema,
+                   example={"url": ENDPOINT_EXAMPLE["url"], "events": ENDPOINT_EXAMPLE["events"]})
     @blp.response(201, CreatedWebhookEndpointSchema, example={**ENDPOINT_EXAMPLE, "secret": "whsec_..."})
-    def post(self):
+    def post(self, body):
         """Register an endpoint; the signing secret is in this response only"""
-        body = _body(("url", "events"))
-        missing = [(name, "required") for name in ("url", "events") if name not in body]
-        if missing:
-            raise ValidationFailed("invalid webhook endpoint", missing)
-        chosen = endpoints.clean_events(body["events"])
-        endpoint, secret = endpoints.create_endpoint(current_principal(), _target(body["url"]), chosen, runtime())
+        endpoint, secret = endpoints.create_endpoint(current_principal(), _target(body["url"]), body["events"],
+                                                     runtime())
         return json_response({**endpoints.form(endpoint), "secret": secret}, status=201)
 
 
@@ -172,14 +177,12 @@ class WebhookEndpointById(MethodView):
 
     @operation(blp, "updateWebhookEndpoint", release="v1.2", scope="webhooks:manage",
                errors=(400, 401, 403, 404, 413, 422, 429))
-    @blp.doc(requestBody={"required": True, "content": {"application/json": {
-        "schema": UpdateWebhookEndpointSchema, "example": {"active": True}}}})
+    @blp.arguments(UpdateWebhookEndpointSchema, example={"active": True})
     @blp.response(200, WebhookEndpointSchema, example=ENDPOINT_EXAMPLE)
-    def patch(self, webhook_id):
+    def patch(self, body, webhook_id):
         """Change the URL, the events, or re-enable (`active: true`)"""
         scope = _mine()
-        endpoints.get_endpoint(scope, webhook_id)  # 404 before judging anything
-        body = _body(("url", "events", "active"))
+        endpoints.get_endpoint(scope, webhook_id)  # 404 before the URL is judged (a DNS lookup)
         target = _target(body["url"]) if "url" in body else None
         updated = endpoints.update_endpoint(scope, webhook_id, runtime(), target=target,
                                             chosen=body.get("events"), active=body.get("active"))

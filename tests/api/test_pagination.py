@@ -4,6 +4,7 @@ import json
 import pytest
 from playhouse.test_utils import count_queries
 
+from app.api.pagination import encode_cursor, fingerprint
 from app.domain.kernel.clock import to_db
 from app.domain.kernel.ids import new_id
 from app.models import Employee
@@ -73,3 +74,13 @@ def test_page_cost_does_not_grow_with_depth(client, headers, sandbox, clock):
             break
     assert len(pages) == 16
     assert max(pages[1:]) <= 1 + 1  # key lookup + one keyset page query, at any depth
+
+
+@pytest.mark.parametrize("position", [["2026-11-21T09:00:00"], ["not a time", "emp_1"], [1, 2, 3], [None, None]])
+def test_a_cursor_we_signed_for_another_shape_of_position_is_400_too(app, client, headers, sandbox, position):
+    """Only a leaked SECRET_KEY could make one; it still gets the cursor's 400, not a 500."""
+    query = fingerprint("employees", sandbox.id, None, None)
+    with app.test_request_context():
+        cursor = encode_cursor(query, position)
+    response = client.get("/v1/employees", query_string={"cursor": cursor}, headers=headers)
+    assert "cursor" in assert_problem(response, 400, "invalid_request")["detail"]

@@ -82,9 +82,9 @@ def test_another_key_of_the_same_company_neither_sees_nor_finds_it(client, heade
 
 
 @pytest.mark.parametrize("events,paths", [
-    (["employee.hired"], ["events.0"]), ([], ["events"]),
-    (["employee.created", "employee.created"], ["events.1"]), ("employee.created", ["events"]),
-    (["employee.created", "nope", "ping", "ping"], ["events.1", "events.3"]), (["\ud800"], ["events.0"]),
+    (["employee.hired"], ["events[0]"]), ([], ["events"]),
+    (["employee.created", "employee.created"], ["events[1]"]), ("employee.created", ["events"]),
+    (["employee.created", "nope", "ping", "ping"], ["events[1]", "events[3]"]), (["\ud800"], ["events[0]"]),
 ])
 def test_events_are_checked_item_by_item(client, headers, loopback, receiver, events, paths):
     response = create(client, headers, receiver.url, events)

@@ -42,9 +42,9 @@ def clean_events(chosen):
     problems = []
     for index, value in enumerate(chosen):
         if value not in SUBSCRIBABLE:
-            problems.append((f"events.{index}", f"unknown event type {value!r}; one of {', '.join(SUBSCRIBABLE)}"))
+            problems.append((f"events[{index}]", f"unknown event type {value!r}; one of {', '.join(SUBSCRIBABLE)}"))
         elif value in chosen[:index]:
-            problems.append((f"events.{index}", f"{value} is listed twice"))
+            problems.append((f"events[{index}]", f"{value} is listed twice"))
     if problems:
         raise ValidationFailed("invalid events", problems)
     return list(chosen)
