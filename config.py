@@ -181,3 +181,14 @@ def config_from_env():
     if name not in configs:
         raise ConfigurationError(f"APP_ENV must be one of {', '.join(configs)}, not {name!r}")
     return configs[name]
+
+
+def web_server() -> dict[str, object]:
+    """gunicorn's settings from the environment, for the Procfile's `web` and the systemd
+    unit (app/gunicorn_settings.py): HOST (127.0.0.1: behind the proxy on the same VM)
+    and PORT (8000) to bind, WEB_CONCURRENCY (4) sync workers, and the LOG_FORMAT."""
+    host, port, workers = os.environ.get("HOST") or "127.0.0.1", _integer("PORT", 8000), _integer("WEB_CONCURRENCY", 4)
+    for name, value in (("PORT", port), ("WEB_CONCURRENCY", workers)):
+        if not isinstance(value, int) or value < 1:
+            raise ConfigurationError(f"{name} must be a positive whole number, not {value!r}")
+    return {"bind": f"{host}:{port}", "workers": workers, "log_format": config_from_env().LOG_FORMAT}

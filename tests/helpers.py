@@ -1,7 +1,20 @@
-"""Helpers that tests of several modules share (fixtures live in the conftest files)."""
+"""Helpers that tests of several modules share (fixtures live in the conftest files;
+starting the service's processes is tests/e2e/processes.py's)."""
 
+import json
+import socket
+
+from rq import Queue
+
+from app.domain.attendance.days import due_for_pairing, settle
 from app.domain.webhooks import deliveries
-from app.models import OutboxEvent
+from app.jobs.outbox import dispatch_event
+from app.jobs.queues import QUEUE_NAME, RQJobs
+from app.jobs.webhooks import send_deliveries
+from app.jobs.worker import Worker
+from app.models import AttendanceDay, Employee, OutboxEvent
+
+WEBHOOK_EVENTS = ["employee.created", "employee.updated", "employee.left"]
 
 
 def pending_deliveries(now):
@@ -12,3 +25,107 @@ def pending_deliveries(now):
     written = [attempt.delivery_id for attempt in attempts]
     deliveries.release(written, now)
     return written
+
+
+def assert_problem(response, status, code):
+    assert response.status_code == status, response.get_data(as_text=True)
+    assert response.mimetype == "application/problem+json"
+    body = response.get_json()
+    assert body["code"] == code and body["status"] == status
+    assert body["type"].endswith(f"/errors#{code}")
+    assert body["request_id"] == response.headers["X-Request-Id"]
+    return body
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def ok(result):
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def refused(result, words):
+    assert result.exit_code != 0 and words in result.output, result.output
+    assert "Traceback" not in result.output
+
+
+def outbox(company):
+    """The company's events as envelopes, oldest first (ties, at one frozen instant, in
+    no particular order)."""
+    rows = OutboxEvent.select().where(OutboxEvent.company == company.id).order_by(OutboxEvent.created_at)
+    return [json.loads(row.payload) for row in rows]
+
+
+def event_ids(company):
+    return {event["id"] for event in outbox(company)}
+
+
+def new_events(company, seen):
+    """Events written since `seen = event_ids(company)`."""
+    return [event for event in outbox(company) if event["id"] not in seen]
+
+
+def staff(sandbox, number="SBX-004"):
+    return Employee.get(Employee.company == sandbox.id, Employee.staff_number == number)
+
+
+def punch(n, kind, at, source="acme-pos", person="SBX-001", **extra):
+    return {"external_id": f"p-{n}", "employee_ref": {"type": "employee_code", "value": person}, "type": kind,
+            "at": at, "source": source, **extra}
+
+
+def settle_due(runtime):
+    """What the sweeper and the jobs it queues do."""
+    for company_id, employee_ids in due_for_pairing(runtime.now()).items():
+        settle(company_id, employee_ids, runtime)
+
+
+def settle_later(runtime):
+    """Settle once every fate is due: 16 hours after the events arrived."""
+    runtime.clock.advance(hours=16, minutes=1)
+    settle_due(runtime)
+
+
+def days_of(company, person="SBX-001"):
+    employee = staff(company, person)
+    rows = AttendanceDay.select().where(AttendanceDay.employee == employee.id).order_by(AttendanceDay.date)
+    return {row.date.isoformat(): json.loads(row.record) for row in rows}
+
+
+def rejections(company):
+    rows = OutboxEvent.select().where(OutboxEvent.company == company.id, OutboxEvent.type == "attendance.rejected")
+    return sorted((json.loads(row.payload)["data"] for row in rows), key=lambda d: d["external_id"])
+
+
+def run_queued_jobs(app):
+    """What the Procfile's worker does (RQ), or the in-process runner without Redis."""
+    runner = app.extensions["jobs"]
+    if isinstance(runner, RQJobs):
+        redis = app.extensions["redis"]
+        Worker([Queue(QUEUE_NAME, connection=redis)], connection=redis).work(burst=True)
+    else:
+        runner.run_pending()
+
+
+def create_webhook(client, headers, url, events=WEBHOOK_EVENTS):
+    return client.post("/v1/webhooks", headers=headers, json={"url": url, "events": events})
+
+
+def deliver_all(app):
+    """What the worker does: fan events out, then send every due attempt (one at a time,
+    inside the test's transaction)."""
+    with app.app_context():
+        for event in OutboxEvent.select().where(OutboxEvent.dispatched_at.is_null()):
+            dispatch_event(event.id)
+        for delivery_id in deliveries.due(app.extensions["runtime"].now()):
+            send_deliveries([delivery_id])
+
+
+CONTRACT_NAMES = {"getCompany", "listEmployees", "getEmployee", "listPayrollRuns", "getPayrollRun",
+                  "ingestAttendanceEvents", "listAttendanceDays", "listWebhookEndpoints", "createWebhookEndpoint",
+                  "getWebhookEndpoint", "updateWebhookEndpoint", "deleteWebhookEndpoint", "sendTestWebhook",
+                  "listWebhookDeliveries", "redeliverWebhook"}

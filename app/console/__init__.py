@@ -3,14 +3,17 @@ creates and revokes API keys, makes their sandbox, and drives the HR actions.
 
     signin        sign in and out, the company switcher, "Create sandbox company"
     integrations  Partner API status, keys, a sandbox's "trigger event" panel
-    webhooks      every endpoint, its delivery log, Send test, Redeliver, Re-enable
+    webhooks      every endpoint, its delivery log; add one for a key, Send test,
+                  Redeliver, Disable, Re-enable, Delete
     hr            employees (hire, edit, end employment, archive) and payroll runs
     attendance    days as partners read them, HR's punches, linking unmatched people
     oauth         the OAuth consent page (preview): /oauth/authorize
     oauth_apps    the company's OAuth apps (preview): register, rotate the client secret
 
-Sessions are Flask's signed cookies (HttpOnly, SameSite=Lax, Secure in production);
-every POST carries a CSRF token; sign-in attempts are throttled per email and address.
+A signed-in browser holds a session kept on the server (app/models/sessions.py: the
+cookie carries a random token, HttpOnly, SameSite=Lax, Secure in production), so
+signing out or changing a password ends it at once; every POST carries a CSRF token;
+sign-in attempts are throttled per email and address.
 """
 
 from werkzeug.middleware.proxy_fix import ProxyFix

@@ -3,13 +3,17 @@ the console, the admin's own sandbox, the CLI runner, and webhook deliveries all
 loopback. (tests/conftest.py holds the database, clock and keys under them all.)"""
 
 import pytest
+from aiosmtpd.controller import Controller
 
 from app.domain.access import companies
 from app.domain.access import users as access
 from app.domain.webhooks.urls import parse_networks
 from app.egress import Sender
+from app.mail import SmtpMailer
 from app.models import Company, OutboxEvent
 from tests.api.console import member, post, sign_in, throttle
+from tests.helpers import free_port
+from tests.receivers import Inbox
 
 
 @pytest.fixture(autouse=True)
@@ -59,3 +63,15 @@ def loopback(app, monkeypatch, sandbox, clock):
     and the events of making the sandbox are behind us (dispatched before any endpoint)."""
     monkeypatch.setitem(app.extensions, "webhook_sender", Sender(parse_networks("127.0.0.0/8"), timeout=2))
     OutboxEvent.update(dispatched_at=clock.now()).where(OutboxEvent.dispatched_at.is_null()).execute()
+
+
+@pytest.fixture
+def inbox(app, monkeypatch):
+    """A real SMTP server on localhost; the app sends to it through SmtpMailer."""
+    received = Inbox()
+    port = free_port()
+    controller = Controller(received, hostname="127.0.0.1", port=port)
+    controller.start()
+    monkeypatch.setitem(app.extensions, "mailer", SmtpMailer(f"smtp://127.0.0.1:{port}", "console@example.com"))
+    yield received
+    controller.stop()

@@ -20,10 +20,8 @@ from app.jobs.attendance import pair_attendance
 from app.jobs.queues import RQJobs
 from app.jobs.sweeper import sweep
 from app.models import AttendanceDay, AttendanceEvent, Employee, db
-from tests.api.test_auth import assert_problem
-from tests.api.test_hr_actions import staff
-from tests.api.test_jobs import run_queued_jobs
 from tests.conftest import START, bearer
+from tests.helpers import assert_problem, run_queued_jobs, staff
 
 
 def punch(n, kind="clock_in", at="2026-11-20T08:00:00+03:00", person="SBX-001", **extra):

@@ -2,7 +2,6 @@
 timezone, breaks, the 16-hour edge, orphans, overlaps between sources, fates decided
 once, the 72-hour expiry, and days that do not depend on arrival order or batching."""
 
-import json
 from datetime import UTC, datetime, timedelta
 
 from hypothesis import HealthCheck, given, settings
@@ -10,37 +9,9 @@ from hypothesis import strategies as st
 
 from app.domain.attendance.days import due_for_pairing, expire_unmatched, settle
 from app.domain.attendance.ingest import ingest
-from app.models import AttendanceDay, AttendanceEvent, OutboxEvent, db
-from tests.api.test_hr_actions import staff
+from app.models import AttendanceDay, AttendanceEvent, db
 from tests.conftest import START
-
-
-def punch(n, kind, at, source="acme-pos", person="SBX-001", **extra):
-    return {"external_id": f"p-{n}", "employee_ref": {"type": "employee_code", "value": person}, "type": kind,
-            "at": at, "source": source, **extra}
-
-
-def settle_due(runtime):
-    """What the sweeper and the jobs it queues do."""
-    for company_id, employee_ids in due_for_pairing(runtime.now()).items():
-        settle(company_id, employee_ids, runtime)
-
-
-def settle_later(runtime):
-    """Settle once every fate is due: 16 hours after the events arrived."""
-    runtime.clock.advance(hours=16, minutes=1)
-    settle_due(runtime)
-
-
-def days_of(company, person="SBX-001"):
-    employee = staff(company, person)
-    rows = AttendanceDay.select().where(AttendanceDay.employee == employee.id).order_by(AttendanceDay.date)
-    return {row.date.isoformat(): json.loads(row.record) for row in rows}
-
-
-def rejections(company):
-    rows = OutboxEvent.select().where(OutboxEvent.company == company.id, OutboxEvent.type == "attendance.rejected")
-    return sorted((json.loads(row.payload)["data"] for row in rows), key=lambda d: d["external_id"])
+from tests.helpers import days_of, punch, rejections, settle_due, settle_later, staff
 
 
 def states(results):

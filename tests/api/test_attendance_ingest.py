@@ -7,8 +7,8 @@ import pytest
 
 from app.domain.attendance.ingest import ingest
 from app.models import AttendanceEvent, IdentityLink
-from tests.api.test_hr_actions import staff
 from tests.conftest import START
+from tests.helpers import staff
 
 
 def event(n=1, **changes):

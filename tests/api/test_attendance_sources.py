@@ -10,9 +10,7 @@ from app.domain.attendance.days import due_for_pairing
 from app.domain.attendance.ingest import ingest, link_reference, record_punch, unmatched_references
 from app.domain.kernel.errors import NotFound, ValidationFailed
 from app.models import AttendanceEvent, IdentityLink
-from tests.api.test_attendance_days import days_of, punch, rejections, settle_due, settle_later
-from tests.api.test_cli_hr import ok, refused
-from tests.api.test_hr_actions import staff
+from tests.helpers import days_of, ok, punch, refused, rejections, settle_due, settle_later, staff
 
 
 def test_a_day_can_come_only_from_hr_and_the_employee_app(run, sandbox, clock, runtime):

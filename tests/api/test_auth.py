@@ -5,16 +5,7 @@ from app.domain.access import keys
 from app.domain.access.companies import create_company, enable_partner_api
 from app.domain.access.principal import hash_secret
 from tests.conftest import bearer
-
-
-def assert_problem(response, status, code):
-    assert response.status_code == status, response.get_data(as_text=True)
-    assert response.mimetype == "application/problem+json"
-    body = response.get_json()
-    assert body["code"] == code and body["status"] == status
-    assert body["type"].endswith(f"/errors#{code}")
-    assert body["request_id"] == response.headers["X-Request-Id"]
-    return body
+from tests.helpers import assert_problem
 
 
 @pytest.mark.parametrize("authorization", [

@@ -4,21 +4,12 @@ import json
 
 from app.domain import sandbox as sandbox_domain
 from app.models import Employee, OutboxEvent, PayrollRun
+from tests.helpers import ok, refused
 
 
 def types_of(company_id):
     """Event types written for the company, sorted (the clock stands still in tests)."""
     return sorted(row.type for row in OutboxEvent.select().where(OutboxEvent.company == company_id))
-
-
-def ok(result):
-    assert result.exit_code == 0, result.output
-    return result.output
-
-
-def refused(result, words):
-    assert result.exit_code != 0 and words in result.output, result.output
-    assert "Traceback" not in result.output
 
 
 def test_employee_lifecycle_from_the_shell(run, sandbox):

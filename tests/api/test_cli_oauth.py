@@ -3,7 +3,7 @@
 import json
 
 from app.domain.oauth import apps
-from tests.api.test_cli_hr import ok, refused
+from tests.helpers import ok, refused
 
 
 def test_an_app_is_created_in_development_mode_rotated_and_moved_to_production(run, sandbox):

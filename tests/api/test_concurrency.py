@@ -49,7 +49,7 @@ from app.models import (
     WebhookDelivery,
 )
 from app.models.base import connection, db
-from tests.api.test_attendance_days import punch
+from tests.helpers import punch
 
 ROUNDS = 10
 

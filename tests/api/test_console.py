@@ -13,8 +13,8 @@ from app.domain.payroll.rules import net_by_account
 from app.domain.sandbox import TRIGGERS
 from app.models import ApiKey, Company, Employee, JournalEntry, JournalLine, PayrollRun
 from tests.api.console import PASSWORD, copied_cookie, csrf, member, post, sign_in, text, throttle
-from tests.api.test_hr_actions import event_ids, new_events, staff
 from tests.conftest import bearer
+from tests.helpers import event_ids, new_events, staff
 
 # ---- signing in -----------------------------------------------------------------
 

@@ -4,8 +4,7 @@ linking the people partners named that no employee matched."""
 from app.domain.attendance.ingest import ingest, record_punch
 from app.models import AttendanceEvent
 from tests.api.console import post, text
-from tests.api.test_attendance_days import punch, settle_due, settle_later
-from tests.api.test_hr_actions import staff
+from tests.helpers import punch, settle_due, settle_later, staff
 
 
 def stored(company):

@@ -8,7 +8,7 @@ from app.domain.access import keys
 from app.domain.attendance.ingest import ingest
 from app.models import ApiKey, PayrollRun
 from tests.api.console import PASSWORD, member, post, sign_in, text
-from tests.api.test_attendance_days import punch
+from tests.helpers import punch
 
 GROUPED_KWD = r"\d{1,3}(?:,\d{3})+\.\d{3} KWD"
 

@@ -14,8 +14,8 @@ from app.domain.webhooks.signing import verify
 from app.egress import Sender
 from app.models import WebhookEndpoint
 from tests.api.console import csrf, member, post, sign_in, text
-from tests.api.test_webhooks import create, deliver_all
 from tests.conftest import bearer
+from tests.helpers import create_webhook, deliver_all
 from tests.receivers import Receiver
 
 
@@ -23,7 +23,7 @@ def test_the_pages_show_endpoints_logs_and_deliveries_and_act_on_them(
         app, client, admin, live_company, sandbox, loopback, runtime, clock):
     secret = keys.create_key(live_company, keys.SCOPES, clock, name="ERP connector")[1]
     with Receiver(body=b'{"received": true}') as receiver:
-        endpoint = create(client, bearer(secret), receiver.url).get_json()
+        endpoint = create_webhook(client, bearer(secret), receiver.url).get_json()
         hr.hire(live_company, {"staff_number": "W-1", "name_en": "Noura Al Ali", "employment_type": "full_time",
                                "hire_date": clock.now().date(), "basic_salary_minor": 800_000}, runtime)
         deliver_all(app)
@@ -53,7 +53,7 @@ def test_the_pages_show_endpoints_logs_and_deliveries_and_act_on_them(
 
 def test_another_companys_endpoint_is_not_found_and_others_may_not_look(
         app, client, live_company, sandbox, headers, loopback, clock):
-    others = create(client, headers, "https://93.184.215.14/h").get_json()  # the sandbox's, by its key
+    others = create_webhook(client, headers, "https://93.184.215.14/h").get_json()  # the sandbox's, by its key
     officer = member(live_company, "payroll_officer", clock)
     assert sign_in(client, officer.email).status_code == 302
     assert client.get("/console/webhooks").status_code in (302, 403)
@@ -66,12 +66,12 @@ def test_another_companys_endpoint_is_not_found_and_others_may_not_look(
 def test_redelivering_another_companys_delivery_is_404_like_a_made_up_id(
         app, client, admin, live_company, sandbox, headers, loopback, clock):
     with Receiver() as receiver:
-        theirs = create(client, headers, receiver.url).get_json()  # the sandbox's, by its key
+        theirs = create_webhook(client, headers, receiver.url).get_json()  # the sandbox's, by its key
         assert client.post(f"/v1/webhooks/{theirs['id']}/test", headers=headers).status_code == 202
         deliver_all(app)
         [their_delivery] = client.get(f"/v1/webhooks/{theirs['id']}/deliveries", headers=headers).get_json()["data"]
         secret = keys.create_key(live_company, keys.SCOPES, clock, name="ERP")[1]
-        mine = create(client, bearer(secret), receiver.url).get_json()
+        mine = create_webhook(client, bearer(secret), receiver.url).get_json()
         page = f"/console/webhooks/{mine['id']}"
         for delivery_id in (their_delivery["id"], "whd_madeup"):
             answer = client.post(f"{page}/deliveries/{delivery_id}/redeliver",
@@ -134,7 +134,7 @@ def test_keys_that_may_not_own_an_endpoint_are_refused(client, admin, live_compa
 
 def test_disable_then_delete_from_the_console(client, admin, live_company, clock):
     secret_key = keys.create_key(live_company, ["webhooks:manage"], clock, name="ERP")[1]
-    made = create(client, bearer(secret_key), "https://93.184.215.14/hook").get_json()
+    made = create_webhook(client, bearer(secret_key), "https://93.184.215.14/hook").get_json()
     page = f"/console/webhooks/{made['id']}"
     assert "Disabled: nothing is delivered" in text(post(client, f"{page}/disable", page=page))
     seen = client.get(f"/v1/webhooks/{made['id']}", headers=bearer(secret_key)).get_json()
@@ -151,7 +151,7 @@ def test_delivery_times_are_the_companys_and_a_delivery_never_sent_says_why_not_
     """The log and a delivery's page show times in the company's zone as other pages do;
     an attempt that never reached the receiver shows its reason and no duration."""
     secret = keys.create_key(live_company, keys.SCOPES, clock, name="ERP")[1]
-    endpoint = create(client, bearer(secret), "https://93.184.215.14/hook").get_json()
+    endpoint = create_webhook(client, bearer(secret), "https://93.184.215.14/hook").get_json()
     monkeypatch.setitem(app.extensions, "webhook_sender", Sender(()))  # may reach no private network
     WebhookEndpoint.update(url="http://127.0.0.1:9/hook").where(WebhookEndpoint.id == endpoint["id"]).execute()
     assert client.post(f"/v1/webhooks/{endpoint['id']}/test", headers=bearer(secret)).status_code == 202

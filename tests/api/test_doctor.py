@@ -7,7 +7,6 @@ import pytest
 import redis
 
 from app.mail import SmtpMailer
-from tests.api.test_password_reset import inbox  # noqa: F401  (a real SMTP server on localhost)
 
 GOOD_KEY = "k" * 48
 
@@ -28,7 +27,7 @@ def healthy(app, monkeypatch):
     monkeypatch.setitem(app.config, "SECRET_KEY", GOOD_KEY)
 
 
-def test_a_healthy_setup_is_all_ok_and_exits_0(run, healthy, inbox):  # noqa: F811
+def test_a_healthy_setup_is_all_ok_and_exits_0(run, healthy, inbox):
     result = run("doctor")
     found = findings(result)
     assert result.exit_code == 0, result.output

@@ -3,7 +3,7 @@ from datetime import timedelta
 from app.domain.kernel.clock import to_db
 from app.domain.kernel.ids import new_id
 from app.models import Employee, Entity
-from tests.api.test_auth import assert_problem
+from tests.helpers import assert_problem
 
 
 def list_all(client, headers, query=""):

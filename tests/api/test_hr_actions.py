@@ -13,29 +13,8 @@ from app.domain.payroll import actions as payroll
 from app.domain.payroll.rules import net_by_account
 from app.domain.people import actions as hr
 from app.domain.people import bulk
-from app.models import Employee, JournalEntry, JournalLine, OutboxEvent, PayrollRun
-from tests.api.test_auth import assert_problem
-
-
-def outbox(company):
-    """The company's events as envelopes, oldest first (ties, at one frozen instant, in
-    no particular order)."""
-    rows = OutboxEvent.select().where(OutboxEvent.company == company.id).order_by(OutboxEvent.created_at)
-    return [json.loads(row.payload) for row in rows]
-
-
-def event_ids(company):
-    return {event["id"] for event in outbox(company)}
-
-
-def new_events(company, seen):
-    """Events written since `seen = event_ids(company)`."""
-    return [event for event in outbox(company) if event["id"] not in seen]
-
-
-def staff(sandbox, number="SBX-004"):
-    return Employee.get(Employee.company == sandbox.id, Employee.staff_number == number)
-
+from app.models import Employee, JournalEntry, JournalLine, PayrollRun
+from tests.helpers import assert_problem, event_ids, new_events, outbox, staff
 
 HIRE = {"staff_number": "N-100", "name_en": "Layla Haddad", "employment_type": "full_time",
         "hire_date": date(2026, 11, 1), "basic_salary_minor": 950_000, "job_title": "Analyst",

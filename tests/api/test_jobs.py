@@ -15,19 +15,10 @@ from app.domain.kernel.runtime import Runtime
 from app.domain.people import actions as hr
 from app.extensions import connect_redis
 from app.jobs import outbox, sweeper
-from app.jobs.queues import QUEUE_NAME, RQJobs
-from app.jobs.worker import Scheduler, Worker
+from app.jobs.queues import RQJobs
+from app.jobs.worker import Scheduler
 from app.models import Company, OutboxEvent, db
-
-
-def run_queued_jobs(app):
-    """What the Procfile's worker does (RQ), or the in-process runner without Redis."""
-    runner = app.extensions["jobs"]
-    if isinstance(runner, RQJobs):
-        redis = app.extensions["redis"]
-        Worker([Queue(QUEUE_NAME, connection=redis)], connection=redis).work(burst=True)
-    else:
-        runner.run_pending()
+from tests.helpers import run_queued_jobs
 
 
 @pytest.fixture

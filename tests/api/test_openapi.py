@@ -3,7 +3,7 @@ from app.api.company import CompanySchema
 from app.api.employees import EmployeeSchema
 from app.api.payroll import PayrollRunSchema, PayrollRunSummarySchema
 from app.models import Employee, PayrollRun
-from tests.api.test_attendance_days import punch, settle_due
+from tests.helpers import punch, settle_due
 
 OPERATIONS = {
     ("/v1/company", "get"): ("v1.0", {"401", "403", "429"}),

@@ -16,15 +16,9 @@ from app.domain.access import keys
 from app.domain.webhooks.urls import parse_networks
 from app.egress import Sender
 from app.models import Company, Employee, PayrollRun
-from tests.api.test_attendance_days import punch, settle_due
-from tests.api.test_webhooks import deliver_all
 from tests.conftest import bearer
+from tests.helpers import CONTRACT_NAMES, deliver_all, punch, settle_due
 from tests.receivers import Receiver
-
-CONTRACT_NAMES = {"getCompany", "listEmployees", "getEmployee", "listPayrollRuns", "getPayrollRun",
-                  "ingestAttendanceEvents", "listAttendanceDays", "listWebhookEndpoints", "createWebhookEndpoint",
-                  "getWebhookEndpoint", "updateWebhookEndpoint", "deleteWebhookEndpoint", "sendTestWebhook",
-                  "listWebhookDeliveries", "redeliverWebhook"}
 
 
 @pytest.fixture

@@ -16,9 +16,8 @@ from app.jobs.outbox import dispatch_events
 from app.models import OutboxEvent
 from app.models.base import db
 from app.ops import readiness
-from tests.api.test_jobs import run_queued_jobs
-from tests.api.test_webhooks import create
 from tests.conftest import bearer
+from tests.helpers import create_webhook, run_queued_jobs
 
 
 def test_healthz_answers_without_touching_the_database(client, caplog):
@@ -55,7 +54,7 @@ def test_events_waiting_too_long_make_it_not_ready_until_dispatched(app, client,
 def test_webhook_attempts_due_too_long_make_it_not_ready(app, client, headers, loopback, clock):
     """A ping's first attempt fails (nothing listens on port 9); its retry falls due a
     minute later, and no worker sends it."""
-    hook = create(client, headers, "http://127.0.0.1:9/hook", ["employee.updated"]).get_json()
+    hook = create_webhook(client, headers, "http://127.0.0.1:9/hook", ["employee.updated"]).get_json()
     assert client.post(f"/v1/webhooks/{hook['id']}/test", headers=headers).status_code == 202
     with app.app_context():
         dispatch_events([event.id for event in OutboxEvent.select().where(OutboxEvent.dispatched_at.is_null())])

@@ -8,8 +8,8 @@ from app.api.pagination import encode_cursor, fingerprint
 from app.domain.kernel.clock import to_db
 from app.domain.kernel.ids import new_id
 from app.models import Employee
-from tests.api.test_auth import assert_problem
 from tests.conftest import bearer
+from tests.helpers import assert_problem
 
 
 def first_cursor(client, headers, url="/v1/employees?limit=2"):

@@ -3,27 +3,11 @@ receiving the email: a single-use link valid 30 minutes, which ends every sessio
 
 import re
 
-import pytest
-from aiosmtpd.controller import Controller
-
 from app.mail import LogMailer, SmtpMailer
 from tests.api.console import PASSWORD, copied_cookie, csrf, member, sign_in, text
-from tests.e2e.test_serve import free_port
-from tests.receivers import Inbox
+from tests.helpers import free_port
 
 NEW_PASSWORD = "an entirely new pass phrase"
-
-
-@pytest.fixture
-def inbox(app, monkeypatch):
-    """A real SMTP server on localhost; the app sends to it through SmtpMailer."""
-    received = Inbox()
-    port = free_port()
-    controller = Controller(received, hostname="127.0.0.1", port=port)
-    controller.start()
-    monkeypatch.setitem(app.extensions, "mailer", SmtpMailer(f"smtp://127.0.0.1:{port}", "console@example.com"))
-    yield received
-    controller.stop()
 
 
 def ask_for_link(client, email):

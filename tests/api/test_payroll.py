@@ -4,8 +4,8 @@ from app.domain.kernel.clock import to_db
 from app.domain.kernel.ids import new_id
 from app.domain.payroll.actions import build_draft_run, finalize_run
 from app.models import Entity, PayrollRun
-from tests.api.test_auth import assert_problem
 from tests.conftest import bearer
+from tests.helpers import assert_problem
 
 
 def runs(client, headers, query=""):

@@ -6,8 +6,8 @@ from app.api import company as company_api
 from app.api.auth import check_live_settings
 from app.api.ratelimit import make_limiter
 from app.domain.kernel.ids import new_id
-from tests.api.test_auth import assert_problem
 from tests.conftest import bearer
+from tests.helpers import assert_problem
 
 
 def test_unknown_path_under_v1_is_a_problem_404(client, headers):

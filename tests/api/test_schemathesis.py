@@ -14,8 +14,8 @@ from schemathesis import GenerationMode, checks
 from schemathesis.specs.openapi.checks import negative_data_rejection, positive_data_acceptance
 
 from app.api.ratelimit import make_limiter
-from tests.api.test_openapi_conformance import CONTRACT_NAMES
 from tests.conftest import bearer
+from tests.helpers import CONTRACT_NAMES
 
 checks.load_all_checks()
 EXAMPLES = 30

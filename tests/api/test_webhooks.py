@@ -18,14 +18,12 @@ from app.domain.people import actions as hr
 from app.domain.people.employees import roster
 from app.domain.webhooks import deliveries, sending
 from app.egress import Sender
-from app.jobs.outbox import dispatch_event, dispatch_events
+from app.jobs.outbox import dispatch_events
 from app.jobs.webhooks import send_deliveries
 from app.models import OutboxEvent, WebhookDelivery, WebhookEndpoint
 from app.models.base import insert_rows, update_rows
-from tests.api.test_auth import assert_problem
-from tests.api.test_cli_hr import ok, refused
 from tests.conftest import bearer
-from tests.helpers import pending_deliveries
+from tests.helpers import assert_problem, create_webhook, deliver_all, ok, pending_deliveries, refused
 from tests.receivers import Receiver
 
 EVENTS = ["employee.created", "employee.updated", "employee.left"]
@@ -37,27 +35,13 @@ def receiver():
         yield running
 
 
-def create(client, headers, url, events=EVENTS):
-    return client.post("/v1/webhooks", headers=headers, json={"url": url, "events": events})
-
-
 def independent_signature(secret, timestamp, body):
     """The contract's scheme, written again here: hex HMAC-SHA256 of "<t>.<raw body>"."""
     return hmac.new(secret.encode("utf-8"), str(timestamp).encode() + b"." + body, hashlib.sha256).hexdigest()
 
 
-def deliver_all(app):
-    """What the worker does: fan events out, then send every due attempt (one at a time,
-    inside the test's transaction)."""
-    with app.app_context():
-        for event in OutboxEvent.select().where(OutboxEvent.dispatched_at.is_null()):
-            dispatch_event(event.id)
-        for delivery_id in deliveries.due(app.extensions["runtime"].now()):
-            send_deliveries([delivery_id])
-
-
 def test_an_endpoint_is_created_once_with_its_secret_and_then_seen_without(client, headers, loopback, receiver):
-    made = create(client, headers, receiver.url)
+    made = create_webhook(client, headers, receiver.url)
     assert made.status_code == 201, made.get_json()
     body = made.get_json()
     assert body["secret"].startswith("whsec_") and len(body["secret"]) == 6 + 43
@@ -71,7 +55,7 @@ def test_an_endpoint_is_created_once_with_its_secret_and_then_seen_without(clien
 
 def test_another_key_of_the_same_company_neither_sees_nor_finds_it(client, headers, sandbox, make_key, loopback,
                                                                     receiver):
-    endpoint = create(client, headers, receiver.url).get_json()
+    endpoint = create_webhook(client, headers, receiver.url).get_json()
     other = bearer(make_key(sandbox))
     assert client.get("/v1/webhooks", headers=other).get_json() == {"data": []}
     for method, path in (("get", ""), ("patch", ""), ("delete", ""), ("post", "/test"), ("get", "/deliveries")):
@@ -87,7 +71,7 @@ def test_another_key_of_the_same_company_neither_sees_nor_finds_it(client, heade
     (["employee.created", "nope", "ping", "ping"], ["events[1]", "events[3]"]), (["\ud800"], ["events[0]"]),
 ])
 def test_events_are_checked_item_by_item(client, headers, loopback, receiver, events, paths):
-    response = create(client, headers, receiver.url, events)
+    response = create_webhook(client, headers, receiver.url, events)
     assert_problem(response, 422, "validation_failed")
     assert [e["path"] for e in response.get_json()["errors"]] == paths
 
@@ -95,7 +79,7 @@ def test_events_are_checked_item_by_item(client, headers, loopback, receiver, ev
 def test_ping_may_be_subscribed_to_like_every_event_type_of_the_contract(client, headers, loopback, receiver):
     """Contract, Webhooks rule 5: `events` holds values of the event types under Events,
     `ping` among them."""
-    made = create(client, headers, receiver.url, ["ping", "employee.created"])
+    made = create_webhook(client, headers, receiver.url, ["ping", "employee.created"])
     assert made.status_code == 201 and made.get_json()["events"] == ["ping", "employee.created"]
     changed = client.patch(f"/v1/webhooks/{made.get_json()['id']}", headers=headers, json={"events": ["ping"]})
     assert changed.status_code == 200 and changed.get_json()["events"] == ["ping"]
@@ -105,10 +89,10 @@ def test_ping_may_be_subscribed_to_like_every_event_type_of_the_contract(client,
                                  "https://\udcff.example/h"])
 def test_a_url_no_database_can_store_is_422_naming_url_and_changes_nothing(client, headers, loopback, receiver,
                                                                            url):
-    response = create(client, headers, url)
+    response = create_webhook(client, headers, url)
     assert_problem(response, 422, "validation_failed")
     assert [e["path"] for e in response.get_json()["errors"]] == ["url"]
-    made = create(client, headers, receiver.url).get_json()
+    made = create_webhook(client, headers, receiver.url).get_json()
     changed = client.patch(f"/v1/webhooks/{made['id']}", headers=headers, json={"url": url})
     assert_problem(changed, 422, "validation_failed")
     assert [e["path"] for e in changed.get_json()["errors"]] == ["url"]
@@ -119,18 +103,18 @@ def test_a_url_no_database_can_store_is_422_naming_url_and_changes_nothing(clien
                                  "https://10.0.0.1/h", "https://169.254.169.254/h", "http://93.184.215.14/h",
                                  "https://user:pw@93.184.215.14/h", "https://93.184.215.14/" + "a" * 2048, 17])
 def test_urls_off_the_public_internet_are_refused(client, headers, url):
-    response = create(client, headers, url)
+    response = create_webhook(client, headers, url)
     assert_problem(response, 422, "validation_failed")
     assert [e["path"] for e in response.get_json()["errors"]] == ["url"]
     assert WebhookEndpoint.select().count() == 0
 
 
 def test_a_public_address_is_accepted_without_any_allowance(client, headers):
-    assert create(client, headers, "https://93.184.215.14/hook").status_code == 201
+    assert create_webhook(client, headers, "https://93.184.215.14/hook").status_code == 201
 
 
 def test_bad_bodies_are_problems_and_change_nothing(client, headers, loopback, receiver):
-    endpoint = create(client, headers, receiver.url).get_json()
+    endpoint = create_webhook(client, headers, receiver.url).get_json()
     path = f"/v1/webhooks/{endpoint['id']}"
     assert_problem(client.post("/v1/webhooks", headers=headers, data="{", content_type="application/json"),
                    400, "invalid_request")
@@ -144,7 +128,7 @@ def test_bad_bodies_are_problems_and_change_nothing(client, headers, loopback, r
 def test_revoking_the_key_disables_its_endpoints_and_patch_re_enables(client, sandbox, make_key, loopback, receiver,
                                                                        runtime):
     secret = make_key(sandbox)
-    endpoint = create(client, bearer(secret), receiver.url).get_json()
+    endpoint = create_webhook(client, bearer(secret), receiver.url).get_json()
     key = keys.ApiKey.get(keys.ApiKey.secret_hash == keys.hash_secret(secret))
     credentials.revoke_key(key.id, runtime)
     stored = WebhookEndpoint.get_by_id(endpoint["id"])
@@ -152,7 +136,7 @@ def test_revoking_the_key_disables_its_endpoints_and_patch_re_enables(client, sa
 
 
 def test_manual_disable_and_re_enable(client, headers, loopback, receiver):
-    endpoint = create(client, headers, receiver.url).get_json()
+    endpoint = create_webhook(client, headers, receiver.url).get_json()
     path = f"/v1/webhooks/{endpoint['id']}"
     off = client.patch(path, headers=headers, json={"active": False}).get_json()
     assert off["active"] is False and off["disabled_reason"] == "manual"
@@ -161,7 +145,7 @@ def test_manual_disable_and_re_enable(client, headers, loopback, receiver):
 
 
 def test_an_hr_action_is_delivered_signed_byte_for_byte(app, client, headers, sandbox, loopback, receiver, runtime):
-    endpoint = create(client, headers, receiver.url).get_json()
+    endpoint = create_webhook(client, headers, receiver.url).get_json()
     hr.update_employee(sandbox.id, _someone(sandbox), {"job_title": "Chief Accountant"}, runtime)
     deliver_all(app)
     [sent] = receiver.requests
@@ -179,7 +163,7 @@ def test_an_hr_action_is_delivered_signed_byte_for_byte(app, client, headers, sa
 
 def test_unsubscribed_events_and_other_companies_are_not_delivered(app, client, headers, sandbox, make_sandbox,
                                                                     loopback, receiver, runtime):
-    create(client, headers, receiver.url, ["employee.left"])
+    create_webhook(client, headers, receiver.url, ["employee.left"])
     hr.update_employee(sandbox.id, _someone(sandbox), {"job_title": "Auditor"}, runtime)
     other = make_sandbox("SA")
     hr.end_employment(other.id, _someone(other), other.created_at.date(), runtime)
@@ -189,7 +173,7 @@ def test_unsubscribed_events_and_other_companies_are_not_delivered(app, client, 
 
 def test_failures_retry_on_the_contracts_schedule_then_stop(app, client, headers, sandbox, loopback, runtime, clock):
     with Receiver(status=503, body=b"down for maintenance") as failing:
-        endpoint = create(client, headers, failing.url).get_json()
+        endpoint = create_webhook(client, headers, failing.url).get_json()
         hr.update_employee(sandbox.id, _someone(sandbox), {"job_title": "Treasurer"}, runtime)
         deliver_all(app)
         waits = [timedelta(minutes=1), timedelta(minutes=5), timedelta(minutes=30), timedelta(hours=2),
@@ -220,7 +204,7 @@ def test_failures_retry_on_the_contracts_schedule_then_stop(app, client, headers
 def test_seven_days_of_failures_disable_the_endpoint_after_a_warning(app, client, headers, sandbox, loopback,
                                                                        runtime, clock):
     with Receiver(status=500) as failing:
-        endpoint = create(client, headers, failing.url).get_json()
+        endpoint = create_webhook(client, headers, failing.url).get_json()
         for day in range(9):
             hr.update_employee(sandbox.id, _someone(sandbox), {"job_title": f"Clerk {day}"}, runtime)
             with app.app_context():
@@ -248,7 +232,7 @@ def test_seven_days_of_failures_disable_the_endpoint_after_a_warning(app, client
 
 def test_redelivery_sends_the_same_event_with_a_fresh_signature(app, client, headers, sandbox, loopback, receiver,
                                                                 runtime, clock):
-    endpoint = create(client, headers, receiver.url).get_json()
+    endpoint = create_webhook(client, headers, receiver.url).get_json()
     hr.update_employee(sandbox.id, _someone(sandbox), {"job_title": "Analyst"}, runtime)
     deliver_all(app)
     [first] = client.get(f"/v1/webhooks/{endpoint['id']}/deliveries", headers=headers).get_json()["data"]
@@ -269,8 +253,8 @@ def test_redelivery_sends_the_same_event_with_a_fresh_signature(app, client, hea
 
 
 def test_the_test_operation_pings_that_endpoint_alone(app, client, headers, loopback, receiver):
-    first = create(client, headers, receiver.url).get_json()
-    create(client, headers, receiver.url)
+    first = create_webhook(client, headers, receiver.url).get_json()
+    create_webhook(client, headers, receiver.url)
     queued = client.post(f"/v1/webhooks/{first['id']}/test", headers=headers)
     assert queued.status_code == 202 and queued.data == b"" and "Content-Type" not in queued.headers
     deliver_all(app)
@@ -282,7 +266,7 @@ def test_the_test_operation_pings_that_endpoint_alone(app, client, headers, loop
 
 def test_the_log_filters_by_status_and_refuses_unknown_ones(app, client, headers, sandbox, loopback, receiver,
                                                             runtime):
-    endpoint = create(client, headers, receiver.url).get_json()
+    endpoint = create_webhook(client, headers, receiver.url).get_json()
     hr.update_employee(sandbox.id, _someone(sandbox), {"job_title": "Cashier"}, runtime)
     path = f"/v1/webhooks/{endpoint['id']}/deliveries"
     pending_deliveries(runtime.now())  # written, not sent yet
@@ -294,7 +278,7 @@ def test_the_log_filters_by_status_and_refuses_unknown_ones(app, client, headers
 
 def test_deleting_an_endpoint_cancels_its_pending_deliveries(app, client, headers, sandbox, loopback, receiver,
                                                              runtime):
-    endpoint = create(client, headers, receiver.url).get_json()
+    endpoint = create_webhook(client, headers, receiver.url).get_json()
     hr.update_employee(sandbox.id, _someone(sandbox), {"job_title": "Buyer"}, runtime)
     pending_deliveries(runtime.now())  # written, not sent yet
     assert WebhookDelivery.select().where(WebhookDelivery.endpoint == endpoint["id"]).count() == 1
@@ -319,7 +303,7 @@ def test_dns_rebinding_never_reaches_loopback(app, client, headers, sandbox, mon
         monkeypatch.setitem(app.extensions, "webhook_sender",
                             Sender((), timeout=2, resolver=lambda host, _port: next(answers)))
         OutboxEvent.update(dispatched_at=runtime.now()).where(OutboxEvent.dispatched_at.is_null()).execute()
-        endpoint = create(client, headers, f"https://rebind.example.com:{port}/hook").get_json()
+        endpoint = create_webhook(client, headers, f"https://rebind.example.com:{port}/hook").get_json()
         assert endpoint["active"] is True
         client.post(f"/v1/webhooks/{endpoint['id']}/test", headers=headers)
         deliver_all(app)
@@ -330,7 +314,7 @@ def test_dns_rebinding_never_reaches_loopback(app, client, headers, sandbox, mon
 
 def test_a_redirect_is_a_failure_and_is_not_followed(app, client, headers, loopback, receiver):
     with Receiver(status=302, body=b"", headers={"Location": receiver.url}) as redirecting:
-        endpoint = create(client, headers, redirecting.url).get_json()
+        endpoint = create_webhook(client, headers, redirecting.url).get_json()
         client.post(f"/v1/webhooks/{endpoint['id']}/test", headers=headers)
         deliver_all(app)
         assert len(redirecting.requests) == 1 and receiver.requests == []
@@ -340,7 +324,7 @@ def test_a_redirect_is_a_failure_and_is_not_followed(app, client, headers, loopb
 
 def test_an_answer_slower_than_the_limit_is_a_timeout(app, client, headers, loopback):
     with Receiver(delay=2.5) as slow:
-        endpoint = create(client, headers, slow.url).get_json()
+        endpoint = create_webhook(client, headers, slow.url).get_json()
         client.post(f"/v1/webhooks/{endpoint['id']}/test", headers=headers)
         deliver_all(app)  # the loopback fixture's sender allows 2 seconds
     failed = client.get(f"/v1/webhooks/{endpoint['id']}/deliveries", headers=headers).get_json()["data"][1]
@@ -364,8 +348,8 @@ def _attempts(endpoint_id):
 def test_an_endpoint_that_does_not_answer_holds_up_its_own_lane_only(app, client, headers, sandbox, loopback,
                                                                      receiver, runtime):
     with Receiver(delay=2.5) as hanging:
-        stuck = create(client, headers, hanging.url, ["employee.updated"]).get_json()
-        healthy = create(client, headers, receiver.url, ["employee.updated"]).get_json()
+        stuck = create_webhook(client, headers, hanging.url, ["employee.updated"]).get_json()
+        healthy = create_webhook(client, headers, receiver.url, ["employee.updated"]).get_json()
         _burst(app, sandbox, runtime, ["Clerk", "Senior Clerk", "Head Clerk"])
         assert len(hanging.requests) == 1  # one 2-second wait (the loopback sender's limit), not three
     assert len(receiver.requests) == 3
@@ -379,7 +363,7 @@ def test_an_endpoint_that_does_not_answer_holds_up_its_own_lane_only(app, client
 
 def test_a_lane_out_of_time_gives_its_unsent_attempts_back(app, client, headers, sandbox, loopback, receiver,
                                                           runtime, monkeypatch):
-    endpoint = create(client, headers, receiver.url, ["employee.updated"]).get_json()
+    endpoint = create_webhook(client, headers, receiver.url, ["employee.updated"]).get_json()
     monkeypatch.setattr(sending, "LANE_SECONDS", -1)  # out of time after each attempt
     _burst(app, sandbox, runtime, ["Clerk", "Senior Clerk", "Head Clerk"])
     assert len(receiver.requests) == 1
@@ -394,7 +378,7 @@ def test_a_retry_for_an_endpoint_disabled_meanwhile_is_not_sent(app, client, san
                                                                  runtime, clock):
     secret = make_key(sandbox)
     with Receiver(status=500) as failing:
-        endpoint = create(client, bearer(secret), failing.url).get_json()
+        endpoint = create_webhook(client, bearer(secret), failing.url).get_json()
         hr.update_employee(sandbox.id, _someone(sandbox), {"job_title": "Cashier"}, runtime)
         deliver_all(app)
         credentials.revoke_key(keys.ApiKey.get(keys.ApiKey.secret_hash == keys.hash_secret(secret)).id, runtime)
@@ -412,7 +396,7 @@ def test_a_retry_for_an_endpoint_disabled_meanwhile_is_not_sent(app, client, san
 def test_a_disabled_endpoint_still_gets_its_test_ping(app, client, headers, loopback, receiver, clock):
     """So a fixed receiver can be checked before the endpoint is re-enabled; the ping goes
     through the claim a retry or the sweeper's job takes (Runtime without hand-offs)."""
-    endpoint = create(client, headers, receiver.url).get_json()
+    endpoint = create_webhook(client, headers, receiver.url).get_json()
     client.patch(f"/v1/webhooks/{endpoint['id']}", headers=headers, json={"active": False})
     assert client.post(f"/v1/webhooks/{endpoint['id']}/test", headers=headers).status_code == 202
     with app.app_context():
@@ -426,7 +410,7 @@ def test_bulk_writes_set_each_rows_own_values_and_skip_rows_moved_meanwhile(app,
                                                                            receiver, runtime, clock):
     """models.base.insert_rows / update_rows, as the delivery paths use them: a column
     that is NULL in every row, and a row whose condition no longer holds."""
-    endpoint = create(client, headers, receiver.url).get_json()
+    endpoint = create_webhook(client, headers, receiver.url).get_json()
     [event] = OutboxEvent.select().limit(1)
     fields = (WebhookDelivery.id, WebhookDelivery.endpoint, WebhookDelivery.event, WebhookDelivery.event_type,
               WebhookDelivery.attempt, WebhookDelivery.status, WebhookDelivery.due_at, WebhookDelivery.retries,
@@ -450,7 +434,7 @@ def test_bulk_writes_set_each_rows_own_values_and_skip_rows_moved_meanwhile(app,
 def test_replay_resends_what_an_endpoint_should_have_had(app, client, headers, sandbox, loopback, runtime, clock):
     runner = app.test_cli_runner()
     with Receiver(status=500) as failing:
-        endpoint = create(client, headers, failing.url, ["employee.updated"]).get_json()
+        endpoint = create_webhook(client, headers, failing.url, ["employee.updated"]).get_json()
         since = clock.now().strftime("%Y-%m-%dT%H:%M:%SZ")
         for title in ("Teller", "Senior Teller"):
             hr.update_employee(sandbox.id, _someone(sandbox), {"job_title": title}, runtime)
@@ -470,7 +454,7 @@ def test_after_a_secret_key_rotation_endpoints_still_sign_with_their_secret(app,
     """SECRET_KEY moves to SECRET_KEY_FALLBACKS and a new one takes its place (create_app
     seals with the first and opens with all): secrets sealed before still open, and
     deliveries are signed with the secret partners hold."""
-    endpoint = create(client, headers, receiver.url).get_json()
+    endpoint = create_webhook(client, headers, receiver.url).get_json()
     new_key = "a-new-secret-key-after-rotation-0123456789"
     rotated = replace(runtime, sealer=Sealer([new_key, app.config["SECRET_KEY"]]))
     monkeypatch.setitem(app.extensions, "runtime", rotated)
@@ -486,14 +470,14 @@ def test_after_a_secret_key_rotation_endpoints_still_sign_with_their_secret(app,
 def test_a_delivery_never_sent_says_why_in_v1_3s_error(app, client, headers, loopback, receiver, monkeypatch):
     """A sender that may not reach loopback (a command run without the web's
     WEBHOOK_ALLOW_PRIVATE_NETWORKS, say) records the refusal on the delivery."""
-    endpoint = create(client, headers, receiver.url).get_json()
+    endpoint = create_webhook(client, headers, receiver.url).get_json()
     monkeypatch.setitem(app.extensions, "webhook_sender", Sender(()))  # no private networks
     assert client.post(f"/v1/webhooks/{endpoint['id']}/test", headers=headers).status_code == 202
     deliver_all(app)
     [logged] = client.get(f"/v1/webhooks/{endpoint['id']}/deliveries", headers=headers).get_json()["data"][-1:]
     assert logged["status"] == "failed" and logged["response_status"] is None and receiver.requests == []
     assert logged["error"].startswith("refused: ") and "loopback" in logged["error"]
-    answered = create(client, headers, receiver.url)  # refused at create too, as before
+    answered = create_webhook(client, headers, receiver.url)  # refused at create too, as before
     assert answered.status_code == 422
     monkeypatch.setitem(app.config, "LIVE_RELEASES", ["v1.0", "v1.1", "v1.2"])  # v1.3 off: the contract's shape
     [plain] = client.get(f"/v1/webhooks/{endpoint['id']}/deliveries", headers=headers).get_json()["data"][-1:]

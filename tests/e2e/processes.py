@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
+import requests
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -53,3 +54,34 @@ def require_redis_server():
         if os.environ.get("REDIS_SERVER_REQUIRED") == "1":
             pytest.fail("redis-server is required (REDIS_SERVER_REQUIRED): apt-get install redis-server")
         pytest.skip("redis-server is not installed")
+
+
+def flask(env, *args):
+    """Run a `flask --app wsgi` command as an operator would; its output."""
+    done = subprocess.run([sys.executable, "-m", "flask", "--app", "wsgi", *args], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def wait_until_serving(base, seconds=30):
+    """Wait, bounded, for gunicorn to bind and answer; fail the test if it never does."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            requests.get(f"{base}/errors", timeout=(1, 10))  # a worker still booting may be slow to answer
+            return
+        except (requests.ConnectionError, requests.Timeout) as exc:
+            if time.monotonic() > deadline:
+                pytest.fail(f"nothing answered at {base} within {seconds} s: {exc}")
+            time.sleep(0.05)
+
+
+def e2e_redis_url():
+    """A Redis database of its own beside the suite's TEST_REDIS_URL (14, or 13 when the
+    suite's is 14), or None without Redis."""
+    url = os.environ.get("TEST_REDIS_URL")
+    if not url:
+        return None
+    base, _, suite_db = url.rpartition("/")
+    return f"{base}/{13 if suite_db == '14' else 14}"

@@ -17,17 +17,11 @@ import pytest
 import redis
 import requests
 
-from tests.e2e.processes import stop
-from tests.e2e.test_serve import ROOT, flask, free_port, wait_until_serving
+from tests.e2e.processes import ROOT, e2e_redis_url, flask, stop, wait_until_serving
+from tests.helpers import free_port
 
 RIYADH = ZoneInfo("Asia/Riyadh")
 LOGS = ROOT / "tests" / "output" / "attendance"
-
-
-def e2e_redis_url():
-    """A Redis database of its own (the suite's is TEST_REDIS_URL), or None."""
-    url = os.environ.get("TEST_REDIS_URL")
-    return url.rsplit("/", 1)[0] + "/14" if url else None
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,7 @@ import sys
 import time
 
 from tests.e2e.databases import rows
-from tests.e2e.test_serve import ROOT
+from tests.e2e.processes import ROOT
 
 SECRET_KEY = "a-backup-test-secret-key-of-more-than-32-characters"
 

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from tests.e2e.test_serve import ROOT
+from tests.e2e.processes import ROOT
 
 BAD_SETTINGS = [
     ({"APP_ENV": "production", "SECRET_KEY": ""}, "Configuration error: SECRET_KEY must be set"),

@@ -21,7 +21,8 @@ from zoneinfo import ZoneInfo
 import pytest
 import requests
 
-from tests.e2e.test_serve import ROOT, flask, free_port, wait_until_serving
+from tests.e2e.processes import ROOT, flask, wait_until_serving
+from tests.helpers import free_port
 from tests.receivers import Receiver
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"

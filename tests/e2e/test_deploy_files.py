@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from tests.e2e.test_serve import ROOT
+from tests.e2e.processes import ROOT
 
 DEPLOY = ROOT / "deploy"
 UNITS = sorted((DEPLOY / "systemd").iterdir())

@@ -11,7 +11,8 @@ import pytest
 import requests
 
 from tests.e2e import processes
-from tests.e2e.test_serve import ROOT, flask, free_port, wait_until_serving
+from tests.e2e.processes import ROOT, flask, wait_until_serving
+from tests.helpers import free_port
 
 LOGS = ROOT / "tests" / "output" / "logs"
 PLANTED = {

@@ -20,7 +20,8 @@ import requests
 
 from tests.e2e import processes
 from tests.e2e.databases import rows
-from tests.e2e.test_serve import ROOT, flask, free_port
+from tests.e2e.processes import ROOT, flask
+from tests.helpers import free_port
 from tests.receivers import Receiver
 
 LOGS = ROOT / "tests" / "output" / "procfile"

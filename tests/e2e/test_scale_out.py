@@ -15,8 +15,8 @@ import redis
 import requests
 
 from tests.e2e.databases import rows
-from tests.e2e.processes import procfile, require_redis_server, stop, wait_for
-from tests.e2e.test_serve import ROOT, flask, free_port, wait_until_serving
+from tests.e2e.processes import ROOT, flask, procfile, require_redis_server, stop, wait_for, wait_until_serving
+from tests.helpers import free_port
 from tests.receivers import Receiver
 
 LOGS = ROOT / "tests" / "output" / "scale-out"

@@ -15,31 +15,10 @@ from pathlib import Path
 import pytest
 import requests
 
+from tests.e2e.processes import wait_until_serving
+from tests.helpers import free_port
+
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def wait_until_serving(base):
-    """Wait, bounded, for gunicorn to bind (a later request fails clearly if it never did)."""
-    for _ in range(200):
-        try:
-            requests.get(f"{base}/errors", timeout=(1, 10))  # a worker still booting may be slow to answer
-            return
-        except (requests.ConnectionError, requests.Timeout):
-            time.sleep(0.05)
-
-
-def flask(env, *args):
-    """Run a `flask --app wsgi` command as an operator would; its output."""
-    done = subprocess.run([sys.executable, "-m", "flask", "--app", "wsgi", *args], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0, done.stderr
-    return done.stdout
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @contextmanager

@@ -29,9 +29,17 @@ from rq import Worker
 from rq.cron import CronScheduler
 
 from app.domain.webhooks.signing import verify
-from tests.e2e.processes import procfile, require_redis_server, stop, wait_for
-from tests.e2e.test_attendance_flow import e2e_redis_url
-from tests.e2e.test_serve import ROOT, flask, free_port, wait_until_serving
+from tests.e2e.processes import (
+    ROOT,
+    e2e_redis_url,
+    flask,
+    procfile,
+    require_redis_server,
+    stop,
+    wait_for,
+    wait_until_serving,
+)
+from tests.helpers import free_port
 from tests.receivers import Inbox, Receiver
 
 LOGS = ROOT / "tests" / "output" / "webhooks"
@@ -60,7 +68,7 @@ def stack(tmp_path_factory, ca, inbox):
     redis_url = e2e_redis_url()
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{folder}/webhooks.db", "REDIS_URL": redis_url or "",
            "WEBHOOK_ALLOW_PRIVATE_NETWORKS": "127.0.0.0/8,::1/128", "WEBHOOK_CA_FILE": str(ca[1]),
-           "SMTP_URL": f"smtp://127.0.0.1:{inbox[1]}", "WEBHOOK_CLAIM_SECONDS": "11", "PORT": str(free_port()),
+           "SMTP_URL": f"smtp://127.0.0.1:{inbox[1]}", "WEBHOOK_CLAIM_SECONDS": "2", "PORT": str(free_port()),
            "WEB_CONCURRENCY": "2"}
     if redis_url:
         redis.Redis.from_url(redis_url).flushdb()
@@ -179,9 +187,10 @@ def test_a_worker_killed_mid_delivery_loses_nothing(stack):
         stack["started"]["worker"].wait(timeout=10)
         hanging.delay = 0
         stack["start"]("worker")
-        time.sleep(11.5)  # the dead worker's hold on the attempt (WEBHOOK_CLAIM_SECONDS) runs out
-        flask(stack["env"], "jobs", "run-due")
-        assert wait_for(lambda: len(hanging.requests) >= 2)
+        # The dead worker's hold on the attempt (WEBHOOK_CLAIM_SECONDS, 2 here) runs out; then
+        # the sweep (`jobs run-due`, as the scheduler runs it) hands it to the new worker.
+        assert wait_for(lambda: flask(stack["env"], "jobs", "run-due") is not None and len(hanging.requests) >= 2,
+                        seconds=30)
     first, second = hanging.requests[:2]
     assert json.loads(first["body"])["id"] == json.loads(second["body"])["id"]
     assert first["body"] == second["body"]

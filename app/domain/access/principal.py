@@ -19,7 +19,7 @@ class Unauthenticated(Exception):
 
 @dataclass(frozen=True)
 class Principal:
-    kind: str  # "api_key"; OAuth access tokens will be another
+    kind: str  # "api_key" or "oauth" (app/domain/credentials.py)
     credential_id: str  # the key's id: what the rate limit counts and revocation names
     company: Company
     entities: tuple  # the company's legal entities, primary first

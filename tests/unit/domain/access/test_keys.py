@@ -1,11 +1,9 @@
-"""Scopes, and revoking a key (app/domain/credentials.py): one revocation, one "credentials changed"."""
+"""Scopes of a key: parsed, checked, in the contract's order (no database here)."""
 
 import pytest
 
-from app.domain import credentials
 from app.domain.access import keys
-from app.domain.kernel.errors import NotFound, ValidationFailed
-from app.domain.kernel.runtime import Runtime
+from app.domain.kernel.errors import ValidationFailed
 
 
 def test_scopes_come_back_in_the_contracts_order_without_repeats():
@@ -19,38 +17,3 @@ def test_every_unknown_scope_is_named():
         keys.parse_scopes("employees:read,employees:write payroll")
     assert [path for path, _ in refused.value.errors] == ["scopes", "scopes"]
     assert "'employees:write'" in refused.value.errors[0][1] and "'payroll'" in refused.value.errors[1][1]
-
-
-def test_the_key_kind_follows_the_company(sandbox, clock):
-    key, secret = keys.create_key(sandbox, ["employees:read"], clock, name="x" * 300)
-    assert secret.startswith("svc_test_") and key.environment == "test" and len(key.name) == 100
-    assert key.display_prefix == secret[:13] and key.scopes == "employees:read"
-
-
-def test_a_revocation_tells_the_workers_once(sandbox, clock):
-    told = []
-    runtime = Runtime(clock, on_credentials_changed=lambda: told.append(1))
-    key, _ = keys.create_key(sandbox, keys.SCOPES, clock)
-    assert credentials.revoke_key(key.id, runtime).revoked_at is not None
-    credentials.revoke_key(key.id, runtime)  # already revoked: nothing changes, nobody is told
-    assert told == [1]
-
-
-def test_another_companys_key_is_not_found_and_stays(sandbox, make_sandbox, clock):
-    other = make_sandbox("SA")
-    key, _ = keys.create_key(other, keys.SCOPES, clock)
-    with pytest.raises(NotFound):
-        credentials.revoke_key(key.id, Runtime(clock), company=sandbox.id)
-    assert keys.ApiKey.get_by_id(key.id).revoked_at is None
-
-
-def test_reissuing_revokes_only_the_working_keys_of_that_name(sandbox, clock):
-    told = []
-    runtime = Runtime(clock, on_credentials_changed=lambda: told.append(1))
-    keep, _ = keys.create_key(sandbox, keys.SCOPES, clock, name="other")
-    first, _, revoked = credentials.reissue_key(sandbox, "demo", keys.SCOPES, runtime)
-    assert revoked == 0 and told == []
-    second, _, revoked = credentials.reissue_key(sandbox, "demo", keys.SCOPES, runtime)
-    assert revoked == 1 and told == [1]
-    assert keys.ApiKey.get_by_id(first.id).revoked_at is not None
-    assert keys.ApiKey.get_by_id(second.id).revoked_at is None and keys.ApiKey.get_by_id(keep.id).revoked_at is None
