@@ -1,15 +1,30 @@
-"""Authlib's authorization server, with grants that hand each decision to the domain."""
+"""Authlib's authorization server, run through Authlib's own flow, with storage from the
+domain (app/domain/oauth/connections.py), as Authlib's Flask integration expects.
+
+- The consent page (app/console/oauth.py) asks `get_consent_grant`, then
+  `create_authorization_response`; `save_authorization_code` stores the code through
+  the domain, which judges the approval (the company, the app's mode, PKCE).
+- `/oauth/token` runs in one write transaction (app/oauth/routes.py). A code:
+  `query_authorization_code` takes it (single use, whatever comes of it); Authlib checks
+  the redirect URI and, through `S256Required`, the PKCE verifier; `save_token` makes
+  the connection and stores its tokens. A refresh: `authenticate_refresh_token` reads
+  the token under its connection's row lock (a reuse ends the family); Authlib checks
+  the scope against the grant; `save_token` stores the next tokens and
+  `revoke_old_credential` uses the presented one up.
+- Every refusal is one of Authlib's error classes, in RFC 6749's shape: `Server`
+  fills in a description Authlib leaves empty and answers invalid_client with 401.
+"""
 
 from datetime import timedelta
 
-from authlib.common.urls import add_params_to_uri
 from authlib.integrations.flask_oauth2 import AuthorizationServer
-from authlib.oauth2.rfc6749 import ClientMixin, grants
+from authlib.oauth2.rfc6749 import AuthorizationCodeMixin, ClientMixin, grants
 from authlib.oauth2.rfc6749 import errors as rfc6749
+from authlib.oauth2.rfc6750 import BearerTokenGenerator
 from authlib.oauth2.rfc7009 import RevocationEndpoint
 from authlib.oauth2.rfc7636 import CodeChallenge
 from authlib.oauth2.rfc9207 import IssuerParameter
-from flask import current_app
+from flask import Response, current_app
 from flask import request as flask_request
 
 from app.domain.access.keys import SCOPES
@@ -27,6 +42,19 @@ ERRORS = {
     "unauthorized_client": rfc6749.UnauthorizedClientError,
     "access_denied": rfc6749.AccessDeniedError,
 }
+# The contract's OAuth error table, for an error Authlib raises without a description.
+DESCRIPTIONS = {
+    "invalid_request": "A parameter is missing or repeated, or the redirect URI does not exactly match a "
+                       "registered one.",
+    "invalid_client": "Unknown client ID or wrong secret.",
+    "invalid_grant": "The code or refresh token is expired, used, revoked or issued to another client or redirect "
+                     "URI, or the PKCE verifier does not match.",
+    "invalid_scope": "The scope does not exist, or exceeds what the app requested or the connection was granted.",
+    "unauthorized_client": "The app may not connect to this company.",
+    "unsupported_grant_type": "grant_type must be authorization_code or refresh_token.",
+    "access_denied": "The customer declined.",
+    "server_error": "The server failed; it is logged. Try again with backoff.",
+}
 
 
 class Client(ClientMixin):
@@ -42,10 +70,12 @@ class Client(ClientMixin):
         return None  # redirect_uri is always sent, and must match exactly
 
     def get_allowed_scope(self, scope):
-        """The scope asked for if the app may ask for all of it (all the app's when none
-        is named); None (invalid_scope) if it reaches beyond."""
-        asked, allowed = (scope or "").split(), self.app.scopes.split()
-        return " ".join(asked or allowed) if all(s in allowed for s in asked) else None
+        """The scopes asked for, in the contract's order (all the app's when none are
+        named), if the app may ask for them; None (invalid_scope) if they reach beyond."""
+        try:
+            return " ".join(connections.requested_scopes(self.app, scope))
+        except connections.OAuthError:
+            return None
 
     def check_redirect_uri(self, redirect_uri):
         return redirect_uri in apps.redirect_uris_of(self.app)
@@ -68,19 +98,20 @@ def _query_client(client_id):
     return Client(app) if app is not None else None
 
 
-def lifetimes():
+def lifetimes() -> connections.Lifetimes:
     config = current_app.config
     return connections.Lifetimes(access=timedelta(seconds=config["OAUTH_ACCESS_TOKEN_SECONDS"]),
                                  refresh=timedelta(seconds=config["OAUTH_REFRESH_TOKEN_SECONDS"]))
 
 
-def decided(action, *args, redirect_uri=None):
+def decided(action, *args, redirect_uri=None, **kwargs):
     """The domain's answer, its refusals as Authlib's errors (sent back to the client's
     redirect URI when it is known)."""
     try:
-        return action(*args)
+        return action(*args, **kwargs)
     except connections.OAuthError as refusal:
-        raise ERRORS[refusal.error](description=describable(refusal.description), redirect_uri=redirect_uri) from None
+        raise ERRORS[refusal.error](description=describable(refusal.description),
+                                    redirect_uri=redirect_uri) from None
 
 
 def describable(text: str) -> str:
@@ -106,84 +137,120 @@ class Issuer(IssuerParameter):
 
 
 class S256Required(CodeChallenge):
-    """PKCE for every client, public or confidential, and S256 only: Authlib's own
-    CodeChallenge(required=True) asks it of public clients alone and accepts `plain`.
-    A missing challenge, or any other method, is invalid_request."""
+    """PKCE as the domain rules it: for every client, public or confidential, S256 only
+    (`connections.check_challenge`; Authlib's own asks it of public clients alone and
+    accepts `plain`), the verifier compared in constant time
+    (`connections.verifier_matches`)."""
 
     DEFAULT_CODE_CHALLENGE_METHOD = "S256"
     SUPPORTED_CODE_CHALLENGE_METHOD = ["S256"]
+    CODE_CHALLENGE_METHODS = {"S256": connections.verifier_matches}
 
     def validate_code_challenge(self, grant, redirect_uri):
         data = grant.request.payload.data
-        if not data.get("code_challenge"):
-            raise rfc6749.InvalidRequestError("code_challenge is required: PKCE with S256", redirect_uri=redirect_uri)
-        if data.get("code_challenge_method") != "S256":
-            raise rfc6749.InvalidRequestError("code_challenge_method must be S256", redirect_uri=redirect_uri)
-        super().validate_code_challenge(grant, redirect_uri)
+        decided(connections.check_challenge, data.get("code_challenge"), data.get("code_challenge_method"),
+                redirect_uri=redirect_uri)
+        super().validate_code_challenge(grant, redirect_uri)  # each given once
+
+    def get_authorization_code_challenge_method(self, authorization_code):
+        return "S256"
 
 
-def token_body(tokens):
-    return {"access_token": tokens.access_token, "token_type": "Bearer", "expires_in": tokens.expires_in,
-            "refresh_token": tokens.refresh_token, "scope": " ".join(tokens.scopes)}
+class Code(AuthorizationCodeMixin):
+    """A code as its redemption took it (`connections.take_code`), as Authlib reads it."""
+
+    def __init__(self, taken: connections.TakenCode):
+        self.taken = taken
+        self.code_challenge = taken.code_challenge
+
+    def get_redirect_uri(self):
+        return self.taken.redirect_uri
+
+    def get_scope(self):
+        return " ".join(self.taken.scopes)
 
 
-def _required(request, *names):
-    for name in names:
-        if not request.form.get(name):
-            raise rfc6749.InvalidRequestError(f"Missing '{name}' in request.")
+class PresentedRefresh:
+    """A refresh token under its connection's lock (`connections.present_refresh`), as
+    Authlib reads it: its scope is what the customer granted (RFC 6749, 6)."""
+
+    def __init__(self, presented: connections.PresentedRefresh):
+        self.presented = presented
+
+    def check_client(self, client):
+        return client.get_client_id() == self.presented.app_id
+
+    def get_scope(self):
+        return " ".join(self.presented.granted)
 
 
 class CodeGrant(grants.AuthorizationCodeGrant):
-    """`grant_type=authorization_code`: the code, checked and used up in one transaction
-    by the domain (connections.redeem_code)."""
+    """`grant_type=authorization_code`, and the code the consent page's approval makes."""
 
     TOKEN_ENDPOINT_AUTH_METHODS = AUTH_METHODS
 
-    def validate_token_request(self):
-        client = self.authenticate_token_endpoint_client()
-        _required(self.request, "code", "redirect_uri", "code_verifier")
-        self.request.client = client
+    def generate_authorization_code(self):
+        return connections.new_code()
 
-    def create_authorization_response(self, redirect_uri, grant_user):
-        """`grant_user`: (user, company) when approved, None when declined, (user, None)
-        when the user manages no company the app may reach. The code is the domain's
-        (connections.issue_code)."""
-        if not grant_user:
-            raise rfc6749.AccessDeniedError(redirect_uri=redirect_uri)
-        user, company = grant_user
+    def save_authorization_code(self, code, request):
+        """`request.user`: (user, company) when approved, (user, None) when the user
+        manages no company the app may reach (unauthorized_client)."""
+        user, company = request.user
+        redirect_uri = request.payload.redirect_uri
         if company is None:
             raise rfc6749.UnauthorizedClientError("the user manages no company this app may connect to",
                                                   redirect_uri=redirect_uri)
-        app, payload = self.request.client.app, self.request.payload
-        scopes = decided(connections.requested_scopes, app, payload.scope, redirect_uri=redirect_uri)
-        code = decided(connections.issue_code, app, user, company, redirect_uri, scopes,
-                       payload.data["code_challenge"], runtime(), redirect_uri=redirect_uri)
-        params = [("code", code)] + ([("state", payload.state)] if payload.state else [])
-        return 302, "", [("Location", add_params_to_uri(redirect_uri, params))]
+        decided(connections.issue_code, request.client.app, user, company, redirect_uri, request.scope.split(),
+                request.payload.data.get("code_challenge"), runtime(), code=code, redirect_uri=redirect_uri)
 
-    def create_token_response(self):
-        form = self.request.form
-        tokens = decided(connections.redeem_code, self.request.client.app, form["code"], form["redirect_uri"],
-                         form["code_verifier"], runtime(), lifetimes())
-        return 200, token_body(tokens), self.TOKEN_RESPONSE_HEADER
+    def query_authorization_code(self, code, client):
+        """The code, taken for this redemption: used up whatever comes of it (a wrong
+        redirect URI or verifier included). A request missing a parameter takes nothing."""
+        for name in ("redirect_uri", "code_verifier"):
+            if not self.request.form.get(name):
+                raise rfc6749.InvalidRequestError(f"Missing '{name}' in request.")
+        return Code(decided(connections.take_code, client.app, code, runtime()))
+
+    def delete_authorization_code(self, authorization_code):
+        """Nothing left to do: the code was used up when it was taken."""
+
+    def authenticate_user(self, authorization_code):
+        return authorization_code.taken.user_id
 
 
 class RefreshGrant(grants.RefreshTokenGrant):
-    """`grant_type=refresh_token`: rotation and reuse detection are the domain's
-    (connections.refresh)."""
+    """`grant_type=refresh_token`: rotation, and reuse detection that ends the family."""
 
     TOKEN_ENDPOINT_AUTH_METHODS = AUTH_METHODS
+    INCLUDE_NEW_REFRESH_TOKEN = True
 
-    def validate_token_request(self):
-        client = self.authenticate_token_endpoint_client()
-        _required(self.request, "refresh_token")
-        self.request.client = client
+    def authenticate_refresh_token(self, refresh_token):
+        return PresentedRefresh(decided(connections.present_refresh, self.request.client.app, refresh_token,
+                                        runtime()))
 
-    def create_token_response(self):
-        form = self.request.form
-        tokens = decided(connections.refresh, self.request.client.app, form["refresh_token"], form.get("scope"),
-                         runtime(), lifetimes())
-        return 200, token_body(tokens), self.TOKEN_RESPONSE_HEADER
+    def authenticate_user(self, refresh_token):
+        return refresh_token.presented.granted_by or refresh_token.presented.connection_id
+
+    def revoke_old_credential(self, refresh_token):
+        decided(connections.use_refresh, refresh_token.presented, runtime())
+
+
+def _save_token(token, request):
+    """Authlib's new tokens: a code's make its connection, a refresh's join theirs."""
+    scopes = token.get("scope", "").split()
+    if isinstance(request.refresh_token, PresentedRefresh):
+        connections.store_tokens(request.refresh_token.presented.connection_id, token["access_token"],
+                                 token["refresh_token"], scopes, runtime(), lifetimes())
+    else:
+        connections.connect(request.authorization_code.taken, token["access_token"], token["refresh_token"], scopes,
+                            runtime(), lifetimes())
+
+
+def _token_generator():
+    return BearerTokenGenerator(
+        access_token_generator=lambda **_: connections.new_access_token(),
+        refresh_token_generator=lambda **_: connections.new_refresh_token(),
+        expires_generator=lambda client, grant_type: int(lifetimes().access.total_seconds()))
 
 
 class Revocation(RevocationEndpoint):
@@ -203,11 +270,33 @@ class Revocation(RevocationEndpoint):
         return 200, {}, [("Content-Type", "application/json"), ("Cache-Control", "no-store")]
 
 
+class ServerError(rfc6749.OAuth2Error):
+    """RFC 6749, 4.1.2.1 and 5.2 name it for the authorization endpoint; the token and
+    revocation endpoints answer a fault of ours with it too, in the same JSON."""
+
+    error = "server_error"
+    status_code = 500
+
+
 ISSUER = Issuer()
 
 
 class Server(AuthorizationServer):
     """Authlib's server, and what the consent page asks of it beyond Authlib's flow."""
+
+    def handle_error_response(self, request, error):
+        """Every refusal with a description a client may quote (the contract's words
+        where Authlib gives none); invalid_client is 401, with the Basic challenge
+        (RFC 6749, 5.2)."""
+        error.description = describable(error.description or DESCRIPTIONS.get(error.error, error.error))
+        if error.error == "invalid_client":
+            error.status_code = 401
+        return super().handle_error_response(request, error)
+
+    def refuse(self, error: rfc6749.OAuth2Error) -> Response:
+        """An error this server finds before Authlib's flow (a missing or repeated
+        parameter, an HTTP error), answered the same way."""
+        return self.handle_error_response(None, error)
 
     def get_consent_grant(self, request=None, end_user=None):
         """Authlib's consent grant. A `redirect_uri` or `response_type` holding what an
@@ -246,8 +335,9 @@ def _registered_redirect_uri():
 
 
 def make_server():
-    server = Server(query_client=_query_client, save_token=lambda token, request: None)
+    server = Server(query_client=_query_client, save_token=_save_token)
     server.scopes_supported = list(SCOPES)
+    server.register_token_generator("default", _token_generator())
     server.register_grant(CodeGrant, [S256Required()])
     server.register_grant(RefreshGrant)
     server.register_endpoint(Revocation)

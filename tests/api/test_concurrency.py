@@ -423,6 +423,56 @@ def test_of_twenty_refreshes_with_one_token_at_most_one_succeeds_and_the_family_
                                              OAuthToken.revoked_at.is_null()).count() == 0
 
 
+def _oauth_secret(committed, app_id, clock):
+    return committed(oauth_apps.rotate_secret, app_id, clock)
+
+
+def _token_endpoint(app):
+    """POST /oauth/token as a client would: (status, error or None, body)."""
+    def post(form):
+        answer = app.test_client().post("/oauth/token", data=form)
+        body = answer.get_json()
+        return answer.status_code, body.get("error"), body
+    return post
+
+
+def test_of_twenty_redemptions_at_the_token_endpoint_exactly_one_gets_tokens(app, committed, race, company, clock,
+                                                                             wide_pool):
+    """Authlib's flow over the domain's single-use take, in one transaction per request."""
+    client_app, owner = _oauth_app(committed, company, clock)
+    secret = _oauth_secret(committed, client_app.id, clock)
+    for _ in range(2):
+        code = _oauth_code(committed, client_app, owner, company, clock)
+        form = {"grant_type": "authorization_code", "code": code, "redirect_uri": OAUTH_REDIRECT,
+                "code_verifier": OAUTH_VERIFIER, "client_id": client_app.id, "client_secret": secret}
+        outcomes = race(_token_endpoint(app), form, threads=20)
+        assert sorted(status for status, _, _ in outcomes) == [200] + [400] * 19, outcomes
+        assert {error for status, error, _ in outcomes if status == 400} == {"invalid_grant"}
+        [won] = [body for status, _, body in outcomes if status == 200]
+        with connection():  # the losers were second uses: the connection the code made has ended
+            [made] = OAuthConnection.select().join(OAuthToken).where(
+                OAuthToken.token_hash == oauth.hash_secret(won["access_token"]))
+            assert made.revoked_reason == "code_reused"
+
+
+def test_of_ten_refreshes_at_the_token_endpoint_at_most_one_succeeds_and_the_family_ends(
+        app, committed, race, company, clock, runtime):
+    client_app, owner = _oauth_app(committed, company, clock)
+    secret = _oauth_secret(committed, client_app.id, clock)
+    for _ in range(2):
+        code = _oauth_code(committed, client_app, owner, company, clock)
+        tokens = committed(oauth.redeem_code, client_app, code, OAUTH_REDIRECT, OAUTH_VERIFIER, runtime)
+        form = {"grant_type": "refresh_token", "refresh_token": tokens.refresh_token, "client_id": client_app.id,
+                "client_secret": secret}
+        outcomes = race(_token_endpoint(app), form, threads=10)
+        assert [status for status, _, _ in outcomes].count(200) <= 1, outcomes
+        assert {(status, error) for status, error, _ in outcomes if status != 200} == {(400, "invalid_grant")}
+        with connection():
+            assert OAuthConnection.get_by_id(tokens.connection_id).revoked_reason == "refresh_token_reused"
+            assert OAuthToken.select().where(OAuthToken.connection == tokens.connection_id,
+                                             OAuthToken.revoked_at.is_null()).count() == 0
+
+
 def test_two_registrations_of_one_app_name_at_once_make_one_app(committed, race, company, clock):
     for round_ in range(ROUNDS):
         outcomes = race(oauth_apps.create_app, company, f"Twin {round_}", [OAUTH_REDIRECT], ["employees:read"],

@@ -15,16 +15,24 @@
   every token of it, disables the webhook endpoints it made (`connection_revoked`) and
   tells every worker's principal cache.
 
+The token endpoint (app/oauth/server.py) runs Authlib's own flow over these steps, in one
+write transaction: `take_code` (the code's single-use take), `connect` (the connection and
+its first tokens); `present_refresh` (reuse detection under the connection's row lock),
+`store_tokens` and `use_refresh` (rotation). `redeem_code` and `refresh` are the same
+steps for a caller without HTTP (test fixtures, the benchmark). PKCE is `check_challenge`
+and `verifier_matches` (S256 for every client, compared in constant time).
+
 Refusals are `OAuthError`s with the RFC 6749 code. One found while a state change must
-stay (a reuse ends the family) is raised after that change commits.
+stay (a reuse ends the family) is raised after that change is written.
 """
 
 import base64
 import hashlib
 import hmac
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from peewee import JOIN
 
@@ -41,6 +49,7 @@ from app.models import Company, Entity, Membership, OAuthApp, OAuthCode, OAuthCo
 from app.models.base import locked, write_transaction
 
 CODE_SECONDS = 60  # Contract, Limits
+CODE_LENGTH = 43
 ACCESS_PREFIX, REFRESH_PREFIX = "svc_at_", "svc_rt_"
 ACCESS_PATTERN = re.compile(r"^svc_at_[A-Za-z0-9]{40}$")
 CHALLENGE_PATTERN = re.compile(r"^[A-Za-z0-9_-]{43}$")  # base64url of a SHA-256, unpadded
@@ -73,9 +82,44 @@ class Tokens:
     connection_id: str
 
 
-def s256(verifier):
+def s256(verifier: str) -> str:
     """RFC 7636: BASE64URL(SHA256(ASCII(verifier))), unpadded."""
     return base64.urlsafe_b64encode(hashlib.sha256(verifier.encode("ascii")).digest()).rstrip(b"=").decode()
+
+
+def check_challenge(challenge: object, method: object) -> None:
+    """PKCE as this server asks it of every client, public or confidential: a
+    `code_challenge` that is the base64url SHA-256 of a verifier, with method S256 (never
+    `plain`). OAuthError invalid_request otherwise."""
+    if not challenge:
+        raise OAuthError("invalid_request", "code_challenge is required: PKCE with S256")
+    if method != "S256":
+        raise OAuthError("invalid_request", "code_challenge_method must be S256")
+    if not isinstance(challenge, str) or not CHALLENGE_PATTERN.fullmatch(challenge):
+        raise OAuthError("invalid_request", "code_challenge must be the base64url SHA-256 of the verifier (S256)")
+
+
+def verifier_matches(verifier: str, challenge: str) -> bool:
+    """Whether `verifier` is the one `challenge` was made from (RFC 7636, 4.6), compared
+    in constant time."""
+    return bool(VERIFIER_PATTERN.fullmatch(verifier or "")) and hmac.compare_digest(s256(verifier), challenge)
+
+
+def new_code() -> str:
+    return random_token(CODE_LENGTH)
+
+
+def new_access_token() -> str:
+    return ACCESS_PREFIX + random_token(40)
+
+
+def new_refresh_token() -> str:
+    return REFRESH_PREFIX + random_token(40)
+
+
+def canonical_scopes(names: Sequence[str]) -> tuple[str, ...]:
+    """Scopes in the contract's order, each once."""
+    return tuple(s for s in SCOPES if s in names)
 
 
 def requested_scopes(app, text):
@@ -89,7 +133,7 @@ def requested_scopes(app, text):
     beyond = [s for s in asked if s not in allowed]
     if beyond:
         raise OAuthError("invalid_scope", f"the app may not ask for {beyond[0]!r}")
-    return tuple(s for s in SCOPES if s in asked)
+    return canonical_scopes(asked)
 
 
 def companies_managed_by(user):
@@ -106,31 +150,43 @@ def companies_to_offer(app, user):
     return [company for company in companies_managed_by(user) if may_reach(app, company)]
 
 
-def issue_code(app, user, company, redirect_uri, scopes, challenge, clock):
-    """A code for this approval (shown to the app once, stored as a hash). The user must
-    hold integrations.manage in `company`, and the app may need to be in production mode
-    to reach it (unauthorized_client)."""
+def issue_code(app, user, company, redirect_uri, scopes, challenge, clock, *, code: str | None = None) -> str:
+    """A code for this approval (shown to the app once, stored as a hash): `code`, or a
+    new one. The user must hold integrations.manage in `company`, and the app may need
+    to be in production mode to reach it (unauthorized_client)."""
     if not may_reach(app, company):
         raise OAuthError("unauthorized_client", "an app in development mode connects only to sandbox companies "
                                                 "of its own organisation's members")
     membership = Membership.get_or_none(Membership.user == user, Membership.company == company)
     if "integrations.manage" not in permissions_of(membership):
         raise OAuthError("access_denied", "the user may not connect apps to this company")
-    if not isinstance(challenge, str) or not CHALLENGE_PATTERN.fullmatch(challenge):
-        raise OAuthError("invalid_request", "code_challenge must be the base64url SHA-256 of the verifier (S256)")
-    code, now = random_token(43), clock.now()
+    check_challenge(challenge, "S256")
+    code, now = code or new_code(), clock.now()
     OAuthCode.create(id=new_id("oac"), code_hash=hash_secret(code), app=app, company=company, user=user,
                      redirect_uri=redirect_uri, scopes=" ".join(scopes), code_challenge=challenge,
                      created_at=to_db(now), expires_at=to_db(now + timedelta(seconds=CODE_SECONDS)))
     return code
 
 
-def redeem_code(app, code, redirect_uri, verifier, runtime, lifetimes=Lifetimes()):
-    """Tokens for a code: it must be this app's, unused, under 60 seconds old, for this
-    redirect URI, and the verifier must match its challenge. The code is used up by the
-    first redemption that reaches it, matching or not."""
-    if not verifier:
-        raise OAuthError("invalid_request", "code_verifier is missing")
+@dataclass(frozen=True)
+class TakenCode:
+    """A code as its redemption took it: what the approval granted, for whom."""
+
+    id: str
+    app_id: str
+    company_id: str
+    user_id: str
+    redirect_uri: str
+    scopes: tuple[str, ...]
+    code_challenge: str
+
+
+def take_code(app: OAuthApp, code: str, runtime: Runtime) -> TakenCode:
+    """The code, used up by this redemption whatever comes of it (a conditional update:
+    of many redemptions at once, one takes it). invalid_grant if it is unknown or another
+    app's, used before (that second use also ends the connection the first one made), or
+    over 60 seconds old. What must still match (the redirect URI, the PKCE verifier) is
+    for the caller to judge: the code stays used either way."""
     now, refusal = runtime.now(), None
     with write_transaction():
         found = OAuthCode.get_or_none(OAuthCode.code_hash == hash_secret(code or ""), OAuthCode.app == app.id)
@@ -145,56 +201,140 @@ def redeem_code(app, code, redirect_uri, verifier, runtime, lifetimes=Lifetimes(
             refusal = OAuthError("invalid_grant", "the code was used already")
         elif now >= from_db(found.expires_at):
             refusal = OAuthError("invalid_grant", f"the code expired (it lives {CODE_SECONDS} seconds)")
-        elif redirect_uri != found.redirect_uri:
-            refusal = OAuthError("invalid_grant", "redirect_uri differs from the one the code was issued for")
-        elif not VERIFIER_PATTERN.fullmatch(verifier) or not hmac.compare_digest(s256(verifier), found.code_challenge):
-            refusal = OAuthError("invalid_grant", "code_verifier does not match the code_challenge")
-        else:
-            connection = OAuthConnection.create(
-                id=new_id("con"), app=app.id, company=found.company_id, granted_by=found.user_id,
-                scopes=found.scopes, created_at=to_db(now))
-            OAuthCode.update(connection=connection.id).where(OAuthCode.id == found.id).execute()
-            tokens = _issue(connection.id, found.scopes.split(), now, lifetimes)
+    if refusal is not None:
+        raise refusal
+    return TakenCode(found.id, found.app_id, found.company_id, found.user_id, found.redirect_uri,
+                     tuple(found.scopes.split()), found.code_challenge)
+
+
+def connect(taken: TakenCode, access_token: str, refresh_token: str, scopes: Sequence[str], runtime: Runtime,
+            lifetimes: Lifetimes = Lifetimes()) -> Tokens:
+    """The connection a taken code makes: the app acting for the company with the
+    granted scopes, and its first tokens."""
+    now = runtime.now()
+    with write_transaction():
+        connection = OAuthConnection.create(
+            id=new_id("con"), app=taken.app_id, company=taken.company_id, granted_by=taken.user_id,
+            scopes=" ".join(taken.scopes), created_at=to_db(now))
+        OAuthCode.update(connection=connection.id).where(OAuthCode.id == taken.id).execute()
+        return _store(connection.id, access_token, refresh_token, scopes, now, lifetimes)
+
+
+@dataclass(frozen=True)
+class PresentedRefresh:
+    """A refresh token presented for rotation, as its connection's lock left it."""
+
+    token_id: str
+    app_id: str
+    connection_id: str
+    granted: tuple[str, ...]  # the connection's scopes: a refresh may ask for these, or fewer
+    granted_by: str | None
+
+
+def present_refresh(app: OAuthApp, refresh_token: str, runtime: Runtime) -> PresentedRefresh:
+    """A refresh token of this app's, read under its connection's row lock: every use of
+    one family takes its turn, then sees the token as the one before left it (the token
+    endpoint holds the lock until its transaction ends). invalid_grant if it is unknown
+    or another app's, revoked, or expired; presented again after its use, it ends the
+    whole family (reuse) and says so."""
+    now, refusal = runtime.now(), None
+    with write_transaction():
+        token = (OAuthToken.select(OAuthToken.id, OAuthToken.connection).join(OAuthConnection)
+                 .where(OAuthToken.token_hash == hash_secret(refresh_token or ""), OAuthToken.kind == "refresh",
+                        OAuthConnection.app == app.id).first())
+        if token is None:
+            raise OAuthError("invalid_grant", "unknown refresh token, or issued to another client")
+        connection = locked(OAuthConnection.select().where(OAuthConnection.id == token.connection_id))
+        token = OAuthToken.get_by_id(token.id)
+        if connection.revoked_at is not None or token.revoked_at is not None:
+            raise OAuthError("invalid_grant", "the refresh token was revoked")
+        if token.used_at is not None:  # presented again after its use: the whole family ends
+            _end(token.connection_id, "refresh_token_reused", runtime)
+            refusal = REUSED
+        elif now >= from_db(token.expires_at):
+            refusal = OAuthError("invalid_grant", "the refresh token expired")
+    if refusal is not None:
+        raise refusal
+    return PresentedRefresh(token.id, app.id, token.connection_id, tuple(connection.scopes.split()),
+                            connection.granted_by_id)
+
+
+REUSED = OAuthError("invalid_grant", "the refresh token was used already; the connection is revoked and the "
+                                     "customer must approve again")
+
+
+def refresh_scopes(presented: PresentedRefresh, text: str | None) -> tuple[str, ...]:
+    """The scopes a refresh asks for (RFC 6749, 6): any of those the customer granted,
+    all of them when none are named, so a narrower refresh can be followed by a wider one
+    up to the grant. More than was granted is invalid_scope."""
+    asked = text.split() if text else presented.granted
+    if any(s not in presented.granted for s in asked):
+        raise OAuthError("invalid_scope", "a refresh may ask for the scopes the customer granted, or fewer, never "
+                                          "more")
+    return canonical_scopes(asked)
+
+
+def store_tokens(connection_id: str, access_token: str, refresh_token: str, scopes: Sequence[str],
+                 runtime: Runtime, lifetimes: Lifetimes = Lifetimes()) -> Tokens:
+    """The next tokens of a connection (a refresh's)."""
+    with write_transaction():
+        return _store(connection_id, access_token, refresh_token, scopes, runtime.now(), lifetimes)
+
+
+def use_refresh(presented: PresentedRefresh, runtime: Runtime) -> None:
+    """Rotation: the presented refresh token is used up, by a conditional update under
+    its connection's lock. One already used meanwhile (two refreshes at once outside one
+    transaction) ends the family, the tokens just stored included."""
+    refused = False
+    with write_transaction():
+        locked(OAuthConnection.select(OAuthConnection.id).where(OAuthConnection.id == presented.connection_id))
+        taken = (OAuthToken.update(used_at=to_db(runtime.now()))
+                 .where(OAuthToken.id == presented.token_id, OAuthToken.used_at.is_null(),
+                        OAuthToken.revoked_at.is_null()).execute())
+        if not taken:
+            _end(presented.connection_id, "refresh_token_reused", runtime)
+            refused = True
+    if refused:
+        raise REUSED
+
+
+def redeem_code(app: OAuthApp, code: str, redirect_uri: str, verifier: str, runtime: Runtime,
+                lifetimes: Lifetimes = Lifetimes()) -> Tokens:
+    """A code's tokens for a caller without HTTP (test fixtures, the benchmark): the
+    token endpoint's steps in one transaction. The code is used up by the first
+    redemption that reaches it, matching or not."""
+    if not verifier:
+        raise OAuthError("invalid_request", "code_verifier is missing")
+    refusal = None
+    with write_transaction():  # a refusal is raised once what it wrote (a used code, an ended family) commits
+        try:
+            taken = take_code(app, code, runtime)
+            if redirect_uri != taken.redirect_uri:
+                raise OAuthError("invalid_grant", "redirect_uri differs from the one the code was issued for")
+            if not verifier_matches(verifier, taken.code_challenge):
+                raise OAuthError("invalid_grant", "code_verifier does not match the code_challenge")
+            tokens = connect(taken, new_access_token(), new_refresh_token(), taken.scopes, runtime, lifetimes)
+        except OAuthError as refused:
+            refusal = refused
     if refusal is not None:
         raise refusal
     return tokens
 
 
-def refresh(app, refresh_token, scope_text, runtime, lifetimes=Lifetimes()):
-    """The next tokens for a refresh token of this app's, which is used up. The tokens
-    carry the scopes asked for: any of those the customer granted, all of them when none
-    are named (RFC 6749, 6), so a narrower refresh can be followed by a wider one up to
-    the grant. More than was granted is invalid_scope (and uses nothing). A refresh token
-    used before ends its connection."""
-    now, refusal = runtime.now(), None
-    with write_transaction():
-        token = (OAuthToken.select(OAuthToken, OAuthConnection).join(OAuthConnection)
-                 .where(OAuthToken.token_hash == hash_secret(refresh_token or ""), OAuthToken.kind == "refresh",
-                        OAuthConnection.app == app.id).first())
-        if token is None:
-            raise OAuthError("invalid_grant", "unknown refresh token, or issued to another client")
-        granted = token.connection.scopes.split()  # RFC 6749, 6: measured against the approval
-        asked = scope_text.split() if scope_text else granted
-        if any(s not in granted for s in asked):
-            raise OAuthError("invalid_scope", "a refresh may ask for the scopes the customer granted, or fewer, "
-                                              "never more")
-        # Every use of one family takes its turn on the connection's row, then sees the
-        # token as the one before left it.
-        connection = locked(OAuthConnection.select().where(OAuthConnection.id == token.connection_id))
-        token = OAuthToken.get_by_id(token.id)
-        if connection.revoked_at is not None or token.revoked_at is not None:
-            raise OAuthError("invalid_grant", "the refresh token was revoked")
-        taken = (OAuthToken.update(used_at=to_db(now))
-                 .where(OAuthToken.id == token.id, OAuthToken.used_at.is_null(), OAuthToken.revoked_at.is_null())
-                 .execute())
-        if not taken:  # presented again after its use: the whole family ends
-            _end(token.connection_id, "refresh_token_reused", runtime)
-            refusal = OAuthError("invalid_grant", "the refresh token was used already; the connection is revoked "
-                                                  "and the customer must approve again")
-        elif now >= from_db(token.expires_at):
-            refusal = OAuthError("invalid_grant", "the refresh token expired")
-        else:
-            tokens = _issue(token.connection_id, [s for s in SCOPES if s in asked], now, lifetimes)
+def refresh(app: OAuthApp, refresh_token: str, scope_text: str | None, runtime: Runtime,
+            lifetimes: Lifetimes = Lifetimes()) -> Tokens:
+    """The next tokens for a refresh token, for a caller without HTTP: the token
+    endpoint's steps in one transaction. A refusal of scope uses nothing."""
+    refusal = None
+    with write_transaction():  # a refusal is raised once what it wrote (an ended family) commits
+        try:
+            presented = present_refresh(app, refresh_token, runtime)
+            scopes = refresh_scopes(presented, scope_text)
+            tokens = store_tokens(presented.connection_id, new_access_token(), new_refresh_token(), scopes, runtime,
+                                  lifetimes)
+            use_refresh(presented, runtime)
+        except OAuthError as refused:
+            refusal = refused
     if refusal is not None:
         raise refusal
     return tokens
@@ -292,12 +432,13 @@ def record_use(connection_id, last_used_at, now, resolution_seconds):
     return now
 
 
-def _issue(connection_id, scopes, now, lifetimes):
-    access, refresh_token = ACCESS_PREFIX + random_token(40), REFRESH_PREFIX + random_token(40)
+def _store(connection_id: str, access: str, refresh_token: str, scopes: Sequence[str], now: datetime,
+           lifetimes: Lifetimes) -> Tokens:
+    scopes = canonical_scopes(scopes)
     for kind, token, lifetime in (("access", access, lifetimes.access), ("refresh", refresh_token, lifetimes.refresh)):
         OAuthToken.create(id=new_id("tok"), connection=connection_id, kind=kind, token_hash=hash_secret(token),
                           scopes=" ".join(scopes), created_at=to_db(now), expires_at=to_db(now + lifetime))
-    return Tokens(access, refresh_token, int(lifetimes.access.total_seconds()), tuple(scopes), connection_id)
+    return Tokens(access, refresh_token, int(lifetimes.access.total_seconds()), scopes, connection_id)
 
 
 def _end(connection_id, reason, runtime):
