@@ -2,6 +2,7 @@
 
 import logging
 from types import FunctionType
+from typing import Any
 
 from flask import Flask
 
@@ -45,7 +46,7 @@ enum values you do not know. Unknown or repeated query parameters are refused (4
 
 
 class PartnerFlask(Flask):
-    _sync_functions = {}
+    _sync_functions: dict[FunctionType, Any] = {}
 
     def ensure_sync(self, func):
         # Flask asks, for every hook and view of every request, whether it is a

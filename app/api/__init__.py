@@ -18,7 +18,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from app.api.problems import ApiProblem
 
 
-def json_response(data, status=200):
+def json_response(data: object, status: int = 200) -> Response:
     return Response(json.dumps(data, ensure_ascii=False, separators=(",", ":")), status=status,
                     mimetype="application/json")
 
@@ -30,7 +30,7 @@ def empty_response(status: int) -> Response:
     return response
 
 
-def read_body():
+def read_body() -> bytes:
     """The request body, at most MAX_CONTENT_LENGTH bytes (Contract, Limits: 1 MB).
 
     A declared length over the limit was refused before any reading (request_id.py).
@@ -39,7 +39,8 @@ def read_body():
     limit, from the stream the server ends at the body's end."""
     if request.content_length is not None or "wsgi.input_terminated" not in request.environ:
         return request.get_data(cache=False)
-    limit, chunks, size = current_app.config["MAX_CONTENT_LENGTH"], [], 0
+    limit, size = current_app.config["MAX_CONTENT_LENGTH"], 0
+    chunks: list[bytes] = []
     while size <= limit:
         try:
             chunk = request.input_stream.read(min(65536, limit + 1 - size))
@@ -54,7 +55,7 @@ def read_body():
     raise RequestEntityTooLarge()
 
 
-def read_json_object():
+def read_json_object() -> dict[str, Any]:
     """The body as a JSON object: 400 `invalid_request` for JSON that does not parse,
     422 `validation_failed` for JSON that is not an object."""
     try:

@@ -7,6 +7,8 @@ Order of checks (each failure answers at once): the operation's release is live
 given twice (400). Views declare their contract name, release and scope with `@operation`.
 """
 
+from typing import Any
+
 from flask import current_app, g, request
 from flask.sessions import SecureCookieSessionInterface
 
@@ -85,7 +87,8 @@ def _operation_of_request():
     return found
 
 
-_operations = {}  # (endpoint, HTTP method) -> view method or None; routes are fixed at start
+# (endpoint, HTTP method) -> view method or None; routes are fixed at start
+_operations: dict[tuple[str, str], Any] = {}
 
 
 def guard():

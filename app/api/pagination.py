@@ -32,11 +32,11 @@ def _sign(payload):
     return hmac.new(key, b"cursor:" + payload, hashlib.sha256).digest()[:16]
 
 
-def fingerprint(*parts):
+def fingerprint(*parts: object) -> str:
     return hashlib.sha256("\x1f".join(str(p) for p in parts).encode()).hexdigest()[:16]
 
 
-def encode_cursor(query_fingerprint, position):
+def encode_cursor(query_fingerprint: str, position: Sequence[Any]) -> str:
     payload = json.dumps([query_fingerprint, list(position)], separators=(",", ":")).encode()
     return f"{_b64(payload)}.{_b64(_sign(payload))}"
 
@@ -44,7 +44,7 @@ def encode_cursor(query_fingerprint, position):
 UNKNOWN_CURSOR = "Unknown cursor: pass back the next_cursor of the previous page, with the same filters."
 
 
-def decode_cursor(query_fingerprint, cursor):
+def decode_cursor(query_fingerprint: str, cursor: str) -> list:
     """The position in `cursor`, or 400 if it was not issued for this very query."""
     try:
         body, signature = cursor.split(".")
@@ -58,7 +58,8 @@ def decode_cursor(query_fingerprint, cursor):
     return position
 
 
-def page(rows, limit, form, position_of, query_fingerprint):
+def page(rows: Sequence[Any], limit: int, form: Callable[[Any], Any], position_of: Callable[[Any], Sequence[Any]],
+         query_fingerprint: str) -> dict[str, Any]:
     """The Page envelope from up to `limit + 1` rows."""
     more = len(rows) > limit
     rows = rows[:limit]

@@ -16,10 +16,11 @@ no Runtime's wiring decides whether a revoked key's endpoints keep receiving eve
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import NamedTuple
 
 from app.domain.access import keys
-from app.domain.access.principal import Unauthenticated, hash_secret
+from app.domain.access.principal import Principal, Unauthenticated, hash_secret
 from app.domain.kernel.clock import to_db
 from app.domain.kernel.errors import NotFound
 from app.domain.kernel.runtime import Runtime
@@ -54,7 +55,7 @@ class Bearer(NamedTuple):
     secret_hash: str
 
 
-def identify(authorization):
+def identify(authorization: str | None) -> Bearer:
     """`Authorization` header value -> Bearer, or raise Unauthenticated."""
     scheme, _, token = (authorization or "").partition(" ")
     token = token.strip()
@@ -65,11 +66,12 @@ def identify(authorization):
     raise Unauthenticated("missing or malformed bearer credential")
 
 
-def load_principal(bearer):
+def load_principal(bearer: Bearer) -> Principal:
     return _BY_NAME[bearer.kind].load(bearer.secret_hash)
 
 
-def record_use(principal, last_used_at, now, resolution_seconds):
+def record_use(principal: Principal, last_used_at: datetime | None, now: datetime,
+               resolution_seconds: int) -> datetime | None:
     """Note the use where the kind keeps one; returns the last-used time to remember."""
     note = _BY_NAME[principal.kind].record_use
     if note is None:

@@ -18,10 +18,12 @@ class AttendanceEvent(BaseModel):
 
     id = pw.CharField(primary_key=True, max_length=40)
     company = pw.ForeignKeyField(Company, backref="attendance_events", on_delete="CASCADE")
+    company_id: str
     channel = pw.CharField(max_length=16)
     source = pw.CharField(max_length=100)
     external_id = pw.CharField(max_length=200)
     employee = pw.ForeignKeyField(Employee, null=True, backref="attendance_events", on_delete="CASCADE")
+    employee_id: str | None
     ref_type = pw.CharField(max_length=16)  # how the sender named the person: external_id, employee_code, ...
     ref_value = pw.CharField(max_length=254)
     type = pw.CharField(max_length=16)  # clock_in, clock_out, break_start, break_end
@@ -75,10 +77,12 @@ class IdentityLink(BaseModel):
     `value` is in the form references are matched in (app/domain/attendance/ingest.py)."""
 
     company = pw.ForeignKeyField(Company, backref="identity_links", on_delete="CASCADE")
+    company_id: str
     source = pw.CharField(max_length=100)
     ref_type = pw.CharField(max_length=16, default="external_id")
     value = pw.CharField(max_length=254)
     employee = pw.ForeignKeyField(Employee, backref="identity_links", on_delete="CASCADE")
+    employee_id: str
     created_at = pw.DateTimeField()
 
     class Meta:
@@ -90,7 +94,9 @@ class AttendanceDay(BaseModel):
     """One employee's day as last paired: the record listAttendanceDays serves, as JSON."""
 
     company = pw.ForeignKeyField(Company, backref="attendance_days", on_delete="CASCADE")
+    company_id: str
     employee = pw.ForeignKeyField(Employee, backref="attendance_days", on_delete="CASCADE")
+    employee_id: str
     date = pw.DateField()
     record = pw.TextField()
     updated_at = pw.DateTimeField()

@@ -25,6 +25,7 @@ class Company(BaseModel):
     api_enabled = pw.BooleanField(default=False)
     # The user a sandbox was made for; unique, so each user has at most one sandbox.
     sandbox_owner = pw.ForeignKeyField(User, null=True, unique=True, backref="sandboxes")
+    sandbox_owner_id: str | None
     created_at = pw.DateTimeField()
 
 
@@ -32,7 +33,9 @@ class Membership(BaseModel):
     """A user's role in a company. Permissions follow from the role (domain/access.py)."""
 
     user = pw.ForeignKeyField(User, backref="memberships", on_delete="CASCADE")
+    user_id: str
     company = pw.ForeignKeyField(Company, backref="memberships", on_delete="CASCADE")
+    company_id: str
     role = pw.CharField(max_length=32)
     created_at = pw.DateTimeField()
 
@@ -45,6 +48,7 @@ class Entity(BaseModel):
 
     id = pw.CharField(primary_key=True, max_length=40)
     company = pw.ForeignKeyField(Company, backref="entities", on_delete="CASCADE")
+    company_id: str
     country = pw.CharField(max_length=2)
     name_en = pw.CharField(max_length=200)
     name_ar = pw.CharField(max_length=200, null=True)
@@ -56,6 +60,8 @@ class Entity(BaseModel):
 class Branch(BaseModel):
     id = pw.CharField(primary_key=True, max_length=40)
     company = pw.ForeignKeyField(Company, backref="branches", on_delete="CASCADE")
+    company_id: str
     entity = pw.ForeignKeyField(Entity, backref="branches", on_delete="CASCADE")
+    entity_id: str
     name = pw.CharField(max_length=200)
     created_at = pw.DateTimeField()

@@ -10,9 +10,13 @@ class Employee(BaseModel):
 
     id = pw.CharField(primary_key=True, max_length=40)
     company = pw.ForeignKeyField(Company, backref="employees", on_delete="CASCADE")
+    company_id: str
     entity = pw.ForeignKeyField(Entity, backref="employees")
+    entity_id: str
     branch = pw.ForeignKeyField(Branch, null=True, backref="employees")
+    branch_id: str | None
     manager = pw.ForeignKeyField("self", null=True, backref="reports")
+    manager_id: str | None
     staff_number = pw.CharField(max_length=40)
     name_en = pw.CharField(max_length=200)
     name_ar = pw.CharField(max_length=200, null=True)

@@ -13,6 +13,7 @@ class OutboxEvent(BaseModel):
 
     id = pw.CharField(primary_key=True, max_length=40)
     company = pw.ForeignKeyField(Company, backref="events", on_delete="CASCADE")
+    company_id: str
     type = pw.CharField(max_length=64)
     payload = pw.TextField()
     created_at = pw.DateTimeField()
@@ -28,6 +29,7 @@ class EmployeeAnnouncement(BaseModel):
 
     employee = pw.CharField(primary_key=True, max_length=40)  # Employee.id; kept if the row goes
     company = pw.ForeignKeyField(Company, backref="announcements", on_delete="CASCADE")
+    company_id: str
     form = pw.TextField()  # canonical JSON of the announced Employee
     event_id = pw.CharField(max_length=40)
     announced_at = pw.DateTimeField()

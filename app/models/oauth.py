@@ -10,12 +10,14 @@ class OAuthApp(BaseModel):
 
     id = pw.CharField(primary_key=True, max_length=40)
     organisation = pw.ForeignKeyField(Company, backref="oauth_apps", on_delete="CASCADE")
+    organisation_id: str
     name = pw.CharField(max_length=100)
     redirect_uris = pw.TextField()  # one per line, exact strings
     scopes = pw.TextField()  # space-separated: the most the app may ask for
     mode = pw.CharField(max_length=16)  # development, production
     secret_hash = pw.CharField(max_length=64)
     created_by = pw.ForeignKeyField(User, null=True, backref="oauth_apps")
+    created_by_id: str | None
     created_at = pw.DateTimeField()
     secret_rotated_at = pw.DateTimeField(null=True)
 
@@ -31,8 +33,11 @@ class OAuthConnection(BaseModel):
 
     id = pw.CharField(primary_key=True, max_length=40)
     app = pw.ForeignKeyField(OAuthApp, backref="connections", on_delete="CASCADE")
+    app_id: str
     company = pw.ForeignKeyField(Company, backref="oauth_connections", on_delete="CASCADE")
+    company_id: str
     granted_by = pw.ForeignKeyField(User, null=True, backref="oauth_connections")
+    granted_by_id: str | None
     scopes = pw.TextField()  # as now held (a refresh may narrow them)
     created_at = pw.DateTimeField()
     last_used_at = pw.DateTimeField(null=True)
@@ -50,8 +55,11 @@ class OAuthCode(BaseModel):
     id = pw.CharField(primary_key=True, max_length=40)
     code_hash = pw.CharField(max_length=64, unique=True)
     app = pw.ForeignKeyField(OAuthApp, backref="codes", on_delete="CASCADE")
+    app_id: str
     company = pw.ForeignKeyField(Company, on_delete="CASCADE")
+    company_id: str
     user = pw.ForeignKeyField(User, on_delete="CASCADE")
+    user_id: str
     redirect_uri = pw.TextField()
     scopes = pw.TextField()
     code_challenge = pw.CharField(max_length=128)  # S256 only
@@ -59,6 +67,7 @@ class OAuthCode(BaseModel):
     expires_at = pw.DateTimeField()
     used_at = pw.DateTimeField(null=True)
     connection = pw.ForeignKeyField(OAuthConnection, null=True, on_delete="SET NULL")
+    connection_id: str | None
 
     class Meta:
         table_name = "oauth_code"
@@ -70,6 +79,7 @@ class OAuthToken(BaseModel):
 
     id = pw.CharField(primary_key=True, max_length=40)
     connection = pw.ForeignKeyField(OAuthConnection, backref="tokens", on_delete="CASCADE")
+    connection_id: str
     kind = pw.CharField(max_length=8)  # access, refresh
     token_hash = pw.CharField(max_length=64, unique=True)
     scopes = pw.TextField()

@@ -10,7 +10,9 @@ class PayrollRun(BaseModel):
 
     id = pw.CharField(primary_key=True, max_length=40)
     company = pw.ForeignKeyField(Company, backref="payroll_runs", on_delete="CASCADE")
+    company_id: str
     entity = pw.ForeignKeyField(Entity, backref="payroll_runs")
+    entity_id: str
     country = pw.CharField(max_length=2)
     payroll_month = pw.CharField(max_length=7)  # YYYY-MM; sorts as text
     status = pw.CharField(max_length=16)  # draft, finalized, paid, deleted
@@ -34,7 +36,9 @@ class PayrollLine(BaseModel):
     """One employee's amount for one pay component. Internal: never leaves the service."""
 
     run = pw.ForeignKeyField(PayrollRun, backref="lines", on_delete="CASCADE")
+    run_id: str
     employee = pw.ForeignKeyField(Employee, backref="payroll_lines")
+    employee_id: str
     component_code = pw.CharField(max_length=40)
     amount_minor = pw.BigIntegerField()
 
@@ -43,6 +47,7 @@ class PayrollComponent(BaseModel):
     """Run-level total of one pay component, with the number of employees it applies to."""
 
     run = pw.ForeignKeyField(PayrollRun, backref="components", on_delete="CASCADE")
+    run_id: str
     position = pw.IntegerField()
     code = pw.CharField(max_length=40)
     name_en = pw.CharField(max_length=100)
@@ -57,7 +62,9 @@ class JournalEntry(BaseModel):
 
     id = pw.CharField(primary_key=True, max_length=40)
     company = pw.ForeignKeyField(Company, backref="journal_entries", on_delete="CASCADE")
+    company_id: str
     run = pw.ForeignKeyField(PayrollRun, backref="journal_entries", on_delete="CASCADE")
+    run_id: str
     kind = pw.CharField(max_length=16)  # accrual, payment, correction, reversal
     currency = pw.CharField(max_length=3)
     posted_at = pw.DateTimeField()
@@ -66,6 +73,7 @@ class JournalEntry(BaseModel):
 
 class JournalLine(BaseModel):
     entry = pw.ForeignKeyField(JournalEntry, backref="lines", on_delete="CASCADE")
+    entry_id: str
     position = pw.IntegerField()
     account_code = pw.CharField(max_length=20)
     account_name = pw.CharField(max_length=100)

@@ -13,6 +13,7 @@ class ConsoleSession(BaseModel):
 
     token_hash = pw.CharField(primary_key=True, max_length=64)
     user = pw.ForeignKeyField(User, backref="console_sessions", on_delete="CASCADE")
+    user_id: str
     created_at = pw.DateTimeField()
     expires_at = pw.DateTimeField()
     ended_at = pw.DateTimeField(null=True)
@@ -27,6 +28,7 @@ class PasswordReset(BaseModel):
 
     token_hash = pw.CharField(primary_key=True, max_length=64)
     user = pw.ForeignKeyField(User, backref="password_resets", on_delete="CASCADE")
+    user_id: str
     created_at = pw.DateTimeField()
     expires_at = pw.DateTimeField()
     used_at = pw.DateTimeField(null=True)

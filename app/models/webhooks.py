@@ -11,6 +11,7 @@ class WebhookEndpoint(BaseModel):
 
     id = pw.CharField(primary_key=True, max_length=40)
     company = pw.ForeignKeyField(Company, backref="webhook_endpoints", on_delete="CASCADE")
+    company_id: str
     credential_kind = pw.CharField(max_length=16)  # api_key (OAuth connections later)
     credential_id = pw.CharField(max_length=40)  # the owner: only it sees the endpoint
     url = pw.TextField()
@@ -35,7 +36,9 @@ class WebhookDelivery(BaseModel):
 
     id = pw.CharField(primary_key=True, max_length=40)
     endpoint = pw.ForeignKeyField(WebhookEndpoint, backref="deliveries", on_delete="CASCADE")
+    endpoint_id: str
     event = pw.ForeignKeyField(OutboxEvent, backref="deliveries", on_delete="CASCADE")
+    event_id: str
     event_type = pw.CharField(max_length=64)
     attempt = pw.IntegerField()
     status = pw.CharField(max_length=16)  # pending, sending, succeeded, failed

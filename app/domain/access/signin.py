@@ -28,7 +28,7 @@ MIN_PASSWORD_LENGTH = 10
 MAX_PASSWORD_LENGTH = 1024  # Argon2 takes any length; this bounds the work one attempt costs
 
 _hasher = PasswordHasher()
-_unknown_user_hash = []  # a hash to verify against when no user matches (made once)
+_unknown_user_hash: list[str] = []  # a hash to verify against when no user matches (made once)
 
 
 def hash_password(password):

@@ -17,7 +17,9 @@ An event that arrives after its partner's fate was decided meets that decision.
 """
 
 import json
+from collections.abc import Iterable
 from datetime import UTC, date, datetime, time, timedelta
+from typing import cast
 from zoneinfo import ZoneInfo
 
 from app.domain.attendance.pairing import CHANNELS, MAX_SHIFT, ClockEvent, pair
@@ -115,14 +117,15 @@ def rejected_punches(company_id: str, start: date, end: date, zone: str | ZoneIn
     """The company's clock events of employees, between local days `start` and `end`,
     that became no shift, with why (HR sees why a punch stands alone): newest first."""
     zone = ZoneInfo(zone) if isinstance(zone, str) else zone
-    return list(AttendanceEvent.select(AttendanceEvent.employee, AttendanceEvent.channel, AttendanceEvent.source,
-                                       AttendanceEvent.type, AttendanceEvent.at, AttendanceEvent.reason,
-                                       AttendanceEvent.detail)
+    rows = cast(Iterable[dict], (  # Peewee's stubs type .dicts() rows as models
+        AttendanceEvent.select(AttendanceEvent.employee, AttendanceEvent.channel, AttendanceEvent.source,
+                               AttendanceEvent.type, AttendanceEvent.at, AttendanceEvent.reason, AttendanceEvent.detail)
                 .where(AttendanceEvent.company == company_id, AttendanceEvent.state == "rejected",
                        AttendanceEvent.employee.is_null(False),
                        AttendanceEvent.at >= to_db(_start_or_edge(start, zone)),
                        AttendanceEvent.at < to_db(_start_or_edge(end, zone, following=True)))
-                .order_by(AttendanceEvent.at.desc(), AttendanceEvent.id).limit(limit).dicts())
+                .order_by(AttendanceEvent.at.desc(), AttendanceEvent.id).limit(limit).dicts()))
+    return list(rows)
 
 
 def _due(employee_ids, now):

@@ -2,6 +2,7 @@
 metrics report of the outbox and the webhook queue."""
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from app.domain.kernel.clock import from_db
 
@@ -12,7 +13,7 @@ class Backlog:
     oldest_seconds: float | None  # None when nothing waits
 
     @classmethod
-    def of(cls, count, oldest, now):
+    def of(cls, count: int | None, oldest: datetime | None, now: datetime) -> "Backlog":
         """From a count and the oldest stored (naive UTC) time, as seen at `now`."""
         if not count or oldest is None:
             return cls(count or 0, None)

@@ -5,40 +5,56 @@ Datetimes handed around are timezone-aware UTC; the database stores them as naiv
 
 import re
 from datetime import UTC, datetime, timedelta, timezone
+from typing import Protocol, overload
+
+
+class Clock(Protocol):
+    """Anything that tells the time: `now()`, aware UTC (a SystemClock, a FrozenClock, a
+    Runtime)."""
+
+    def now(self) -> datetime: ...
 
 
 class SystemClock:
-    def now(self):
+    def now(self) -> datetime:
         return datetime.now(UTC)
 
 
 class FrozenClock:
     """A clock that stands still until a test moves it."""
 
-    def __init__(self, at):
+    def __init__(self, at: datetime) -> None:
         self._now = at if at.tzinfo else at.replace(tzinfo=UTC)
 
-    def now(self):
+    def now(self) -> datetime:
         return self._now
 
-    def set(self, at):
+    def set(self, at: datetime) -> None:
         self._now = at if at.tzinfo else at.replace(tzinfo=UTC)
 
-    def advance(self, **delta):
+    def advance(self, **delta: float) -> None:
         self._now += timedelta(**delta)
 
 
-def to_db(moment):
+def to_db(moment: datetime) -> datetime:
     """Aware datetime -> naive UTC for storage."""
     return moment.astimezone(UTC).replace(tzinfo=None)
 
 
-def from_db(stored):
+@overload
+def from_db(stored: datetime) -> datetime: ...
+@overload
+def from_db(stored: None) -> None: ...
+def from_db(stored: datetime | None) -> datetime | None:
     """Naive UTC from storage -> aware UTC."""
     return stored.replace(tzinfo=UTC) if stored is not None else None
 
 
-def format_utc(moment):
+@overload
+def format_utc(moment: datetime) -> str: ...
+@overload
+def format_utc(moment: None) -> None: ...
+def format_utc(moment: datetime | None) -> str | None:
     """RFC 3339 in UTC with a `Z` suffix (Contract, Conventions 2)."""
     if moment is None:
         return None
@@ -53,7 +69,7 @@ RFC3339 = re.compile(
     r"(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):(\d{2}))", re.ASCII)
 
 
-def parse_rfc3339(text):
+def parse_rfc3339(text: object) -> datetime | None:
     """An aware datetime from an RFC 3339 timestamp with its offset, or None for anything
     else (ISO week dates, `+03` or `+0300`, no seconds, a comma, a space before the
     offset, an impossible date). Fractions finer than microseconds are cut."""

@@ -160,7 +160,7 @@ EXPATRIATE_POOLS = (
 COUNTRY_CODES = tuple(COUNTRIES)
 
 
-def get_country(code):
+def get_country(code: str) -> Country:
     try:
         return COUNTRIES[code.upper()]
     except (KeyError, AttributeError):

@@ -1,10 +1,12 @@
 """Domain exceptions. `app/api/problems.py` maps each to its problem response."""
 
+from collections.abc import Iterable
+
 
 class DomainError(Exception):
     code = "invalid_request"
 
-    def __init__(self, message="", **details):
+    def __init__(self, message: str = "", **details: object) -> None:
         super().__init__(message)
         self.message = message
         self.details = details
@@ -23,6 +25,6 @@ class ValidationFailed(DomainError):
 
     code = "validation_failed"
 
-    def __init__(self, message="", errors=()):
+    def __init__(self, message: str = "", errors: Iterable[tuple[str, str]] = ()) -> None:
         super().__init__(message)
         self.errors = list(errors)

@@ -8,13 +8,17 @@ is due: an event without `dispatched_at` is still to be handed on.
 """
 
 import json
+from collections.abc import Iterable
+from datetime import datetime
+from typing import cast
 
 from peewee import fn
 
 from app.domain.kernel.backlog import Backlog
 from app.domain.kernel.clock import format_utc, to_db
 from app.domain.kernel.ids import new_id
-from app.models import OutboxEvent
+from app.domain.kernel.runtime import Runtime
+from app.models import Company, OutboxEvent
 
 EVENT_TYPES = (
     "employee.created", "employee.updated", "employee.left",
@@ -23,7 +27,7 @@ EVENT_TYPES = (
 )
 
 
-def envelope(event_id, event_type, created_at, company, data):
+def envelope(event_id: str, event_type: str, created_at: datetime, company: Company, data: dict) -> dict:
     return {
         "id": event_id,
         "type": event_type,
@@ -34,7 +38,7 @@ def envelope(event_id, event_type, created_at, company, data):
     }
 
 
-def emit(company, event_type, data, runtime):
+def emit(company: Company, event_type: str, data: dict, runtime: Runtime) -> str:
     """Write one event to the outbox; call inside the change's transaction. Its dispatch
     is handed on after commit (app/domain/kernel/runtime.py)."""
     if event_type not in EVENT_TYPES:
@@ -50,20 +54,19 @@ def emit(company, event_type, data, runtime):
     return event_id
 
 
-def backlog(now):
+def backlog(now: datetime) -> Backlog:
     """The events not yet dispatched: how many, and the age of the oldest."""
-    count, oldest = (OutboxEvent.select(fn.COUNT(OutboxEvent.id), fn.MIN(OutboxEvent.created_at))
-                     .where(OutboxEvent.dispatched_at.is_null()).tuples().get())
+    count, oldest = cast(tuple[int, datetime | None],  # Peewee's stubs type a tuple row as a model
+                         OutboxEvent.select(fn.COUNT(OutboxEvent.id), fn.MIN(OutboxEvent.created_at))
+                         .where(OutboxEvent.dispatched_at.is_null()).tuples().get())
     return Backlog.of(count, oldest, now)
 
 
-def pending(limit=500):
+def pending(limit: int = 500) -> list[str]:
     """Ids of events not yet dispatched, oldest first."""
-    return [
-        event_id for (event_id,) in
-        OutboxEvent.select(OutboxEvent.id)
-        .where(OutboxEvent.dispatched_at.is_null())
-        .order_by(OutboxEvent.created_at, OutboxEvent.id)
-        .limit(limit)
-        .tuples()
-    ]
+    rows = cast(Iterable[tuple[str]], OutboxEvent.select(OutboxEvent.id)
+                .where(OutboxEvent.dispatched_at.is_null())
+                .order_by(OutboxEvent.created_at, OutboxEvent.id)
+                .limit(limit)
+                .tuples())
+    return [event_id for (event_id,) in rows]

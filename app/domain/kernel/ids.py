@@ -9,7 +9,7 @@ import string
 ALPHABET = string.ascii_letters + string.digits
 
 
-def random_token(length):
+def random_token(length: int) -> str:
     """`length` base62 characters from 8 random bits each: the digits of a uniform
     8*length-bit number, whose bias toward any character is below 2**-(2*length).
     (One `secrets.choice` per character costs ten times as much; ingest makes 500 ids
@@ -22,5 +22,5 @@ def random_token(length):
     return "".join(characters)
 
 
-def new_id(prefix):
+def new_id(prefix: str) -> str:
     return f"{prefix}_{random_token(22)}"

@@ -12,14 +12,14 @@ MINOR_DIGITS = {"KWD": 3, "BHD": 3, "OMR": 3, "SAR": 2, "AED": 2, "QAR": 2}
 MAX_AMOUNT_MINOR = 10**15
 
 
-def minor_digits(currency):
+def minor_digits(currency: str) -> int:
     try:
         return MINOR_DIGITS[currency]
     except KeyError:
         raise ValueError(f"unsupported currency {currency!r}") from None
 
 
-def format_minor(amount, currency, *, grouped=False):
+def format_minor(amount: int, currency: str, *, grouped: bool = False) -> str:
     """12505 KWD -> "12.505"; -5 SAR -> "-0.05"; grouped for people to read,
     1234567890 KWD -> "1,234,567.890" (never in the API). Exact, no float on the way."""
     digits = minor_digits(currency)
@@ -28,12 +28,12 @@ def format_minor(amount, currency, *, grouped=False):
     return f"{sign}{whole:,}.{frac:0{digits}d}" if grouped else f"{sign}{whole}.{frac:0{digits}d}"
 
 
-def example_amount(currency):
+def example_amount(currency: str) -> str:
     """An amount as HR would type it, for messages: "1250.500" KWD, "1250.50" SAR."""
     return format_minor(125050 * 10 ** (minor_digits(currency) - 2), currency)
 
 
-def parse_major(text, currency):
+def parse_major(text: object, currency: str) -> int:
     """"1250.5" KWD -> 1250500. Raises ValueError for text that is not a finite amount,
     or has more decimals than the currency has."""
     try:
@@ -49,7 +49,7 @@ def parse_major(text, currency):
     return int(scaled)
 
 
-def percent_of(amount_minor, rate_percent):
+def percent_of(amount_minor: int, rate_percent: Decimal | str) -> int:
     """`rate_percent` (a Decimal or str like "9.75") of an amount, rounded half up to the minor unit."""
     share = Decimal(amount_minor) * Decimal(str(rate_percent)) / Decimal(100)
     return int(share.quantize(Decimal(1), rounding=ROUND_HALF_UP))

@@ -18,9 +18,12 @@ action must store and read back (webhook signing secrets).
 """
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from datetime import datetime
 
+from app.domain.kernel.clock import Clock
+from app.domain.kernel.sealing import Sealer
 from app.models import db
 
 log = logging.getLogger(__name__)
@@ -28,44 +31,44 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class Runtime:
-    clock: object  # anything with now() -> aware UTC datetime (app/domain/kernel/clock.py)
+    clock: Clock  # anything with now() -> aware UTC datetime
     on_event_written: Callable[[str], None] | None = None
     on_clock_events_stored: Callable[[str, list], None] | None = None
     on_credentials_changed: Callable[[], None] | None = None
     on_deliveries_due: Callable[[list], None] | None = None
     on_endpoint_notice: Callable[[str, str], None] | None = None
-    sealer: object = None  # app/domain/kernel/sealing.py
+    sealer: Sealer | None = None
 
-    def now(self):
+    def now(self) -> datetime:
         return self.clock.now()
 
-    def event_written(self, event_id):
+    def event_written(self, event_id: str) -> None:
         """Call inside the transaction that wrote the outbox event."""
         if self.on_event_written is not None:
             db.after_commit(lambda: _hand_off(f"the dispatch of event {event_id}", self.on_event_written, event_id))
 
-    def clock_events_stored(self, company_id, employee_ids):
+    def clock_events_stored(self, company_id: str, employee_ids: Iterable[str]) -> None:
         """Call inside the transaction that stored new clock events of these employees."""
         if self.on_clock_events_stored is not None and employee_ids:
             employee_ids = sorted(employee_ids)
             what = f"the pairing of {len(employee_ids)} employee(s) of {company_id}"
             db.after_commit(lambda: _hand_off(what, self.on_clock_events_stored, company_id, employee_ids))
 
-    def deliveries_due(self, delivery_ids):
+    def deliveries_due(self, delivery_ids: Iterable[str]) -> None:
         """Call inside the transaction that wrote webhook deliveries due now."""
         if self.on_deliveries_due is not None and delivery_ids:
             delivery_ids = list(delivery_ids)
             what = f"the sending of {len(delivery_ids)} webhook delivery(ies)"
             db.after_commit(lambda: _hand_off(what, self.on_deliveries_due, delivery_ids))
 
-    def endpoint_notice(self, endpoint_id, notice):
+    def endpoint_notice(self, endpoint_id: str, notice: str) -> None:
         """Call inside the transaction that found a webhook endpoint `failing` for three
         days or `disabled` it: its company's owner is told after commit."""
         if self.on_endpoint_notice is not None:
             what = f"the {notice} notice of webhook endpoint {endpoint_id}"
             db.after_commit(lambda: _hand_off(what, self.on_endpoint_notice, endpoint_id, notice))
 
-    def credentials_changed(self):
+    def credentials_changed(self) -> None:
         """Call inside the transaction that changes a credential, its company or its
         legal entities (revocation, the Partner API switched, a rename). The receiver
         acts at once and again after commit (app/api/principal_cache.py says why)."""

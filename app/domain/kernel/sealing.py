@@ -8,6 +8,7 @@ under the old key still open, and `reseal` moves them to the new one.
 """
 
 import base64
+from collections.abc import Iterable
 
 from cryptography.fernet import Fernet, InvalidToken, MultiFernet
 from cryptography.hazmat.primitives import hashes
@@ -15,23 +16,23 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 
 class Sealer:
-    def __init__(self, secret_keys, purpose="webhook-secret"):
+    def __init__(self, secret_keys: Iterable[str | bytes], purpose: str = "webhook-secret") -> None:
         keys = [key for key in secret_keys if key]
         if not keys:
             raise ValueError("a Sealer needs at least one secret key")
         self._fernet = MultiFernet([Fernet(_derive(key, purpose)) for key in keys])
 
-    def seal(self, text):
+    def seal(self, text: str) -> str:
         return self._fernet.encrypt(text.encode()).decode("ascii")
 
-    def open(self, sealed):
+    def open(self, sealed: str) -> str:
         """The text, or ValueError if no current or fallback key opens it."""
         try:
             return self._fernet.decrypt(sealed.encode("ascii")).decode()
         except InvalidToken:
             raise ValueError("sealed with a key this service no longer has") from None
 
-    def reseal(self, sealed):
+    def reseal(self, sealed: str) -> str:
         """The same text sealed with the current key."""
         return self._fernet.rotate(sealed.encode("ascii")).decode("ascii")
 

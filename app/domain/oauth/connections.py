@@ -39,7 +39,7 @@ from peewee import JOIN
 from app.domain.access.keys import SCOPES
 from app.domain.access.principal import Principal, Unauthenticated, hash_secret
 from app.domain.access.users import permissions_of
-from app.domain.kernel.clock import from_db, to_db
+from app.domain.kernel.clock import Clock, from_db, to_db
 from app.domain.kernel.errors import NotFound
 from app.domain.kernel.ids import new_id, random_token
 from app.domain.kernel.runtime import Runtime
@@ -150,7 +150,8 @@ def companies_to_offer(app, user):
     return [company for company in companies_managed_by(user) if may_reach(app, company)]
 
 
-def issue_code(app, user, company, redirect_uri, scopes, challenge, clock, *, code: str | None = None) -> str:
+def issue_code(app: OAuthApp, user: User, company: Company, redirect_uri: str, scopes: Sequence[str], challenge: str,
+               clock: Clock, *, code: str | None = None) -> str:
     """A code for this approval (shown to the app once, stored as a hash): `code`, or a
     new one. The user must hold integrations.manage in `company`, and the app may need
     to be in production mode to reach it (unauthorized_client)."""
@@ -395,7 +396,7 @@ def connected_apps(company_id: str) -> list[ConnectedApp]:
             .switch(OAuthConnection).join(User, JOIN.LEFT_OUTER)
             .where(OAuthConnection.company == company_id, OAuthConnection.revoked_at.is_null())
             .order_by(OAuthConnection.created_at.desc(), OAuthConnection.id))
-    by_app = {}
+    by_app: dict[str, list[OAuthConnection]] = {}
     for row in rows:  # newest first
         by_app.setdefault(row.app_id, []).append(row)
     return [ConnectedApp(app=group[0].app,

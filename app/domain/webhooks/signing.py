@@ -9,16 +9,18 @@ byte for byte. `verify` is what a receiver does, and what the README's receiver 
 
 import hashlib
 import hmac
+from collections.abc import Iterable
 
 TOLERANCE_SECONDS = 300
 
 
-def signature(secret, timestamp, body):
+def signature(secret: str, timestamp: float, body: bytes) -> str:
     mac = hmac.new(secret.encode(), f"{int(timestamp)}.".encode() + body, hashlib.sha256)
     return f"t={int(timestamp)},v1={mac.hexdigest()}"
 
 
-def verify(secrets, header, body, now_seconds, tolerance=TOLERANCE_SECONDS):
+def verify(secrets: Iterable[str], header: str | None, body: bytes, now_seconds: float,
+           tolerance: float = TOLERANCE_SECONDS) -> bool:
     """True if `header` signs `body` with any of `secrets` (several during a rotation),
     by any of its `v1` values (a header carries several while a secret rolls, as Stripe's
     does), and its one `t` is within `tolerance` seconds of now."""

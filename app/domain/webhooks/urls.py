@@ -18,6 +18,7 @@ attempt, the very addresses it then connects to.
 
 import ipaddress
 import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
@@ -25,6 +26,8 @@ from app.domain.kernel.errors import ValidationFailed
 from app.domain.kernel.text import text_problem
 
 MAX_URL_LENGTH = 2048
+Address = ipaddress.IPv4Address | ipaddress.IPv6Address
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 NAT64 = (ipaddress.ip_network("64:ff9b::/96"), ipaddress.ip_network("64:ff9b:1::/48"))
 # Globally routed by the registry's reckoning, yet never a webhook receiver.
 ALSO_REFUSED = (ipaddress.ip_network("192.88.99.0/24"),)  # the retired 6to4 relay anycast
@@ -41,7 +44,7 @@ class Target:
     addresses: tuple  # the judged addresses, in the resolver's order
 
 
-def parse_networks(text):
+def parse_networks(text: str) -> tuple[Network, ...]:
     """`WEBHOOK_ALLOW_PRIVATE_NETWORKS` -> networks; ValueError naming a bad entry."""
     networks = []
     for item in (text or "").replace(";", ",").split(","):
@@ -50,11 +53,12 @@ def parse_networks(text):
     return tuple(networks)
 
 
-def check_url(text, resolve, allowed=()):
+def check_url(text: str, resolve: Callable[[str, int], Iterable[str]], allowed: Iterable[Network] = ()) -> Target:
     """The Target of a webhook URL whose host resolves only to deliverable addresses, or
     ValidationFailed naming `url` with what is wrong."""
     scheme, host, port = _parts(text)
     literal = ip_literal(host)
+    addresses: tuple[Address, ...]
     if literal is not None:
         addresses = (literal,)
     else:
@@ -73,7 +77,7 @@ def check_url(text, resolve, allowed=()):
     return Target(text, scheme, host, port, addresses)
 
 
-def address_problem(address, allowed=()):
+def address_problem(address: str | Address, allowed: Iterable[Network] = ()) -> str | None:
     """Why `address` may not receive webhooks (None if it may)."""
     address = ipaddress.ip_address(address)
     if _inside(address, allowed):
@@ -99,7 +103,7 @@ def address_problem(address, allowed=()):
     return None
 
 
-def ip_literal(host):
+def ip_literal(host: str) -> Address | None:
     """The address a host names as a number, or None for a name. Dotted, hex, octal and
     short IPv4 spellings count, as C resolvers read them."""
     try:
@@ -154,7 +158,7 @@ def _parts(text):
     return scheme, host.lower(), port or (443 if scheme == "https" else 80)
 
 
-def ip_literal_or_none(host):
+def ip_literal_or_none(host: str) -> Address | None:
     try:
         return ip_literal(host)
     except ValidationFailed:
