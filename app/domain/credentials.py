@@ -26,7 +26,7 @@ from app.domain.kernel.errors import NotFound
 from app.domain.kernel.runtime import Runtime
 from app.domain.oauth import connections
 from app.domain.webhooks import endpoints
-from app.models import ApiKey, Company
+from app.models import ApiKey, Company, User
 from app.models.base import lock_for_update, row_of, write_transaction
 
 
@@ -80,7 +80,7 @@ def record_use(principal: Principal, last_used_at: datetime | None, now: datetim
 
 
 def reissue_key(company: Company, name: str, scopes: list[str] | tuple[str, ...], runtime: Runtime, *,
-                created_by: object = None) -> tuple[ApiKey, str, int]:
+                created_by: User | None = None) -> tuple[ApiKey, str, int]:
     """A new key named `name`, revoking the company's earlier working keys of that name:
     one working copy of a demo key, not one more per start of `serve`. Returns (ApiKey,
     secret, how many were revoked)."""

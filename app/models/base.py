@@ -2,7 +2,9 @@
 
 import os
 import threading
+from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 import peewee as pw
 from playhouse.db_url import parse as parse_db_url
@@ -205,3 +207,15 @@ def lock_for_update(query):
     if not isinstance(db.obj, pw.SqliteDatabase):
         query = query.for_update()
     return list(query)
+
+
+def tuple_rows(query: Any) -> Iterator[tuple[Any, ...]]:
+    """A query's rows as tuples (Peewee's `.tuples()`: no model per row), typed as such
+    for the type checker, whose Peewee stubs call them models."""
+    return iter(query.tuples())
+
+
+def first_tuple(query: Any) -> tuple[Any, ...]:
+    """The first row of a query as a tuple (an aggregate's one row)."""
+    return query.tuples().get()
+

@@ -1,14 +1,16 @@
 """Companies and their legal entities and branches, and switching the Partner API on."""
 
-from app.domain.kernel.clock import to_db
+from app.domain.kernel.clock import Clock, to_db
 from app.domain.kernel.countries import get_country
 from app.domain.kernel.errors import NotFound, ValidationFailed
 from app.domain.kernel.ids import new_id
-from app.models import Branch, Company, Entity, db
+from app.domain.kernel.runtime import Runtime
+from app.models import Branch, Company, Entity, User, db
 from app.models.base import row_of
 
 
-def create_company(name_en, country_code, clock, *, name_ar=None, sandbox=False, sandbox_owner=None):
+def create_company(name_en: str, country_code: str, clock: Clock, *, name_ar: str | None = None, sandbox: bool = False,
+                   sandbox_owner: User | None = None) -> Company:
     """A company with one primary legal entity in its country. The Partner API starts off."""
     if not (name_en or "").strip():
         raise ValidationFailed("name required", [("name", "must not be empty")])
@@ -30,14 +32,14 @@ def create_company(name_en, country_code, clock, *, name_ar=None, sandbox=False,
     return company
 
 
-def get_company(company_id):
+def get_company(company_id: str) -> Company:
     company = Company.get_or_none(Company.id == company_id)
     if company is None:
         raise NotFound(f"no company {company_id}")
     return company
 
 
-def enable_partner_api(company_id, runtime):
+def enable_partner_api(company_id: str, runtime: Runtime) -> Company:
     company = get_company(company_id)
     if not company.api_enabled:
         Company.update(api_enabled=True).where(Company.id == company.id).execute()
@@ -45,19 +47,19 @@ def enable_partner_api(company_id, runtime):
     return company
 
 
-def entities_of(company_id):
+def entities_of(company_id: str) -> dict[str, Entity]:
     """{id: legal entity} of a company, the primary first, then by name."""
     return {entity.id: entity for entity in
             Entity.select().where(Entity.company == company_id).order_by(Entity.primary.desc(), Entity.name_en)}
 
 
-def get_entity(entity_id, *, company_id=None):
+def get_entity(entity_id: str, *, company_id: str | None = None) -> Entity:
     entity = Entity.get_or_none(row_of(Entity, entity_id, company_id))
     if entity is None:
         raise NotFound(f"no legal entity {entity_id}")
     return entity
 
 
-def branches_of(company_id):
+def branches_of(company_id: str) -> list[Branch]:
     """A company's branches by name."""
     return list(Branch.select().where(Branch.company == company_id).order_by(Branch.name))

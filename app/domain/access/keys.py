@@ -7,15 +7,16 @@ one stops the webhook endpoints it owns, so it lives above both areas, in creden
 """
 
 import re
-from datetime import timedelta
+from collections.abc import Iterable
+from datetime import datetime, timedelta
 
 from peewee import JOIN
 
 from app.domain.access.principal import Principal, Unauthenticated, hash_secret
-from app.domain.kernel.clock import from_db, to_db
+from app.domain.kernel.clock import Clock, from_db, to_db
 from app.domain.kernel.errors import ValidationFailed
 from app.domain.kernel.ids import new_id, random_token
-from app.models import ApiKey, Company, Entity
+from app.models import ApiKey, Company, Entity, User
 from app.models.base import Prepared
 
 SCOPES = ("employees:read", "payroll:read", "attendance:read", "attendance:write", "webhooks:manage")
@@ -23,7 +24,7 @@ PREFIXES = {"live": "svc_live_", "test": "svc_test_"}
 KEY_PATTERN = re.compile(r"^svc_(live|test)_[A-Za-z0-9]{32}$")
 
 
-def parse_scopes(scopes):
+def parse_scopes(scopes: str | Iterable[str]) -> list[str]:
     """A list (or comma/space separated text) of scopes, checked against SCOPES."""
     if isinstance(scopes, str):
         scopes = re.split(r"[\s,]+", scopes.strip())
@@ -37,7 +38,8 @@ def parse_scopes(scopes):
     return [s for s in SCOPES if s in chosen]
 
 
-def create_key(company, scopes, clock, *, name="API key", created_by=None):
+def create_key(company: Company, scopes: str | Iterable[str], clock: Clock, *, name: str | None = "API key",
+               created_by: User | None = None) -> tuple[ApiKey, str]:
     """A new key for `company`; returns (ApiKey, the secret shown once).
 
     The kind follows the company: sandbox companies get `svc_test_` keys, live ones
@@ -54,7 +56,7 @@ def create_key(company, scopes, clock, *, name="API key", created_by=None):
     return key, secret
 
 
-def list_keys(company_id):
+def list_keys(company_id: str) -> list[ApiKey]:
     """A company's keys, newest first, revoked ones included (the console lists them)."""
     return list(ApiKey.select().where(ApiKey.company == company_id).order_by(ApiKey.created_at.desc(), ApiKey.id))
 
@@ -80,7 +82,7 @@ _PRINCIPAL_QUERY = Prepared(lambda: (
 ))
 
 
-def load_principal(secret_hash):
+def load_principal(secret_hash: str) -> Principal:
     """The principal of a key, in one query; raise Unauthenticated if the key is
     unknown, revoked or of the wrong environment for its company."""
     rows = _PRINCIPAL_QUERY.rows(secret_hash)
@@ -101,7 +103,8 @@ def load_principal(secret_hash):
                      scopes=frozenset(scopes.split()), last_used_at=from_db(last_used_at))
 
 
-def record_use(key_id, last_used_at, now, resolution_seconds):
+def record_use(key_id: str, last_used_at: datetime | None, now: datetime,
+               resolution_seconds: int) -> datetime:
     """Note that the key was used at `now`, at most once per `resolution_seconds`, so
     that reads do not turn into a write on every request. Returns the last-used time."""
     if last_used_at is not None and now - last_used_at < timedelta(seconds=resolution_seconds):

@@ -27,11 +27,11 @@ class Principal:
     expires_at: datetime | None = None  # None: until revoked
     last_used_at: datetime | None = None  # as loaded; the credential's row is updated on use
 
-    def expired(self, now):
+    def expired(self, now: datetime) -> bool:
         return self.expires_at is not None and now >= self.expires_at
 
 
-def hash_secret(secret):
+def hash_secret(secret: str) -> str:
     """Credentials are high-entropy random strings: a fast hash is the right tool, and
     lets a request find its credential with one indexed lookup."""
     return hashlib.sha256(secret.encode()).hexdigest()

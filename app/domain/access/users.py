@@ -5,7 +5,7 @@ API keys, create a sandbox, manage webhooks) is held by the CEO and the HR admin
 """
 
 from app.domain.access.signin import check_password_rule, hash_password, normalize_email
-from app.domain.kernel.clock import to_db
+from app.domain.kernel.clock import Clock, to_db
 from app.domain.kernel.errors import Conflict, NotFound, ValidationFailed
 from app.domain.kernel.ids import new_id
 from app.models import Company, Membership, User
@@ -17,22 +17,22 @@ ROLE_PERMISSIONS = {
     "employee": frozenset(),
 }
 
-def memberships_of(user):
+def memberships_of(user: User) -> list[tuple[Membership, Company]]:
     """[(membership, company)] of a user: live companies by name, then sandboxes."""
     rows = (Membership.select(Membership, Company).join(Company)
             .where(Membership.user == user).order_by(Company.sandbox, Company.name_en, Company.id))
     return [(membership, membership.company) for membership in rows]
 
 
-def sandbox_of(user):
+def sandbox_of(user: User) -> Company | None:
     return Company.get_or_none(Company.sandbox_owner == user)
 
 
-def permissions_of(membership):
+def permissions_of(membership: Membership | None) -> frozenset[str]:
     return ROLE_PERMISSIONS.get(membership.role, frozenset()) if membership else frozenset()
 
 
-def get_or_create_user(email, clock, name=None, password=None):
+def get_or_create_user(email: str, clock: Clock, name: str | None = None, password: str | None = None) -> User:
     """The user with this email, created (with an optional password) if new."""
     email = normalize_email(email)
     if password is not None:
@@ -47,7 +47,7 @@ def get_or_create_user(email, clock, name=None, password=None):
     return user
 
 
-def add_membership(user, company, role, clock):
+def add_membership(user: User, company: Company, role: str, clock: Clock) -> Membership:
     if role not in ROLE_PERMISSIONS:
         raise ValidationFailed("unknown role", [("role", f"must be one of {', '.join(ROLE_PERMISSIONS)}")])
     membership, _ = Membership.get_or_create(
@@ -56,19 +56,19 @@ def add_membership(user, company, role, clock):
     return membership
 
 
-def get_user(email):
+def get_user(email: str) -> User:
     user = User.get_or_none(User.email == normalize_email(email))
     if user is None:
         raise NotFound(f"no user {email}")
     return user
 
 
-def ensure_no_sandbox(user):
+def ensure_no_sandbox(user: User) -> None:
     if Company.select().where(Company.sandbox_owner == user).exists():
         raise Conflict(f"{user.email} already has a sandbox company (one per user)")
 
 
-def owner_emails(company_id):
+def owner_emails(company_id: str) -> list[str]:
     """Who hears about the company's integrations: the sandbox's owner, or its CEOs."""
     owners = [user.email for user in User.select(User.email).join(Company, on=(Company.sandbox_owner == User.id))
               .where(Company.id == company_id)]

@@ -8,9 +8,7 @@ is due: an event without `dispatched_at` is still to be handed on.
 """
 
 import json
-from collections.abc import Iterable
 from datetime import datetime
-from typing import cast
 
 from peewee import fn
 
@@ -19,6 +17,7 @@ from app.domain.kernel.clock import format_utc, to_db
 from app.domain.kernel.ids import new_id
 from app.domain.kernel.runtime import Runtime
 from app.models import Company, OutboxEvent
+from app.models.base import first_tuple, tuple_rows
 
 EVENT_TYPES = (
     "employee.created", "employee.updated", "employee.left",
@@ -56,17 +55,15 @@ def emit(company: Company, event_type: str, data: dict, runtime: Runtime) -> str
 
 def backlog(now: datetime) -> Backlog:
     """The events not yet dispatched: how many, and the age of the oldest."""
-    count, oldest = cast(tuple[int, datetime | None],  # Peewee's stubs type a tuple row as a model
-                         OutboxEvent.select(fn.COUNT(OutboxEvent.id), fn.MIN(OutboxEvent.created_at))
-                         .where(OutboxEvent.dispatched_at.is_null()).tuples().get())
+    count, oldest = first_tuple(OutboxEvent.select(fn.COUNT(OutboxEvent.id), fn.MIN(OutboxEvent.created_at))
+                                .where(OutboxEvent.dispatched_at.is_null()))
     return Backlog.of(count, oldest, now)
 
 
 def pending(limit: int = 500) -> list[str]:
     """Ids of events not yet dispatched, oldest first."""
-    rows = cast(Iterable[tuple[str]], OutboxEvent.select(OutboxEvent.id)
-                .where(OutboxEvent.dispatched_at.is_null())
-                .order_by(OutboxEvent.created_at, OutboxEvent.id)
-                .limit(limit)
-                .tuples())
-    return [event_id for (event_id,) in rows]
+    return [event_id for (event_id,) in tuple_rows(
+        OutboxEvent.select(OutboxEvent.id)
+        .where(OutboxEvent.dispatched_at.is_null())
+        .order_by(OutboxEvent.created_at, OutboxEvent.id)
+        .limit(limit))]

@@ -60,7 +60,7 @@ DISABLED_REASON = "connection_revoked"
 class OAuthError(Exception):
     """A refusal in RFC 6749's terms (`error`, `description`)."""
 
-    def __init__(self, error, description):
+    def __init__(self, error: str, description: str) -> None:
         super().__init__(f"{error}: {description}")
         self.error, self.description = error, description
 
@@ -122,7 +122,7 @@ def canonical_scopes(names: Sequence[str]) -> tuple[str, ...]:
     return tuple(s for s in SCOPES if s in names)
 
 
-def requested_scopes(app, text):
+def requested_scopes(app: OAuthApp, text: str | None) -> tuple[str, ...]:
     """The scopes an authorization asks for (space-separated), within the app's; all the
     app's when none are named. OAuthError invalid_scope otherwise."""
     allowed = app.scopes.split()
@@ -136,7 +136,7 @@ def requested_scopes(app, text):
     return canonical_scopes(asked)
 
 
-def companies_managed_by(user):
+def companies_managed_by(user: User) -> list[Company]:
     """The companies where the user holds integrations.manage (and so may connect an
     app), by name."""
     rows = (Membership.select(Membership, Company).join(Company).where(Membership.user == user)
@@ -144,7 +144,7 @@ def companies_managed_by(user):
     return [m.company for m in rows if "integrations.manage" in permissions_of(m)]
 
 
-def companies_to_offer(app, user):
+def companies_to_offer(app: OAuthApp, user: User) -> list[Company]:
     """The companies the consent page offers: those the user manages that the app may
     connect to."""
     return [company for company in companies_managed_by(user) if may_reach(app, company)]
@@ -341,7 +341,7 @@ def refresh(app: OAuthApp, refresh_token: str, scope_text: str | None, runtime: 
     return tokens
 
 
-def revoke_token(app, token, runtime):
+def revoke_token(app: OAuthApp, token: str, runtime: Runtime) -> bool:
     """RFC 7009: revoke a token of this app's. A refresh token ends its connection (its
     access tokens stop too); an access token stops alone. Unknown tokens, and those of
     another app, are left as they are (the caller answers 200 either way)."""
@@ -407,7 +407,7 @@ def connected_apps(company_id: str) -> list[ConnectedApp]:
             for group in by_app.values()]
 
 
-def load_principal(token_hash):
+def load_principal(token_hash: str) -> Principal:
     """The principal of an access token: its connection acting for its company with the
     token's scopes, until the token expires (`expires_at`: the API's authenticator
     refuses it after). Unauthenticated if unknown, revoked, or of an ended connection."""
@@ -425,7 +425,8 @@ def load_principal(token_hash):
                      last_used_at=from_db(token.connection.last_used_at))
 
 
-def record_use(connection_id, last_used_at, now, resolution_seconds):
+def record_use(connection_id: str, last_used_at: datetime | None, now: datetime,
+               resolution_seconds: int) -> datetime:
     """The connection's "last used", written at most once per `resolution_seconds`."""
     if last_used_at is not None and now - last_used_at < timedelta(seconds=resolution_seconds):
         return last_used_at

@@ -15,6 +15,7 @@ owner is warned. Both notices are handed on after commit.
 """
 
 import json
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -24,8 +25,9 @@ from app.domain.kernel.backlog import Backlog
 from app.domain.kernel.clock import format_utc, from_db, to_db
 from app.domain.kernel.errors import Conflict, NotFound
 from app.domain.kernel.ids import new_id
+from app.domain.kernel.runtime import Runtime
 from app.models import OutboxEvent, WebhookDelivery, WebhookEndpoint
-from app.models.base import insert_rows, lock_for_update, update_rows, write_transaction
+from app.models.base import first_tuple, insert_rows, lock_for_update, tuple_rows, update_rows, write_transaction
 
 RETRY_DELAYS = (timedelta(minutes=1), timedelta(minutes=5), timedelta(minutes=30), timedelta(hours=2),
                 timedelta(hours=12), timedelta(hours=24))
@@ -62,7 +64,7 @@ class Outcome:
     duration_ms: int = 0
 
     @property
-    def succeeded(self):
+    def succeeded(self) -> bool:
         return self.status is not None and 200 <= self.status < 300
 
 
@@ -132,7 +134,7 @@ def _new_attempt(endpoint_id, event_id, event_type, attempt, now, *, due=None, r
     return created
 
 
-def claim_many(delivery_ids, now, hold=CLAIM):
+def claim_many(delivery_ids: Iterable[str], now: datetime, hold: timedelta = CLAIM) -> list[Attempt]:
     """The due attempts among `delivery_ids`, taken for sending in one transaction.
     Decided under the rows' locks, so two workers never both send one; one that is not
     due, done, or held by another worker is left out. A worker that dies holding an
@@ -146,8 +148,9 @@ def claim_many(delivery_ids, now, hold=CLAIM):
             .where(WebhookDelivery.id.in_(list(delivery_ids)), WebhookDelivery.due_at <= to_db(now),
                    WebhookDelivery.status.in_(("pending", "sending")))
             .order_by(WebhookDelivery.id))
-        disabled = dict(WebhookEndpoint.select(WebhookEndpoint.id, WebhookEndpoint.disabled_reason).where(
-            WebhookEndpoint.id.in_({row.endpoint_id for row in due}), WebhookEndpoint.active == False).tuples())  # noqa: E712
+        disabled: dict[str, str] = dict(tuple_rows(
+            WebhookEndpoint.select(WebhookEndpoint.id, WebhookEndpoint.disabled_reason).where(
+                WebhookEndpoint.id.in_({row.endpoint_id for row in due}), WebhookEndpoint.active == False)))  # noqa: E712
         stopped = {row.id: disabled[row.endpoint_id] for row in due
                    if row.endpoint_id in disabled and row.event_type != "ping"}
         for reason, ids in _group((reason, delivery_id) for delivery_id, reason in stopped.items()):
@@ -165,7 +168,7 @@ def claim_many(delivery_ids, now, hold=CLAIM):
             for row in rows]
 
 
-def release(delivery_ids, now):
+def release(delivery_ids: Iterable[str], now: datetime) -> None:
     """Give attempts a worker took but did not send back, due now, unchanged (their
     attempt number counts sends only); one recorded meanwhile is left as it is."""
     if delivery_ids:
@@ -180,7 +183,7 @@ def _group(pairs):
     return grouped.items()
 
 
-def record_many(outcomes, now, runtime):
+def record_many(outcomes: Sequence[tuple[Attempt, Outcome]], now: datetime, runtime: Runtime) -> list[str | None]:
     """Store what attempts (Attempt, Outcome) got back, in one transaction: plan each
     retry, move the endpoints' failure streaks, disable one after seven days of
     failures. Only an attempt still `sending` is recorded (one recorded already, by a
@@ -236,7 +239,7 @@ def _streak(endpoint, succeeded, now, runtime):
         runtime.endpoint_notice(endpoint.id, "failing")
 
 
-def response_text(body):
+def response_text(body: bytes | None) -> str:
     """At most 1 KB of the receiver's answer as text, cut on a character boundary."""
     text = (body or b"")[:RESPONSE_TEXT_LIMIT].decode("utf-8", errors="ignore")
     while len(text.encode()) > RESPONSE_TEXT_LIMIT:
@@ -244,30 +247,30 @@ def response_text(body):
     return text
 
 
-def backlog(now):
+def backlog(now: datetime) -> Backlog:
     """Attempts due and not sent (pending, or held by a worker past their claim): how
     many, and how long the oldest has been due."""
-    count, oldest = (WebhookDelivery.select(fn.COUNT(WebhookDelivery.id), fn.MIN(WebhookDelivery.due_at))
-                     .where(WebhookDelivery.status.in_(("pending", "sending")), WebhookDelivery.due_at <= to_db(now))
-                     .tuples().get())
+    count, oldest = first_tuple(
+        WebhookDelivery.select(fn.COUNT(WebhookDelivery.id), fn.MIN(WebhookDelivery.due_at))
+        .where(WebhookDelivery.status.in_(("pending", "sending")), WebhookDelivery.due_at <= to_db(now)))
     return Backlog.of(count, oldest, now)
 
 
-def counts_by_status():
+def counts_by_status() -> dict[str, int]:
     """{status: attempts} over the log kept (pending, sending, succeeded, failed)."""
-    return dict(WebhookDelivery.select(WebhookDelivery.status, fn.COUNT(WebhookDelivery.id))
-                .group_by(WebhookDelivery.status).tuples())
+    return dict(tuple_rows(WebhookDelivery.select(WebhookDelivery.status, fn.COUNT(WebhookDelivery.id))
+                           .group_by(WebhookDelivery.status)))
 
 
-def due(now, limit=1000):
+def due(now: datetime, limit: int = 1000) -> list[str]:
     """Ids of attempts due now (pending, or claimed by a worker that did not finish)."""
-    return [delivery_id for (delivery_id,) in
+    return [delivery_id for (delivery_id,) in tuple_rows(
             WebhookDelivery.select(WebhookDelivery.id)
             .where(WebhookDelivery.status.in_(("pending", "sending")), WebhookDelivery.due_at <= to_db(now))
-            .order_by(WebhookDelivery.due_at).limit(limit).tuples()]
+            .order_by(WebhookDelivery.due_at).limit(limit))]
 
 
-def log(endpoint, status=None):
+def log(endpoint: WebhookEndpoint, status: str | None = None) -> list[dict]:
     """The endpoint's delivery log, newest first, at most 100, as partners see it."""
     query = (WebhookDelivery.select(WebhookDelivery, OutboxEvent.id, OutboxEvent.payload).join(OutboxEvent)
              .where(WebhookDelivery.endpoint == endpoint.id))
@@ -280,7 +283,7 @@ def log(endpoint, status=None):
     return [form(row) for row in rows]
 
 
-def form(delivery):
+def form(delivery: WebhookDelivery) -> dict:
     """One delivery as partners see it (DESIGN.md, Webhook delivery)."""
     return {
         "id": delivery.id,
@@ -307,7 +310,7 @@ def planned_at(delivery: WebhookDelivery) -> datetime | None:
     return delivery.next_retry_at
 
 
-def redeliver(endpoint, delivery_id, runtime):
+def redeliver(endpoint: WebhookEndpoint, delivery_id: str, runtime: Runtime) -> dict:
     """One more attempt of a logged delivery's event, now: same event id and body, fresh
     signature. 409 for a disabled endpoint. Returns the new delivery's form."""
     now = runtime.now()
@@ -325,13 +328,13 @@ def redeliver(endpoint, delivery_id, runtime):
     return form(row)
 
 
-def prune(now):
+def prune(now: datetime) -> int:
     """Keep each endpoint's last 100 deliveries of the last 30 days; returns how many went."""
     removed = (WebhookDelivery.delete()
                .where(WebhookDelivery.created_at < to_db(now - timedelta(days=LOG_DAYS)),
                       WebhookDelivery.status.not_in(("pending", "sending"))).execute())
-    for endpoint_id in (WebhookDelivery.select(WebhookDelivery.endpoint).group_by(WebhookDelivery.endpoint)
-                        .having(fn.COUNT(WebhookDelivery.id) > LOG_SIZE).tuples()):
+    for endpoint_id in tuple_rows(WebhookDelivery.select(WebhookDelivery.endpoint).group_by(WebhookDelivery.endpoint)
+                                  .having(fn.COUNT(WebhookDelivery.id) > LOG_SIZE)):
         keep = (WebhookDelivery.select(WebhookDelivery.id).where(WebhookDelivery.endpoint == endpoint_id[0])
                 .order_by(WebhookDelivery.created_at.desc(), WebhookDelivery.attempt.desc(),
                           WebhookDelivery.id.desc()).limit(LOG_SIZE))
@@ -341,7 +344,7 @@ def prune(now):
     return removed
 
 
-def replay(endpoint_id, since, runtime, *, only_failed=False):
+def replay(endpoint_id: str, since: datetime, runtime: Runtime, *, only_failed: bool = False) -> list[str]:
     """Send again every event the endpoint should have received since `since` (its
     subscribed types, of its company), or with `only_failed` those it never received
     successfully. Refused for a disabled endpoint. Returns the new deliveries' ids."""
@@ -365,7 +368,7 @@ def replay(endpoint_id, since, runtime, *, only_failed=False):
     return created
 
 
-def detail(endpoint, delivery_id):
+def detail(endpoint: WebhookEndpoint, delivery_id: str) -> dict:
     """One delivery of the endpoint as the console shows it."""
     row = (WebhookDelivery.select(WebhookDelivery, OutboxEvent.id, OutboxEvent.payload).join(OutboxEvent)
            .where(WebhookDelivery.id == delivery_id, WebhookDelivery.endpoint == endpoint.id).first())

@@ -11,8 +11,10 @@ transaction), after seven days of failed deliveries (`delivery_failures`), or by
 import base64
 import secrets
 from dataclasses import dataclass
+from datetime import datetime
+from typing import Protocol, TypeAlias
 
-from peewee import fn
+from peewee import ModelSelect, fn
 
 from app.domain.access.users import owner_emails
 from app.domain.kernel import events
@@ -20,9 +22,10 @@ from app.domain.kernel.clock import format_utc, to_db
 from app.domain.kernel.errors import NotFound, ValidationFailed
 from app.domain.kernel.ids import new_id
 from app.domain.kernel.runtime import Runtime
+from app.domain.kernel.sealing import Sealer
 from app.domain.webhooks.urls import Target
 from app.models import ApiKey, Company, WebhookEndpoint
-from app.models.base import locked, write_transaction
+from app.models.base import locked, tuple_rows, write_transaction
 
 # Contract, Webhooks rule 5: every event type of Events, `ping` among them. The test
 # operation sends its ping to the endpoint whether or not it is subscribed.
@@ -31,11 +34,32 @@ SECRET_PREFIX = "whsec_"
 MANAGE_SCOPE = "webhooks:manage"
 
 
-def new_secret():
+class Owner(Protocol):
+    """Who owns an endpoint: a Principal (the API's caller) or a KeyOwner (the console)."""
+
+    @property
+    def company(self) -> Company: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def credential_id(self) -> str: ...
+
+
+# Endpoints of one owner or company, to narrow further (WebhookEndpoint.select()...).
+Query: TypeAlias = "ModelSelect[WebhookEndpoint]"
+
+
+def _sealer(runtime: Runtime) -> Sealer:
+    if runtime.sealer is None:
+        raise RuntimeError("storing a webhook secret needs a Runtime with the app's sealer")
+    return runtime.sealer
+
+
+def new_secret() -> str:
     return SECRET_PREFIX + base64.urlsafe_b64encode(secrets.token_bytes(32)).decode().rstrip("=")
 
 
-def clean_events(chosen):
+def clean_events(chosen: object) -> list[str]:
     """The subscribed event types, as given; 422 naming each bad item, an empty list or a repeat."""
     if not isinstance(chosen, list) or not chosen:
         raise ValidationFailed("invalid events", [("events", "a non-empty list of event types")])
@@ -50,7 +74,7 @@ def clean_events(chosen):
     return list(chosen)
 
 
-def form(endpoint):
+def form(endpoint: WebhookEndpoint) -> dict:
     """The endpoint as its owner sees it (DESIGN.md, Webhook endpoint)."""
     return {
         "id": endpoint.id,
@@ -63,7 +87,7 @@ def form(endpoint):
     }
 
 
-def create_endpoint(owner, target, chosen, runtime):
+def create_endpoint(owner: Owner, target: Target, chosen: object, runtime: Runtime) -> tuple[WebhookEndpoint, str]:
     """A new endpoint of the principal `owner` for a judged URL (urls.check_url).
     Returns (endpoint, the secret, shown this once)."""
     chosen = clean_events(chosen)
@@ -71,7 +95,7 @@ def create_endpoint(owner, target, chosen, runtime):
     now = to_db(runtime.now())
     endpoint = WebhookEndpoint.create(
         id=new_id("whk"), company=owner.company.id, credential_kind=owner.kind, credential_id=owner.credential_id,
-        url=target.url, events=" ".join(chosen), active=True, secret_sealed=runtime.sealer.seal(secret),
+        url=target.url, events=" ".join(chosen), active=True, secret_sealed=_sealer(runtime).seal(secret),
         created_at=now, updated_at=now,
     )
     return endpoint, secret
@@ -104,23 +128,23 @@ def managing_keys(company_id: str) -> list[ApiKey]:
             .order_by(ApiKey.name, ApiKey.id) if MANAGE_SCOPE in key.scopes.split()]
 
 
-def owned_by(owner):
+def owned_by(owner: Owner) -> Query:
     """The endpoints a principal sees: its own (the API)."""
     return WebhookEndpoint.select().where(
         WebhookEndpoint.company == owner.company.id, WebhookEndpoint.credential_kind == owner.kind,
         WebhookEndpoint.credential_id == owner.credential_id)
 
 
-def of_company(company_id):
+def of_company(company_id: str) -> Query:
     """Every endpoint of a company, whoever owns it (the console)."""
     return WebhookEndpoint.select().where(WebhookEndpoint.company == company_id)
 
 
-def list_endpoints(scope):
+def list_endpoints(scope: Query) -> list[WebhookEndpoint]:
     return list(scope.order_by(WebhookEndpoint.created_at, WebhookEndpoint.id))
 
 
-def with_owners(company_id):
+def with_owners(company_id: str) -> list[tuple[WebhookEndpoint, ApiKey | None]]:
     """[(endpoint, the owning key or None)] of a company, for the console."""
     found = list_endpoints(of_company(company_id))
     owners = {key.id: key for key in ApiKey.select().where(
@@ -128,17 +152,18 @@ def with_owners(company_id):
     return [(endpoint, owners.get(endpoint.credential_id)) for endpoint in found]
 
 
-def get_endpoint(scope, endpoint_id):
+def get_endpoint(scope: Query, endpoint_id: str) -> WebhookEndpoint:
     endpoint = scope.where(WebhookEndpoint.id == endpoint_id).first()
     if endpoint is None:
         raise NotFound(f"no webhook endpoint {endpoint_id}")
     return endpoint
 
 
-def update_endpoint(scope, endpoint_id, runtime, *, target=None, chosen=None, active=None):
+def update_endpoint(scope: Query, endpoint_id: str, runtime: Runtime, *, target: Target | None = None,
+                    chosen: object = None, active: bool | None = None) -> WebhookEndpoint:
     """Change the URL (judged), the events or the state. `active: true` re-enables (and
     clears the reason and the failure streak); `false` disables with reason `manual`."""
-    values = {}
+    values: dict[str, object] = {}
     if target is not None:
         values["url"] = target.url
     if chosen is not None:
@@ -159,21 +184,21 @@ def update_endpoint(scope, endpoint_id, runtime, *, target=None, chosen=None, ac
     return WebhookEndpoint.get_by_id(endpoint.id)
 
 
-def delete_endpoint(scope, endpoint_id):
+def delete_endpoint(scope: Query, endpoint_id: str) -> None:
     """Remove the endpoint; its deliveries, pending ones included, go with it."""
     with write_transaction():  # reads, then writes: on SQLite it must hold the write lock from the start
         endpoint = get_endpoint(scope, endpoint_id)
         endpoint.delete_instance(recursive=True)
 
 
-def send_test(endpoint, runtime):
+def send_test(endpoint: WebhookEndpoint, runtime: Runtime) -> str:
     """Queue a `ping` to this endpoint alone (it is nobody's subscription); a disabled
     endpoint gets it too, so a fixed receiver can be checked before re-enabling."""
     with write_transaction():
         return events.emit(Company.get_by_id(endpoint.company_id), "ping", {"webhook_id": endpoint.id}, runtime)
 
 
-def disable_for_credential(kind, credential_id, reason, now):
+def disable_for_credential(kind: str, credential_id: str, reason: str, now: datetime) -> int:
     """Inside a revocation's transaction: the credential's active endpoints stop."""
     return (WebhookEndpoint.update(active=False, disabled_reason=reason, updated_at=to_db(now))
             .where(WebhookEndpoint.credential_kind == kind, WebhookEndpoint.credential_id == credential_id,
@@ -181,7 +206,7 @@ def disable_for_credential(kind, credential_id, reason, now):
             .execute())
 
 
-def notice_email(endpoint_id, notice):
+def notice_email(endpoint_id: str, notice: str) -> tuple[list[str], str, str] | None:
     """(recipients, subject, body) telling the company's owner that an endpoint is
     `failing` (three days) or was `disabled` (seven days); None if the endpoint is gone."""
     endpoint = WebhookEndpoint.get_or_none(WebhookEndpoint.id == endpoint_id)
@@ -202,7 +227,7 @@ def notice_email(endpoint_id, notice):
     return owner_emails(endpoint.company_id), subject, body
 
 
-def disabled_counts():
+def disabled_counts() -> dict[str, int]:
     """{disabled_reason: endpoints} of the endpoints not active."""
-    return dict(WebhookEndpoint.select(WebhookEndpoint.disabled_reason, fn.COUNT(WebhookEndpoint.id))
-                .where(~WebhookEndpoint.active).group_by(WebhookEndpoint.disabled_reason).tuples())
+    return dict(tuple_rows(WebhookEndpoint.select(WebhookEndpoint.disabled_reason, fn.COUNT(WebhookEndpoint.id))
+                           .where(~WebhookEndpoint.active).group_by(WebhookEndpoint.disabled_reason)))
