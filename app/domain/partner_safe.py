@@ -7,15 +7,18 @@ ever read here. The marshmallow schemas in `app/api/` document these shapes, and
 test holds the two together.
 """
 
+from collections.abc import Iterable
+
 from app.domain.kernel.clock import format_utc
 from app.domain.kernel.money import format_minor
+from app.models import Company, Entity, JournalEntry, JournalLine, PayrollComponent, PayrollRun
 
 
 def _iso_date(value):
     return value.isoformat() if value is not None else None
 
 
-def company_form(company, entities):
+def company_form(company: Company, entities: Iterable[Entity]) -> dict:
     return {
         "id": company.id,
         "name": {"en": company.name_en, "ar": company.name_ar},
@@ -36,7 +39,7 @@ def company_form(company, entities):
     }
 
 
-def employee_form(row):
+def employee_form(row: dict) -> dict:
     """`row` is a dict from `domain.employees.EMPLOYEE_COLUMNS`."""
     return {
         "id": row["id"],
@@ -59,7 +62,7 @@ def employee_form(row):
     }
 
 
-def payroll_run_summary(run):
+def payroll_run_summary(run: PayrollRun) -> dict:
     money = run.currency
     return {
         "id": run.id,
@@ -82,7 +85,8 @@ def payroll_run_summary(run):
     }
 
 
-def payroll_run_full(run, components, entries):
+def payroll_run_full(run: PayrollRun, components: Iterable[PayrollComponent],
+                     entries: Iterable[tuple[JournalEntry, list[JournalLine]]]) -> dict:
     """`entries` is a list of (JournalEntry, [JournalLine]) in posting order."""
     money = run.currency
     form = payroll_run_summary(run)

@@ -215,6 +215,11 @@ def tuple_rows(query: Any) -> Iterator[tuple[Any, ...]]:
     return iter(query.tuples())
 
 
+def dict_rows(query: Any) -> list[dict[str, Any]]:
+    """A query's rows as dicts (Peewee's `.dicts()`), typed as such for the type checker."""
+    return list(query.dicts())
+
+
 def first_tuple(query: Any) -> tuple[Any, ...]:
     """The first row of a query as a tuple (an aggregate's one row)."""
     return query.tuples().get()

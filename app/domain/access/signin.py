@@ -13,11 +13,12 @@
 import hashlib
 import secrets
 from datetime import timedelta
+from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
-from app.domain.kernel.clock import to_db
+from app.domain.kernel.clock import Clock, to_db
 from app.domain.kernel.errors import Conflict, NotFound, ValidationFailed
 from app.models import ConsoleSession, PasswordReset, User
 from app.models.base import write_transaction
@@ -31,11 +32,11 @@ _hasher = PasswordHasher()
 _unknown_user_hash: list[str] = []  # a hash to verify against when no user matches (made once)
 
 
-def hash_password(password):
+def hash_password(password: str) -> str:
     return _hasher.hash(password)
 
 
-def check_password(user, password):
+def check_password(user: User, password: Any) -> bool:
     if not user.password_hash:
         return False
     try:
@@ -44,7 +45,7 @@ def check_password(user, password):
         return False
 
 
-def authenticate(email, password):
+def authenticate(email: Any, password: Any) -> User | None:
     """The user with this email and password, or None.
 
     An unknown email costs the same Argon2 verification as a wrong password, so the
@@ -72,7 +73,7 @@ def authenticate(email, password):
     return user
 
 
-def normalize_email(email):
+def normalize_email(email: str) -> str:
     email = (email or "").strip().lower()
     local, at, domain = email.partition("@")
     if not (local and at and "." in domain) or " " in email or len(email) > 254:
@@ -80,7 +81,7 @@ def normalize_email(email):
     return email
 
 
-def check_password_rule(password):
+def check_password_rule(password: Any) -> None:
     """The one rule for every console password, wherever it is set."""
     length = len(password or "")
     if not MIN_PASSWORD_LENGTH <= length <= MAX_PASSWORD_LENGTH:
@@ -88,7 +89,7 @@ def check_password_rule(password):
         raise ValidationFailed("password refused", [("password", message)])
 
 
-def set_password(email, password, clock):
+def set_password(email: str, password: str, clock: Clock) -> User:
     """Give the user with this email a new password; all their console sessions end."""
     check_password_rule(password)
     user = User.get_or_none(User.email == normalize_email(email))
@@ -112,7 +113,7 @@ def _hash(token):
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def start_session(user, clock):
+def start_session(user: User, clock: Clock) -> str:
     """A new session for `user`; returns the token for the browser's cookie (shown once)."""
     token = secrets.token_urlsafe(32)
     now = clock.now()
@@ -121,7 +122,7 @@ def start_session(user, clock):
     return token
 
 
-def user_of_session(token, clock):
+def user_of_session(token: object, clock: Clock) -> User | None:
     """The user whose session `token` is, while it holds; else None. One query."""
     if not isinstance(token, str) or not token:
         return None
@@ -131,13 +132,13 @@ def user_of_session(token, clock):
             .first())
 
 
-def end_session(token, clock):
+def end_session(token: object, clock: Clock) -> None:
     if isinstance(token, str) and token:
         (ConsoleSession.update(ended_at=to_db(clock.now()))
          .where(ConsoleSession.token_hash == _hash(token), ConsoleSession.ended_at.is_null()).execute())
 
 
-def end_all_sessions(user, clock):
+def end_all_sessions(user: User, clock: Clock) -> int:
     """End every session of the user at once; how many held."""
     return (ConsoleSession.update(ended_at=to_db(clock.now()))
             .where(ConsoleSession.user == user.id, ConsoleSession.ended_at.is_null()).execute())
@@ -146,7 +147,7 @@ def end_all_sessions(user, clock):
 # ---- password resets -----------------------------------------------------------------
 
 
-def request_password_reset(email, clock):
+def request_password_reset(email: Any, clock: Clock) -> tuple[User, str] | None:
     """(user, token for the link) for a user with this email, else None; the caller
     answers the same either way, so the answer never tells whether an email has an
     account. Earlier unused links of the user stop working."""
@@ -166,14 +167,14 @@ def request_password_reset(email, clock):
     return user, token
 
 
-def reset_link_holds(token, clock):
+def reset_link_holds(token: object, clock: Clock) -> bool:
     """Whether a reset link may still be used (to show its form, or say it is spent)."""
     return (isinstance(token, str) and PasswordReset.select()
             .where(PasswordReset.token_hash == _hash(token), PasswordReset.used_at.is_null(),
                    PasswordReset.expires_at > to_db(clock.now())).exists())
 
 
-def reset_password(token, password, clock):
+def reset_password(token: object, password: str, clock: Clock) -> User:
     """Use a reset link: the new password is set and every session of the user ends.
     The link is spent by a conditional update, so two uses at once set one password."""
     check_password_rule(password)

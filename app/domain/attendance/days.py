@@ -19,14 +19,14 @@ An event that arrives after its partner's fate was decided meets that decision.
 import json
 from collections.abc import Iterable
 from datetime import UTC, date, datetime, time, timedelta
-from typing import cast
 from zoneinfo import ZoneInfo
 
 from app.domain.attendance.pairing import CHANNELS, MAX_SHIFT, ClockEvent, pair
 from app.domain.kernel import events
 from app.domain.kernel.clock import format_utc, from_db, to_db
+from app.domain.kernel.runtime import Runtime
 from app.models import AttendanceDay, AttendanceEvent, Company, Employee
-from app.models.base import lock_for_update, write_transaction
+from app.models.base import dict_rows, lock_for_update, tuple_rows, write_transaction
 
 SETTLE_AFTER = MAX_SHIFT
 UNMATCHED_LIFETIME = timedelta(hours=72)
@@ -38,7 +38,7 @@ CONTEXT = timedelta(hours=40)
 LIVE_STATES = ("pending", "paired")  # events pairing reads; `rejected` is final, `unmatched` has no one
 
 
-def settle(company_id, employee_ids, runtime):
+def settle(company_id: str, employee_ids: Iterable[str], runtime: Runtime) -> dict[str, int]:
     """Re-pair the days of these employees that their unseen or 16-hour-old events touch,
     and store the outcome. Idempotent: a second run finds nothing to do. Returns counts."""
     counts = {"employees": 0, "days": 0, "paired": 0, "rejected": 0}
@@ -62,20 +62,20 @@ def settle(company_id, employee_ids, runtime):
     return counts
 
 
-def due_for_pairing(now, limit=5000):
+def due_for_pairing(now: datetime, limit: int = 5000) -> dict[str, list[str]]:
     """{company id: employee ids} with events pairing has not seen yet, or whose fate is
     due (16 hours old and not final): what the sweeper queues."""
     pending = AttendanceEvent.state == "pending"
-    found = {}
+    found: dict[str, set[str]] = {}
     for condition in (AttendanceEvent.paired_at.is_null(), _fate_due(now)):
-        rows = (AttendanceEvent.select(AttendanceEvent.company, AttendanceEvent.employee).distinct()
-                .where(pending, condition).limit(limit).tuples())
+        rows = tuple_rows(AttendanceEvent.select(AttendanceEvent.company, AttendanceEvent.employee).distinct()
+                          .where(pending, condition).limit(limit))
         for company_id, employee_id in rows:
             found.setdefault(company_id, set()).add(employee_id)
     return {company_id: sorted(ids) for company_id, ids in found.items()}
 
 
-def expire_unmatched(runtime, batch=500):
+def expire_unmatched(runtime: Runtime, batch: int = 500) -> int:
     """Reject events that have waited 72 hours for HR to link their person (Contract,
     Attendance event states), each announced once. Returns how many."""
     now = runtime.now()
@@ -97,7 +97,8 @@ def expire_unmatched(runtime, batch=500):
             return expired
 
 
-def list_days(company_id, start, end, *, employee_id=None, after=None, limit=50):
+def list_days(company_id: str, start: date, end: date, *, employee_id: str | None = None,
+              after: tuple[date, str] | None = None, limit: int = 50) -> list[dict]:
     """Up to `limit + 1` stored days between `start` and `end` (inclusive), by date and
     employee id, after the keyset position `after` (date, employee id)."""
     query = (AttendanceDay.select(AttendanceDay.date, AttendanceDay.employee, AttendanceDay.record)
@@ -110,22 +111,21 @@ def list_days(company_id, start, end, *, employee_id=None, after=None, limit=50)
         day, last_employee = after
         query = query.where((AttendanceDay.date > day)
                             | ((AttendanceDay.date == day) & (AttendanceDay.employee > last_employee)))
-    return list(query.order_by(AttendanceDay.date, AttendanceDay.employee).limit(limit + 1).dicts())
+    return dict_rows(query.order_by(AttendanceDay.date, AttendanceDay.employee).limit(limit + 1))
 
 
 def rejected_punches(company_id: str, start: date, end: date, zone: str | ZoneInfo, limit: int = 200) -> list[dict]:
     """The company's clock events of employees, between local days `start` and `end`,
     that became no shift, with why (HR sees why a punch stands alone): newest first."""
     zone = ZoneInfo(zone) if isinstance(zone, str) else zone
-    rows = cast(Iterable[dict], (  # Peewee's stubs type .dicts() rows as models
+    return dict_rows(
         AttendanceEvent.select(AttendanceEvent.employee, AttendanceEvent.channel, AttendanceEvent.source,
                                AttendanceEvent.type, AttendanceEvent.at, AttendanceEvent.reason, AttendanceEvent.detail)
                 .where(AttendanceEvent.company == company_id, AttendanceEvent.state == "rejected",
                        AttendanceEvent.employee.is_null(False),
                        AttendanceEvent.at >= to_db(_start_or_edge(start, zone)),
                        AttendanceEvent.at < to_db(_start_or_edge(end, zone, following=True)))
-                .order_by(AttendanceEvent.at.desc(), AttendanceEvent.id).limit(limit).dicts()))
-    return list(rows)
+                .order_by(AttendanceEvent.at.desc(), AttendanceEvent.id).limit(limit))
 
 
 def _due(employee_ids, now):

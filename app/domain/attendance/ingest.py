@@ -11,8 +11,10 @@ Result `reason`s start with a short code a client can branch on, then say what t
 `invalid_at: ...`.
 """
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 import phonenumbers
 from peewee import fn
@@ -21,10 +23,11 @@ from app.domain.attendance.pairing import EVENT_TYPES
 from app.domain.kernel.clock import from_db, parse_rfc3339, to_db
 from app.domain.kernel.errors import NotFound, ValidationFailed
 from app.domain.kernel.ids import new_id
+from app.domain.kernel.runtime import Runtime
 from app.domain.kernel.text import text_problem
-from app.models import AttendanceEvent, Employee, IdentityLink
+from app.models import AttendanceEvent, Company, Employee, IdentityLink
 from app.models.attendance import NEW_EVENT_COLUMNS, insert_new_events
-from app.models.base import write_transaction
+from app.models.base import dict_rows, write_transaction
 
 REF_TYPES = ("external_id", "employee_code", "email", "phone")
 # HR and the employee app know exactly whom they mean; partners never send our ids.
@@ -45,7 +48,7 @@ class Result:
     event_id: str | None = None
     reason: str | None = None
 
-    def as_dict(self):
+    def as_dict(self) -> dict[str, str | None]:
         shown = {"external_id": self.external_id, "status": self.status}
         if self.event_id:
             shown["event_id"] = self.event_id
@@ -54,10 +57,12 @@ class Result:
         return shown
 
 
-def ingest(company, events, runtime, *, channel="partner_api"):
+def ingest(company: Company, events: Sequence[Any], runtime: Runtime, *,
+           channel: str = "partner_api") -> list[Result]:
     """Store what is valid and new; return one Result per input event, in order."""
     now = runtime.now()
-    results, rows = [None] * len(events), []
+    results: list[Any] = [None] * len(events)  # each index gets its Result below
+    rows = []
     for index, raw in enumerate(events):
         parsed = _check(raw, now, REF_TYPES if channel == "partner_api" else INTERNAL_REF_TYPES, company.country)
         if isinstance(parsed, str):
@@ -136,7 +141,7 @@ def _check(raw, now, ref_types, region):
     }
 
 
-def ref_key(ref_type, value, region):
+def ref_key(ref_type: str, value: str, region: str) -> str:
     """The form a reference is matched in: emails without case, phones in E.164. A phone
     is read as dialled in `region` (the company's country), so a Kuwaiti company's
     `55952568`, `0096555952568` and `+965 5595 2568` are one number."""
@@ -203,7 +208,8 @@ def _originals(company, channel, duplicates):
     return {(event.source, event.external_id): event.id for event in stored}
 
 
-def record_punch(company, employee_id, kind, at, runtime, *, channel, external_id=None, branch_ref=None):
+def record_punch(company: Company, employee_id: str, kind: str, at: datetime, runtime: Runtime, *, channel: str,
+                 external_id: str | None = None, branch_ref: str | None = None) -> Result:
     """One punch entered by HR (`manual`) or sent by the employee app (`employee_app`),
     stored and paired exactly like a partner's event. The app passes its own id for the
     punch, so a resend is a `duplicate`. Refusals raise ValidationFailed."""
@@ -215,28 +221,28 @@ def record_punch(company, employee_id, kind, at, runtime, *, channel, external_i
              "source": INTERNAL_SOURCES[channel], "branch_ref": branch_ref or None}
     [result] = ingest(company, [event], runtime, channel=channel)
     if result.status == "rejected":
-        code, _, message = result.reason.partition(": ")
+        code, _, message = (result.reason or "").partition(": ")
         raise ValidationFailed(message, errors=[({"unknown_type": "type"}.get(code, "at"), message)])
     return result
 
 
-def unmatched_references(company_id):
+def unmatched_references(company_id: str) -> list[dict]:
     """Each way a sending system named a person no employee matched, with the number of
     events waiting for HR to link it, most waiting first."""
     count = fn.COUNT(AttendanceEvent.id)
-    rows = (AttendanceEvent.select(AttendanceEvent.source, AttendanceEvent.ref_type, AttendanceEvent.ref_value,
+    rows = dict_rows(AttendanceEvent.select(AttendanceEvent.source, AttendanceEvent.ref_type, AttendanceEvent.ref_value,
                                    count.alias("events"), fn.MIN(AttendanceEvent.at).alias("first_at"),
                                    fn.MAX(AttendanceEvent.at).alias("last_at"),
                                    fn.MIN(AttendanceEvent.received_at).alias("first_received_at"))
             .where(AttendanceEvent.company == company_id, AttendanceEvent.state == "unmatched")
             .group_by(AttendanceEvent.source, AttendanceEvent.ref_type, AttendanceEvent.ref_value)
-            .order_by(count.desc(), AttendanceEvent.source, AttendanceEvent.ref_type, AttendanceEvent.ref_value)
-            .dicts())
+            .order_by(count.desc(), AttendanceEvent.source, AttendanceEvent.ref_type, AttendanceEvent.ref_value))
     return [{**row, **{k: from_db(_as_datetime(row[k])) for k in ("first_at", "last_at", "first_received_at")}}
             for row in rows]
 
 
-def link_reference(company, source, ref_type, value, employee_id, runtime):
+def link_reference(company: Company, source: str, ref_type: str, value: str, employee_id: str,
+                   runtime: Runtime) -> int:
     """HR says whom a sending system's reference means (DESIGN.md: employee_ref
     matching). The link is kept, so later events match at once, and the events waiting
     for it are handed to pairing. Returns how many were waiting."""

@@ -32,6 +32,7 @@ Whether a rejection is final yet (16 hours after the event, when no straggler ca
 change it) is decided by the caller (app/domain/attendance/days.py), not here.
 """
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
@@ -96,14 +97,16 @@ class Pairing:
     rejections: tuple  # by event time, then event id
 
 
-def sort_key(event):
+def sort_key(event: ClockEvent) -> tuple:
     return (event.at, _RANK[event.type], event.channel, event.source, event.external_id, event.id)
 
 
-def pair(events, timezone, now):
+def pair(events: Iterable[ClockEvent], timezone: ZoneInfo, now: datetime) -> Pairing:
     """Shifts, open shifts and rejections of one employee's `events` at `now`."""
     zone = ZoneInfo(timezone) if isinstance(timezone, str) else timezone
-    streams, by_id, manual = {}, {}, []
+    streams: dict[tuple[str, str], list[ClockEvent]] = {}
+    by_id: dict[str, ClockEvent] = {}
+    manual: list[ClockEvent] = []
     for event in sorted(events, key=sort_key):
         by_id[event.id] = event
         if event.channel == "manual":
@@ -114,7 +117,9 @@ def pair(events, timezone, now):
         stream = streams.setdefault(_completed_stream(event, streams), [])
         stream.append(event)
         stream.sort(key=sort_key)
-    shifts, open_shifts, rejections = [], [], []
+    shifts: list[Shift] = []
+    open_shifts: list[OpenShift] = []
+    rejections: list[Rejection] = []
     for key, stream in streams.items():  # in the order of their first events: the same for the same events
         _pair_stream(key, stream, zone, now, shifts, open_shifts, rejections)
     shifts, open_shifts = _without_overlaps(shifts, open_shifts, now, by_id, rejections)

@@ -12,17 +12,18 @@ is a member of its organisation. An operator moves it to production mode.
 import hmac
 import ipaddress
 import re
+from typing import Any
 from urllib.parse import urlsplit
 
 from peewee import fn
 
 from app.domain.access.keys import parse_scopes
 from app.domain.access.principal import hash_secret
-from app.domain.kernel.clock import to_db
+from app.domain.kernel.clock import Clock, to_db
 from app.domain.kernel.errors import Conflict, NotFound, ValidationFailed
 from app.domain.kernel.ids import new_id, random_token
 from app.domain.kernel.text import text_problem
-from app.models import Company, Membership, OAuthApp
+from app.models import Company, Membership, OAuthApp, User
 from app.models.base import locked, write_transaction
 
 MODES = ("development", "production")
@@ -33,7 +34,7 @@ MAX_REDIRECT_URI = 2048
 URI_CHARACTER = re.compile(r'[!#-\[\]-~]')
 
 
-def clean_redirect_uris(uris):
+def clean_redirect_uris(uris: Any) -> list[str]:
     """The redirect URIs as given; 422 naming each one that breaks a rule."""
     if isinstance(uris, str) or not uris:
         raise ValidationFailed("invalid redirect URIs", [("redirect_uris", "at least one redirect URI")])
@@ -79,7 +80,8 @@ def _redirect_problem(uri):
     return "https://, or http:// on a loopback address"
 
 
-def create_app(organisation, name, redirect_uris, scopes, clock, *, created_by=None):
+def create_app(organisation: Company, name: Any, redirect_uris: Any, scopes: Any, clock: Clock, *,
+               created_by: User | None = None) -> tuple[OAuthApp, str]:
     """A new app in development mode; returns (OAuthApp, the client secret shown once)."""
     problems = []
     if not isinstance(name, str) or not name.strip() or len(name.strip()) > 100:
@@ -118,7 +120,8 @@ def _id_of(organisation):
     return organisation if isinstance(organisation, str) else organisation.id
 
 
-def rotate_secret(client_id, clock, *, organisation_id=None, replacing=None):
+def rotate_secret(client_id: str, clock: Clock, *, organisation_id: str | None = None,
+                  replacing: str | None = None) -> str:
     """A new client secret, shown once; the old one stops at once.
 
     `replacing` is the `secret_version` of the secret the asker saw: a second click (or
@@ -140,13 +143,13 @@ def rotate_secret(client_id, clock, *, organisation_id=None, replacing=None):
     return secret
 
 
-def secret_version(app):
+def secret_version(app: OAuthApp) -> str:
     """Which client secret the app now has, safe to show: the first 16 hex digits of
     its hash (the secret is 238 random bits; this reveals nothing usable)."""
     return app.secret_hash[:16]
 
 
-def set_mode(client_id, mode):
+def set_mode(client_id: str, mode: str) -> OAuthApp:
     """An operator's move between development and production mode."""
     if mode not in MODES:
         raise ValidationFailed("invalid mode", [("mode", f"one of {', '.join(MODES)}")])
@@ -155,14 +158,14 @@ def set_mode(client_id, mode):
     return get_app(client_id)
 
 
-def get_app(client_id, organisation_id=None):
+def get_app(client_id: str, organisation_id: str | None = None) -> OAuthApp:
     app = OAuthApp.get_or_none(_this(client_id, organisation_id))
     if app is None:
         raise NotFound(f"no OAuth app {client_id}")
     return app
 
 
-def find_app(client_id):
+def find_app(client_id: object) -> OAuthApp | None:
     """The app with this client id, or None (also for text no id can hold: a NUL would
     fail PostgreSQL's query, and HTTP Basic credentials reach here unjudged)."""
     if not isinstance(client_id, str) or text_problem(client_id):
@@ -170,26 +173,26 @@ def find_app(client_id):
     return OAuthApp.get_or_none(OAuthApp.id == client_id)
 
 
-def apps_of(organisation_id):
+def apps_of(organisation_id: str) -> list[OAuthApp]:
     return list(OAuthApp.select().where(OAuthApp.organisation == organisation_id).order_by(OAuthApp.created_at))
 
 
-def authenticate(client_id, secret):
+def authenticate(client_id: object, secret: object) -> OAuthApp | None:
     """The app if `secret` is its client secret, else None (unknown id or wrong secret)."""
     app = OAuthApp.get_or_none(OAuthApp.id == (client_id or ""))
     return app if app is not None and secret_matches(app, secret) else None
 
 
-def secret_matches(app, secret):
+def secret_matches(app: OAuthApp, secret: object) -> bool:
     """Whether `secret` is this (already loaded) app's client secret; constant time."""
     return isinstance(secret, str) and hmac.compare_digest(app.secret_hash, hash_secret(secret))
 
 
-def redirect_uris_of(app):
+def redirect_uris_of(app: OAuthApp) -> list[str]:
     return app.redirect_uris.split("\n")
 
 
-def may_reach(app, company):
+def may_reach(app: OAuthApp, company: Company) -> bool:
     """Whether the app may connect to `company`: anywhere in production mode; in
     development mode only a sandbox whose owner is a member of the app's organisation."""
     if app.mode == "production":
@@ -200,7 +203,7 @@ def may_reach(app, company):
                                      Membership.user == company.sandbox_owner_id).exists()
 
 
-def form(app):
+def form(app: OAuthApp) -> dict:
     return {"client_id": app.id, "name": app.name, "organisation_id": app.organisation_id,
             "redirect_uris": redirect_uris_of(app), "scopes": app.scopes.split(), "mode": app.mode}
 
