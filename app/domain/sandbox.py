@@ -9,7 +9,7 @@ any company's, so the nightly reconciliation finds nothing unannounced.
 """
 
 import random
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import phonenumbers
@@ -21,6 +21,7 @@ from app.domain.kernel.countries import EXPATRIATE_POOLS, get_country
 from app.domain.kernel.errors import Conflict, ValidationFailed
 from app.domain.kernel.ids import new_id
 from app.domain.kernel.money import minor_digits
+from app.domain.kernel.runtime import Runtime
 from app.domain.payroll.actions import build_draft_run, correct_run, delete_run, finalize_run, mark_paid
 from app.domain.people.actions import announce, end_employment, hire, update_employee
 from app.models import Branch, Company, Employee, Entity, PayrollLine, PayrollRun, User
@@ -57,7 +58,7 @@ BANK_NAMES = {
 }
 
 
-def create_sandbox(user, country_code, runtime, *, seed=None):
+def create_sandbox(user: User, country_code: str, runtime: Runtime, *, seed: int | None = None) -> Company:
     """The user's sandbox company (one per user), with generated data and the API on.
 
     The user becomes its CEO by membership only; nothing else about the user changes.
@@ -79,7 +80,7 @@ def create_sandbox(user, country_code, runtime, *, seed=None):
         Company.update(api_enabled=True).where(Company.id == company.id).execute()
         company.api_enabled = True
         add_membership(user, company, "ceo", runtime.clock)
-        entity = company.entities.get()
+        entity = Entity.get(Entity.company == company.id)
         branches = [
             Branch.create(id=new_id("br"), company=company, entity=entity, name=name,
                           created_at=to_db(runtime.now()))
@@ -92,7 +93,7 @@ def create_sandbox(user, country_code, runtime, *, seed=None):
     return company
 
 
-def previous_month(moment, timezone):
+def previous_month(moment: datetime, timezone: str) -> str:
     """"YYYY-MM" of the month before `moment`'s month in `timezone`."""
     local = moment.astimezone(ZoneInfo(timezone)).date()
     last_of_previous = local.replace(day=1) - timedelta(days=1)
@@ -193,7 +194,7 @@ def _iban(rng, country_code):
     return country_code + iban_check_digits(country_code, bban) + bban
 
 
-def iban_check_digits(country_code, bban):
+def iban_check_digits(country_code: str, bban: str) -> str:
     rearranged = bban + country_code + "00"
     numeric = "".join(str(int(ch, 36)) for ch in rearranged)
     return f"{98 - int(numeric) % 97:02d}"
@@ -213,7 +214,7 @@ TRIGGERS = ("employee.created", "employee.updated", "employee.left", "payroll_ru
             "payroll_run.paid", "payroll_run.corrected", "payroll_run.deleted")
 
 
-def trigger(company, event_type, runtime):
+def trigger(company: Company, event_type: str, runtime: Runtime) -> str:
     """Make `event_type` happen in a sandbox by doing the real HR action behind it, so a
     partner developer can get any webhook on demand. Returns what was done, in words."""
     if not company.sandbox:

@@ -18,11 +18,12 @@ passed in is only a hint of which run is meant.
 """
 
 from app.domain.kernel import events
-from app.domain.kernel.clock import to_db
+from app.domain.kernel.clock import Clock, to_db
 from app.domain.kernel.countries import get_country
 from app.domain.kernel.errors import Conflict, NotFound, ValidationFailed
 from app.domain.kernel.ids import new_id
 from app.domain.kernel.money import MAX_AMOUNT_MINOR
+from app.domain.kernel.runtime import Runtime
 from app.domain.partner_safe import payroll_run_summary
 from app.domain.payroll.rules import (
     COMPONENTS,
@@ -51,7 +52,7 @@ from app.models.base import locked, row_of, write_transaction
 ACCRUAL_KINDS = ("accrual", "correction")  # what a correction or a reversal is measured against
 
 
-def get_run_for_update(company_id, run_id):
+def get_run_for_update(company_id: str, run_id: str) -> PayrollRun:
     """Any run of the company, drafts included (HR's side, not the partner's).
     `company_id` None: of any company, for an operator's command."""
     run = PayrollRun.get_or_none(row_of(PayrollRun, run_id, company_id), PayrollRun.status != "deleted")
@@ -60,7 +61,7 @@ def get_run_for_update(company_id, run_id):
     return run
 
 
-def build_draft_run(entity, payroll_month, clock):
+def build_draft_run(entity: Entity, payroll_month: str, clock: Clock) -> PayrollRun:
     """A draft run for `entity` and `payroll_month` from its employees' pay terms.
 
     Employees who have left, or were archived, are not paid. One live run per entity
@@ -97,7 +98,7 @@ def build_draft_run(entity, payroll_month, clock):
     return run
 
 
-def finalize_run(run, runtime):
+def finalize_run(run: PayrollRun, runtime: Runtime) -> PayrollRun:
     """Close a draft run and post its accrual journal."""
     with write_transaction():
         run = _locked(run)
@@ -107,7 +108,7 @@ def finalize_run(run, runtime):
                      stamp="finalized_at")
 
 
-def mark_paid(run, runtime):
+def mark_paid(run: PayrollRun, runtime: Runtime) -> PayrollRun:
     """Record that a finalized run's net pay went out, and post the payment journal."""
     with write_transaction():
         run = _locked(run)
@@ -120,7 +121,7 @@ def mark_paid(run, runtime):
         return _move(run, "paid", "payment", payment_journal(run.net_minor), runtime, stamp="paid_at")
 
 
-def correct_run(run, earnings_by_employee, runtime):
+def correct_run(run: PayrollRun, earnings_by_employee: dict[str, dict[str, int]], runtime: Runtime) -> PayrollRun:
     """Change some employees' earnings in a finalized or paid run.
 
     `earnings_by_employee` is {employee id: {"basic", "housing", "transport",
@@ -183,7 +184,7 @@ def _correct(run, earnings_by_employee, runtime):
     return run
 
 
-def delete_run(run, runtime):
+def delete_run(run: PayrollRun, runtime: Runtime) -> PayrollRun:
     """Delete a finalized run: its journal is reversed and it leaves the API."""
     with write_transaction():
         run = _locked(run)
@@ -196,7 +197,7 @@ def delete_run(run, runtime):
         return _move(run, "deleted", "reversal", difference_journal(_posted_lines(run), []), runtime)
 
 
-def discard_draft(run):
+def discard_draft(run: PayrollRun) -> None:
     with write_transaction():
         run = _locked(run)
         if run.status != "draft":
@@ -246,15 +247,15 @@ def _components_of(run):
             for c in run.components.order_by(PayrollComponent.position)]
 
 
-def hr_runs(company_id, limit=120):
+def hr_runs(company_id: str, limit: int = 120) -> list[PayrollRun]:
     """The company's runs as HR sees them, drafts included, newest month first."""
     return list(PayrollRun.select().where(PayrollRun.company == company_id, PayrollRun.status != "deleted")
                 .order_by(PayrollRun.payroll_month.desc(), PayrollRun.entity, PayrollRun.id).limit(limit))
 
 
-def lines_by_employee(run):
+def lines_by_employee(run: PayrollRun) -> dict[str, dict[str, int]]:
     """{employee id: {component code: amount}} of a run."""
-    lines = {}
+    lines: dict[str, dict[str, int]] = {}
     for line in PayrollLine.select().where(PayrollLine.run == run):
         lines.setdefault(line.employee_id, {})[line.component_code] = line.amount_minor
     return lines

@@ -6,11 +6,15 @@ states. Amounts are integer minor units throughout. A journal line is
 """
 
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
 
+from app.domain.kernel.countries import Country
 from app.domain.kernel.money import percent_of
+from app.models import Employee
 
 EARNING, DEDUCTION, EMPLOYER = "earning", "deduction", "employer_contribution"
+Line = tuple[str, str, int, int]  # a journal line: account code, account name, debit, credit
 
 
 @dataclass(frozen=True)
@@ -68,7 +72,7 @@ class ComponentTotal:
     employee_count: int
 
 
-def employee_lines(pay, country):
+def employee_lines(pay: Pay, country: Country) -> dict[str, int]:
     """{component code: amount} for one employee, zero amounts left out."""
     earnings = {
         "basic": pay.basic, "housing": pay.housing,
@@ -84,9 +88,10 @@ def employee_lines(pay, country):
     return {code: amount for code, amount in lines.items() if amount}
 
 
-def summarize(all_lines):
+def summarize(all_lines: Iterable[dict[str, int]]) -> tuple[list[ComponentTotal], Totals]:
     """Per-employee line dicts -> (component totals in display order, Totals)."""
-    amounts, counts = defaultdict(int), defaultdict(int)
+    amounts: defaultdict[str, int] = defaultdict(int)
+    counts: defaultdict[str, int] = defaultdict(int)
     for lines in all_lines:
         for code, amount in lines.items():
             amounts[code] += amount
@@ -95,7 +100,7 @@ def summarize(all_lines):
         ComponentTotal(c.code, amounts[c.code], counts[c.code])
         for c in COMPONENT_TYPES if counts[c.code]
     ]
-    by_kind = defaultdict(int)
+    by_kind: defaultdict[str, int] = defaultdict(int)
     for component in components:
         by_kind[COMPONENTS[component.code].kind] += component.amount
     gross, deductions, employer = by_kind[EARNING], by_kind[DEDUCTION], by_kind[EMPLOYER]
@@ -103,14 +108,15 @@ def summarize(all_lines):
     return components, totals
 
 
-def accrual_journal(components):
+def accrual_journal(components: Iterable[ComponentTotal]) -> list[Line]:
     """The accrual entry for a closed run: expenses debited, liabilities credited.
 
     Dr each earning and the employer contribution to its expense account; Cr salaries
     payable with net pay and social insurance payable with both shares. It balances
     because net = gross - employee deductions.
     """
-    debits, credits = [], defaultdict(int)
+    debits: list[Line] = []
+    credits: defaultdict[tuple[str, str], int] = defaultdict(int)
     for component in components:
         kind = COMPONENTS[component.code].kind
         if kind in (EARNING, EMPLOYER):
@@ -130,35 +136,35 @@ def accrual_journal(components):
     return lines
 
 
-def check_balanced(lines):
+def check_balanced(lines: Iterable[Line]) -> None:
     debit = sum(line[2] for line in lines)
     credit = sum(line[3] for line in lines)
     if debit != credit:
         raise AssertionError(f"journal does not balance: debit {debit} != credit {credit}")
 
 
-def payment_journal(net):
+def payment_journal(net: int) -> list[Line]:
     """Paying a run: Dr salaries payable, Cr bank, with the net pay."""
     lines = [(*SALARIES_PAYABLE, net, 0), (*BANK, 0, net)]
     check_balanced(lines)
     return lines
 
 
-def net_by_account(entries):
+def net_by_account(entries: Iterable[Iterable[Line]]) -> dict[tuple[str, str], int]:
     """{(account code, name): debit minus credit} over the lines of posted entries."""
-    balances = defaultdict(int)
+    balances: defaultdict[tuple[str, str], int] = defaultdict(int)
     for lines in entries:
         for code, name, debit, credit in lines:
             balances[(code, name)] += debit - credit
     return balances
 
 
-def difference_journal(posted, target):
+def difference_journal(posted: Iterable[Iterable[Line]], target: Iterable[Line]) -> list[Line]:
     """The lines that move the accounts from the balances of `posted` entries to those
     of `target` lines: a correction posts this instead of editing what was posted, and
     a reversal is the difference to nothing. Balances because both sides do."""
     before, after = net_by_account(posted), net_by_account([target])
-    lines = []
+    lines: list[Line] = []
     for account in sorted(set(before) | set(after)):
         change = after.get(account, 0) - before.get(account, 0)
         if change:
@@ -167,7 +173,7 @@ def difference_journal(posted, target):
     return lines
 
 
-def pay_of(employee):
+def pay_of(employee: Employee) -> Pay:
     return Pay(
         basic=employee.basic_salary_minor, housing=employee.housing_allowance_minor,
         transport=employee.transport_allowance_minor,

@@ -1,5 +1,7 @@
 """Payroll runs as partners read them: only `finalized` and `paid`, never drafts."""
 
+from collections.abc import Sequence
+
 from peewee import Tuple, prefetch
 
 from app.domain.kernel.errors import NotFound
@@ -9,7 +11,8 @@ VISIBLE_STATUSES = ("finalized", "paid")
 R = PayrollRun
 
 
-def list_runs(company_id, *, month_from=None, month_to=None, status=None, after=None, limit=50):
+def list_runs(company_id: str, *, month_from: str | None = None, month_to: str | None = None,
+              status: str | None = None, after: Sequence[str] | None = None, limit: int = 50) -> list[PayrollRun]:
     """Up to `limit + 1` visible runs, newest month first, after keyset `after`
     = (payroll_month, id) of the previous page's last run."""
     query = R.select().where(
@@ -25,16 +28,17 @@ def list_runs(company_id, *, month_from=None, month_to=None, status=None, after=
     return list(query.order_by(R.payroll_month.desc(), R.id.desc()).limit(limit + 1))
 
 
-def get_run(company_id, run_id):
+def get_run(company_id: str, run_id: str) -> tuple[PayrollRun, list[PayrollComponent], list]:
     """(run, components, [(entry, lines)]) of a visible run; drafts are not found."""
     run = R.get_or_none(R.id == run_id, R.company == company_id, R.status.in_(VISIBLE_STATUSES))
     if run is None:
         raise NotFound(f"no payroll run {run_id}")
-    components = list(run.components.order_by(PayrollComponent.position))
+    components = list(PayrollComponent.select().where(PayrollComponent.run == run.id)
+                      .order_by(PayrollComponent.position))
     return run, components, journal_of(run)
 
 
-def journal_of(run):
+def journal_of(run: PayrollRun) -> list[tuple[JournalEntry, list[JournalLine]]]:
     """[(entry, lines)] of a run's posted journal, in posting order."""
     entries = prefetch(
         JournalEntry.select().where(JournalEntry.run == run).order_by(JournalEntry.sequence),

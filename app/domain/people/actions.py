@@ -22,13 +22,14 @@ import json
 import re
 from contextlib import contextmanager
 from datetime import date, datetime, timedelta
+from typing import Any
 from zoneinfo import ZoneInfo
 
 import phonenumbers
 from peewee import IntegrityError
 
 from app.domain.kernel import events
-from app.domain.kernel.clock import to_db
+from app.domain.kernel.clock import Clock, to_db
 from app.domain.kernel.countries import COUNTRIES
 from app.domain.kernel.errors import Conflict, NotFound, ValidationFailed
 from app.domain.kernel.ids import new_id
@@ -53,7 +54,7 @@ REQUIRED_TO_HIRE = ("staff_number", "name_en", "employment_type", "hire_date", "
 EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 
 
-def hr_employee(company_id, employee_id):
+def hr_employee(company_id: str, employee_id: str) -> Employee:
     """Any employee of the company as HR sees it, archived ones included (a hint for a
     form; every change below reads it again under its lock). `company_id` None: of any
     company, for an operator's command that names the employee alone."""
@@ -70,7 +71,7 @@ def _locked_employee(company_id, employee_id):
     return employee
 
 
-def hire(company, fields, runtime):
+def hire(company: Company, fields: dict[str, Any], runtime: Runtime) -> Employee:
     """A new employee of `company` from `fields` (names as on Employee; money in minor
     units); the legal entity defaults to the company's primary one."""
     company = _company(company)
@@ -85,7 +86,7 @@ def hire(company, fields, runtime):
     return employee
 
 
-def update_employee(company_id, employee_id, changes, runtime):
+def update_employee(company_id: str, employee_id: str, changes: dict[str, Any], runtime: Runtime) -> Employee:
     company = Company.get_by_id(company_id)
     with write_transaction():
         employee = _locked_employee(company_id, employee_id)
@@ -101,7 +102,8 @@ def update_employee(company_id, employee_id, changes, runtime):
     return Employee.get_by_id(employee.id)
 
 
-def end_employment(company_id, employee_id, termination_date, runtime, *, reason=None):
+def end_employment(company_id: str, employee_id: str, termination_date: Any, runtime: Runtime, *,
+                   reason: str | None = None) -> Employee:
     """End an employment on `termination_date`, the last day worked. A day that has come
     in the company's timezone makes the employee `left` now (employee.left). A later one
     is recorded (employee.updated: partners see the date ahead) and takes effect on that
@@ -118,7 +120,7 @@ def end_employment(company_id, employee_id, termination_date, runtime, *, reason
         company = Company.get_by_id(company_id)
         leaves_now = termination_date <= local_today(company, runtime.now())
         moved = leaves_now or employee.termination_date != termination_date  # the partner form changes
-        values = {"leaving_reason": reason or None}  # internal: no event, updated_at stays
+        values: dict[str, object] = {"leaving_reason": reason or None}  # internal: no event, updated_at stays
         if moved:
             values.update(termination_date=termination_date, updated_at=to_db(runtime.now()),
                           **({"status": "left"} if leaves_now else {}))
@@ -157,7 +159,7 @@ def local_today(company: Company, now: datetime) -> date:
     return now.astimezone(ZoneInfo(company.timezone)).date()
 
 
-def archive_employee(company_id, employee_id):
+def archive_employee(company_id: str, employee_id: str) -> Employee:
     """Hide a record from partners for good (a duplicate, say). `archived` is internal,
     so no event; partners no longer find the employee. Archiving twice changes nothing."""
     employee = hr_employee(company_id, employee_id)
@@ -181,7 +183,7 @@ def _staff_number_unique(company_id, values):
         raise ValidationFailed("invalid employee", [("staff_number", message)]) from None
 
 
-def announce(company, employee_id, event_type, runtime):
+def announce(company: Company, employee_id: str, event_type: str, runtime: Runtime) -> str:
     """Emit `event_type` with the employee's current partner form, and remember the form."""
     form = _form(employee_id)
     event_id = events.emit(company, event_type, {"employee": form}, runtime)
@@ -189,7 +191,7 @@ def announce(company, employee_id, event_type, runtime):
     return event_id
 
 
-def announce_owed(company, employee_id, runtime):
+def announce_owed(company: Company, employee_id: str, runtime: Runtime) -> str | None:
     """The event partners are owed for this employee, decided and written under its row
     lock (an HR action on it has finished, or waits): `employee.created` if never
     announced, `employee.left` if it left since, else `employee.updated`; None when its
@@ -207,7 +209,7 @@ def announce_owed(company, employee_id, runtime):
     return event_type
 
 
-def owed_event(announced, form):
+def owed_event(announced: str | None, form: dict) -> str:
     """The event partners are owed for an employee whose partner form is `form` and
     whose last announced form is `announced` (canonical JSON, or None if never)."""
     if announced is None:
@@ -217,14 +219,14 @@ def owed_event(announced, form):
     return "employee.updated"
 
 
-def remember_announcement(company_id, employee_id, form, event_id, clock):
+def remember_announcement(company_id: str, employee_id: str, form: dict, event_id: str, clock: Clock) -> None:
     values = {"form": canonical(form), "event_id": event_id, "announced_at": to_db(clock.now())}
     updated = EmployeeAnnouncement.update(**values).where(EmployeeAnnouncement.employee == employee_id).execute()
     if not updated:
         EmployeeAnnouncement.create(employee=employee_id, company=company_id, **values)
 
 
-def canonical(form):
+def canonical(form: dict) -> str:
     return json.dumps(form, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
@@ -239,10 +241,12 @@ def _company(company):
     return company if isinstance(company, Company) else Company.get_by_id(company)
 
 
-def clean_fields(company, fields, *, creating=False, employee=None):
+def clean_fields(company: Company, fields: dict[str, Any], *, creating: bool = False,
+                 employee: Employee | None = None) -> dict[str, Any]:
     """Check `fields` against the rules; return the values to store, or raise
     ValidationFailed listing every problem. Also used by the bulk import."""
-    errors, values = [], {}
+    errors: list[tuple[str, str]] = []
+    values: dict[str, Any] = {}
     unknown = sorted(set(fields) - set(FIELDS))
     errors += [(name, "not a field that can be set") for name in unknown]
     if creating:
@@ -367,7 +371,7 @@ def _clean_nationality(company, fields, values, errors, creating):
         values["is_national"] = values.get("nationality") == COUNTRIES[company.country].nationality
 
 
-def valid_iban(iban):
+def valid_iban(iban: str) -> bool:
     """ISO 13616: letters and digits, 15 to 34 long, mod 97 of the rearranged number is 1."""
     if not re.fullmatch(r"[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}", iban):
         return False

@@ -11,17 +11,20 @@ import csv
 import io
 from datetime import date
 from decimal import InvalidOperation
+from typing import Any
 
 from peewee import JOIN
 
-from app.domain.kernel.clock import to_db
+from app.domain.kernel.clock import Clock, to_db
 from app.domain.kernel.errors import ValidationFailed
 from app.domain.kernel.ids import new_id
 from app.domain.kernel.money import example_amount, parse_major
+from app.domain.kernel.runtime import Runtime
 from app.domain.partner_safe import employee_form
 from app.domain.people.actions import FIELDS, MONEY_FIELDS, announce_owed, canonical, clean_fields
 from app.domain.people.employees import EMPLOYEE_COLUMNS
 from app.models import Branch, Company, Employee, EmployeeAnnouncement, db
+from app.models.base import dict_rows
 
 # CSV column -> field. Money columns are in major units of the company's currency.
 MONEY_COLUMNS = {"basic_salary": "basic_salary_minor", "housing_allowance": "housing_allowance_minor",
@@ -31,7 +34,7 @@ CSV_COLUMNS = tuple(f for f in FIELDS if f not in MONEY_FIELDS) + tuple(MONEY_CO
 MAX_ROWS = 10_000
 
 
-def import_employees(company, csv_text, clock):
+def import_employees(company: Company, csv_text: str, clock: Clock) -> dict[str, int]:
     """Create or update (by staff number) the employees of a CSV file; all rows or none.
 
     Returns {"created": n, "updated": n, "unchanged": n}. Every problem of every row is
@@ -44,7 +47,8 @@ def import_employees(company, csv_text, clock):
         raise ValidationFailed("unusable header", [("header", f"columns are staff_number and any of "
                                                     f"{', '.join(CSV_COLUMNS)}; unknown: {', '.join(unknown)}")])
     reader.fieldnames = header
-    existing = {e.staff_number: e for e in Employee.select().where(Employee.company == company.id)}
+    existing: dict[str | None, Employee] = {
+        e.staff_number: e for e in Employee.select().where(Employee.company == company.id)}
     errors, planned, seen = [], [], set()
     for number, row in enumerate(reader, start=2):  # row 1 is the header
         if number - 1 > MAX_ROWS:
@@ -85,10 +89,11 @@ def _attribute(field):
     return f"{field}_id" if field in ("entity", "branch", "manager") else field
 
 
-def row_fields(row, currency):
+def row_fields(row: dict[str, str], currency: str) -> tuple[dict[str, Any], list[tuple[str, str]]]:
     """One CSV row (column -> text) as employee fields, and the problems of its cells:
     money in major units, ISO dates, `is_national` as 1/true/yes/y, blanks as None."""
-    fields, errors = {}, []
+    fields: dict[str, Any] = {}
+    errors: list[tuple[str, str]] = []
     for column, text in row.items():
         if column is None:  # more cells than columns
             errors.append(("row", "more cells than the header has columns"))
@@ -111,13 +116,13 @@ def row_fields(row, currency):
     return fields, errors
 
 
-def reconcile(runtime, *, batch=500):
+def reconcile(runtime: Runtime, *, batch: int = 500) -> dict[str, int]:
     """Announce what bulk tools changed without an event. Returns counts per type."""
     counts = {"employee.created": 0, "employee.updated": 0, "employee.left": 0}
     companies = {c.id: c for c in Company.select()}
     after = ("", "")
     while True:
-        rows = list(
+        rows = dict_rows(
             Employee.select(*EMPLOYEE_COLUMNS, Employee.company, EmployeeAnnouncement.form.alias("announced"))
             .join(Branch, JOIN.LEFT_OUTER, on=(Employee.branch == Branch.id))
             .switch(Employee)
@@ -126,7 +131,6 @@ def reconcile(runtime, *, batch=500):
                    (Employee.company > after[0]) | ((Employee.company == after[0]) & (Employee.id > after[1])))
             .order_by(Employee.company, Employee.id)
             .limit(batch)
-            .dicts()
         )
         for row in rows:
             if row["announced"] == canonical(employee_form(row)):

@@ -1,6 +1,10 @@
 """Employees as partners read them (keyset-ordered, archived records never), and the
 lookups HR's console and commands make (by staff number, the roster to choose from)."""
 
+from collections.abc import Iterable
+from datetime import datetime
+from typing import Any
+
 from peewee import JOIN, Tuple
 
 from app.domain.kernel.errors import NotFound
@@ -24,7 +28,8 @@ def _visible(company_id):
     )
 
 
-def list_employees(company_id, *, status=None, entity_id=None, after=None, limit=50):
+def list_employees(company_id: str, *, status: str | None = None, entity_id: str | None = None,
+                   after: tuple[datetime, str] | None = None, limit: int = 50) -> list[dict[str, Any]]:
     """Up to `limit + 1` rows, oldest first, after the keyset position `after`.
 
     `status="active"` means every status but `left` (Contract, Employee states).
@@ -42,14 +47,14 @@ def list_employees(company_id, *, status=None, entity_id=None, after=None, limit
     return list(query.order_by(E.created_at, E.id).limit(limit + 1).dicts())
 
 
-def get_employee(company_id, employee_id):
+def get_employee(company_id: str, employee_id: str) -> dict[str, Any]:
     row = _visible(company_id).where(E.id == employee_id).dicts().first()
     if row is None:
         raise NotFound(f"no employee {employee_id}")
     return row
 
 
-def employee_row(employee_id):
+def employee_row(employee_id: str) -> dict[str, Any]:
     """The partner columns of any employee, archived or not (for events)."""
     row = (
         E.select(*EMPLOYEE_COLUMNS).join(Branch, JOIN.LEFT_OUTER, on=(E.branch == Branch.id))
@@ -60,7 +65,7 @@ def employee_row(employee_id):
     return row
 
 
-def find_employees(company_id, *, text=None, offset=0, limit=100):
+def find_employees(company_id: str, *, text: str | None = None, offset: int = 0, limit: int = 100) -> list[Employee]:
     """HR's list: every record of the company, left and archived too, by staff number,
     optionally those whose staff number or name contains `text`. Up to `limit + 1` rows."""
     query = E.select().where(E.company == company_id)
@@ -69,7 +74,7 @@ def find_employees(company_id, *, text=None, offset=0, limit=100):
     return list(query.order_by(E.staff_number).offset(offset).limit(limit + 1))
 
 
-def resolve_employee(company_id, text):
+def resolve_employee(company_id: str, text: str) -> str:
     """The id of the company's employee named by id or staff number (how HR names people
     in commands); NotFound saying what was expected."""
     text = (text or "").strip()
@@ -80,7 +85,7 @@ def resolve_employee(company_id, text):
     return found.id
 
 
-def roster(company_id):
+def roster(company_id: str) -> list[Employee]:
     """The company's records HR may choose from (archived ones not), by staff number,
     with their id, staff number and name only."""
     return list(E.select(E.id, E.staff_number, E.name_en)
@@ -88,12 +93,12 @@ def roster(company_id):
                 .order_by(E.staff_number))
 
 
-def by_ids(company_id, employee_ids):
+def by_ids(company_id: str, employee_ids: Iterable[str]) -> dict[str, Employee]:
     """{id: Employee} of those of `employee_ids` that are the company's."""
     return {e.id: e for e in E.select().where(E.company == company_id, E.id.in_(list(employee_ids)))}
 
 
-def by_staff_number(company_id, staff_number):
+def by_staff_number(company_id: str, staff_number: str) -> Employee | None:
     """The company's employee with this staff number, or None."""
     return E.get_or_none(E.company == company_id, E.staff_number == staff_number)
 
