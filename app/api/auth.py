@@ -7,17 +7,21 @@ Order of checks (each failure answers at once): the operation's release is live
 given twice (400). Views declare their contract name, release and scope with `@operation`.
 """
 
+from collections.abc import Callable, Iterable
 from typing import Any
 
-from flask import current_app, g, request
-from flask.sessions import SecureCookieSessionInterface
+from flask import Flask, Request, Response, current_app, g, request
+from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
+from flask_smorest import Blueprint
 
 from app.api.problems import PROBLEM_MIMETYPE, ApiProblem
 from app.api.schemas import ProblemSchema
-from app.domain.access.principal import Unauthenticated
+from app.domain.access.principal import Principal, Unauthenticated
 from app.domain.credentials import identify
+from app.models import Company
 from config import ADDITIONS, ALL_RELEASES, ConfigurationError
 
+ViewFunction = Callable[..., Any]
 ERROR_DESCRIPTIONS = {
     400: "Bad or unknown query parameter, invalid JSON or unknown cursor (`invalid_request`).",
     401: "Missing, malformed, revoked or wrong-environment key (`unauthenticated`).",
@@ -34,7 +38,8 @@ ALWAYS = {400: "Unknown or repeated query parameter (`invalid_request`).",
           404: "This operation's release is not live yet (`not_found`)."}
 
 
-def operation(blp, operation_id, *, release, scope=None, errors=(401, 403, 429)):
+def operation(blp: Blueprint, operation_id: str, *, release: str, scope: str | None = None,
+              errors: Iterable[int] = (401, 403, 429)) -> Callable[[ViewFunction], ViewFunction]:
     """Declare a view method's contract name, release and scope, and document its errors."""
 
     def decorator(func):
@@ -62,7 +67,7 @@ def _query_names(view):
     return frozenset(names)
 
 
-def refuse_unknown_or_repeated_query(op):
+def refuse_unknown_or_repeated_query(op: Any) -> None:
     """A typo (`?stauts=left`) or a parameter the operation does not have
     (`?updated_since=`) would silently return the whole list: name it instead."""
     for name, values in request.args.lists():
@@ -91,7 +96,7 @@ def _operation_of_request():
 _operations: dict[tuple[str, str], Any] = {}
 
 
-def guard():
+def guard() -> None:
     """before_request for /v1 operations (not the OpenAPI document or routing errors)."""
     if request.routing_exception is not None or request.method == "OPTIONS":
         return
@@ -128,7 +133,7 @@ def guard():
     g.principal = principal
 
 
-def add_rate_limit_headers(response):
+def add_rate_limit_headers(response: Response) -> Response:
     headers = g.get("rate_limit_headers")
     if headers:
         response.headers.update(headers)
@@ -140,16 +145,16 @@ def additions_live() -> bool:
     return ADDITIONS in current_app.config["LIVE_RELEASES"]
 
 
-def current_principal():
+def current_principal() -> Principal:
     """The request's principal: credential, company and entities (app/domain/access/principal.py)."""
     return g.principal
 
 
-def current_company():
+def current_company() -> Company:
     return g.principal.company
 
 
-def check_live_settings(app):
+def check_live_settings(app: Flask) -> None:
     """Refuse to start on a release or operation id that does not exist: a typo in
     LIVE_OPERATIONS would otherwise keep an operation dark without a word."""
     operation_ids = {view.operation_id for function in app.view_functions.values()
@@ -167,13 +172,13 @@ class NoSessionUnderV1(SecureCookieSessionInterface):
     read or set (so no cookie can carry authority there, and no request pays for
     building the cookie signer). The console keeps Flask's signed-cookie sessions."""
 
-    def open_session(self, app, request):
+    def open_session(self, app: Flask, request: Request) -> SecureCookieSession | None:
         if request.path.startswith("/v1/"):
             return None  # Flask substitutes a null session, which is never saved
         return super().open_session(app, request)
 
 
-def register(app):
+def register(app: Flask) -> None:
     check_live_settings(app)
     app.session_interface = NoSessionUnderV1()
     app.before_request(guard)

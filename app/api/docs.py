@@ -1,7 +1,7 @@
 """Human pages of the API: the OpenAPI explorer (served locally, no CDN) and the
 errors page that every problem's `type` URL points into."""
 
-from flask import Blueprint, render_template, send_from_directory
+from flask import Blueprint, Response, render_template, send_from_directory
 from swagger_ui_bundle import swagger_ui_path
 
 from app.api.problems import CODES
@@ -22,7 +22,7 @@ PAGE_HEADERS = {
 
 
 @blp.after_request
-def page_headers(response):
+def page_headers(response: Response) -> Response:
     for name, value in PAGE_HEADERS.items():
         response.headers.setdefault(name, value)
     return response
@@ -47,17 +47,17 @@ ERROR_ADVICE = {
 
 
 @blp.get("/errors")
-def errors_page():
+def errors_page() -> str:
     return render_template("errors.html", codes=[
         (code, status, title, ERROR_ADVICE[code]) for code, (status, title) in CODES.items()
     ])
 
 
 @blp.get("/v1/docs")
-def docs_page():
+def docs_page() -> str:
     return render_template("docs.html")
 
 
 @blp.get("/v1/docs/static/<path:filename>")
-def docs_static(filename):
+def docs_static(filename: str) -> Response:
     return send_from_directory(swagger_ui_path, filename, max_age=86400)

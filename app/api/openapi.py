@@ -8,7 +8,10 @@ clients from it, so it describes every header and error the service really sends
 - flask-smorest's pagination and ETag components are left out: the API uses neither.
 """
 
+from typing import Any
+
 from apispec import BasePlugin
+from flask import Flask
 from flask_smorest import Api
 from flask_smorest.spec import prepare_response
 
@@ -27,11 +30,11 @@ HEADERS = {
 RATE_LIMIT = ("X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset")
 
 
-def header_refs(*names):
+def header_refs(*names: str) -> dict[str, dict[str, str]]:
     return {name: {"$ref": f"#/components/headers/{name}"} for name in names}
 
 
-def headers_of(status):
+def headers_of(status: int | str) -> dict[str, dict[str, str]]:
     """The headers a response with this status carries (401 comes before any counting)."""
     names = ["X-Request-Id"]
     if str(status) != "401":
@@ -44,11 +47,11 @@ def headers_of(status):
 class ResponseHeadersPlugin(BasePlugin):
     """Adds the headers above to every response of every operation."""
 
-    def init_spec(self, spec):
+    def init_spec(self, spec: Any) -> None:
         for name, header in HEADERS.items():
             spec.components.header(name, header)
 
-    def operation_helper(self, path=None, operations=None, **kwargs):
+    def operation_helper(self, path: str | None = None, operations: dict | None = None, **kwargs: Any) -> None:
         for operation in (operations or {}).values():
             for status, response in operation.get("responses", {}).items():
                 if isinstance(response, dict) and "$ref" not in response:
@@ -61,7 +64,7 @@ class PartnerApi(Api):
 
     ERROR_SCHEMA = ProblemSchema
 
-    def init_app(self, app, *, spec_kwargs=None):
+    def init_app(self, app: Flask, *, spec_kwargs: dict | None = None) -> None:
         spec_kwargs = {**(spec_kwargs or {}), "extra_plugins": [ResponseHeadersPlugin()]}
         super().init_app(app, spec_kwargs=spec_kwargs)
 

@@ -24,10 +24,11 @@ import logging
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any, cast
 
 import redis
 
-from app.api.ratelimit import make_limiter
+from app.api.ratelimit import Limiter, make_limiter
 from app.domain import credentials
 from app.domain.access.principal import Principal, Unauthenticated
 from app.models import db
@@ -38,19 +39,19 @@ log = logging.getLogger(__name__)
 class CredentialsVersion:
     KEY = "partner-api:credentials-version"
 
-    def __init__(self, client):
+    def __init__(self, client: redis.Redis) -> None:
         self._client = client
 
     @staticmethod
-    def fresh():
+    def fresh() -> str:
         return secrets.token_hex(8)
 
-    def changed(self):
+    def changed(self) -> None:
         self._bump()
         if db.in_transaction():
             db.after_commit(self._bump)
 
-    def current(self):
+    def current(self) -> str | None:
         """The current version (made if missing), or None if Redis is down."""
         fresh = self.fresh()
         try:
@@ -58,7 +59,7 @@ class CredentialsVersion:
         except redis.RedisError as exc:
             log.warning("credentials version unreadable: %s", exc)
             return None
-        return stored.decode() if stored is not None else fresh
+        return cast(bytes, stored).decode() if stored is not None else fresh
 
     def _bump(self):
         try:
@@ -68,7 +69,8 @@ class CredentialsVersion:
             log.error("could not bump the credentials version: %s", exc)
 
 
-def make_authenticator(limit_per_minute, redis_client=None, *, limits_file=None, **options):
+def make_authenticator(limit_per_minute: int, redis_client: redis.Redis | None = None, *,
+                       limits_file: str | None = None, **options: Any) -> "Authenticator":
     """The Authenticator of a web process: its rate limit reads the credentials version
     when there is Redis; without Redis nothing is cached."""
     versions = CredentialsVersion(redis_client) if redis_client is not None else None
@@ -90,12 +92,12 @@ class Authenticator:
     as possible: a warm entry costs one Redis call and no SQL. The rate limit counts per
     credential."""
 
-    def __init__(self, limiter, versions, *, last_used_resolution, max_entries=10_000,
-                 max_age=timedelta(seconds=30)):
+    def __init__(self, limiter: Limiter, versions: CredentialsVersion | None, *, last_used_resolution: int,
+                 max_entries: int = 10_000, max_age: timedelta = timedelta(seconds=30)) -> None:
         self.limiter, self.versions = limiter, versions  # versions: None without Redis
         self.last_used_resolution = last_used_resolution
         self.max_entries, self.max_age = max_entries, max_age
-        self._entries = {}
+        self._entries: dict[tuple[str, str], _Entry] = {}
 
     def __call__(self, bearer, now):
         """(principal, decision) for a `credentials.Bearer`. The decision is None when the

@@ -6,8 +6,10 @@ shape: `type`, `title`, `status`, `code`, `request_id`, and `errors` for
 """
 
 import json
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
-from flask import current_app, g, request, url_for
+from flask import Flask, current_app, g, request, url_for
 from peewee import IntegrityError
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
@@ -40,13 +42,15 @@ class ApiProblem(Exception):
     """Raise anywhere in a request to answer with a problem (`status` overrides the
     code's own, as 414 for an over-long URL)."""
 
-    def __init__(self, code, detail=None, *, errors=None, headers=None, status=None):
+    def __init__(self, code: str, detail: str | None = None, *, errors: Iterable[tuple[str, str]] | None = None,
+                 headers: dict[str, str] | None = None, status: int | None = None) -> None:
         super().__init__(detail or code)
         self.code, self.detail, self.errors, self.headers = code, detail, errors, headers or {}
         self.status = status
 
 
-def problem_response(code, detail=None, *, errors=None, headers=None, status=None):
+def problem_response(code: str, detail: str | None = None, *, errors: Iterable[tuple[str, str]] | None = None,
+                     headers: dict[str, str] | None = None, status: int | None = None) -> Response:
     default_status, title = CODES[code]
     body = {
         "type": f"{errors_url()}#{code}",
@@ -64,24 +68,24 @@ def problem_response(code, detail=None, *, errors=None, headers=None, status=Non
     return response
 
 
-def errors_url():
+def errors_url() -> str:
     """ERRORS_URL, or this service's errors page at the address the request came to."""
     return current_app.config["ERRORS_URL"] or url_for("docs.errors_page", _external=True)
 
 
-def is_api_request():
+def is_api_request() -> bool:
     return request.path == "/v1" or request.path.startswith("/v1/")
 
 
-def handle_api_problem(exc):
+def handle_api_problem(exc: ApiProblem) -> Response:
     return problem_response(exc.code, exc.detail, errors=exc.errors, headers=exc.headers, status=exc.status)
 
 
-def handle_domain_error(exc):
+def handle_domain_error(exc: DomainError) -> Response:
     return problem_response(exc.code, exc.message or None, errors=getattr(exc, "errors", None))
 
 
-def handle_http_exception(exc):
+def handle_http_exception(exc: Any) -> Response:
     """HTTP errors under /v1 become problems: routing 404/405, 413, webargs 422, 500."""
     if exc.code == 500:
         original = getattr(exc, "original_exception", None)
@@ -120,7 +124,7 @@ def _webargs_problem(messages):
                             errors=[(path, message) for _, path, message in errors])
 
 
-def flatten_messages(messages, prefix=""):
+def flatten_messages(messages: Any, prefix: str = "") -> list[tuple[str, str]]:
     """marshmallow's nested {field: [msgs] | {...}} -> [(path, message)], with list
     indexes as `[i]`: `events[3].employee_ref.type`."""
     if isinstance(messages, list | tuple):
@@ -129,7 +133,7 @@ def flatten_messages(messages, prefix=""):
         return [pair for m in messages for pair in flatten_messages(m, prefix)]
     if isinstance(messages, str):
         return [(prefix or "$", messages)]
-    pairs = []
+    pairs: list[tuple[str, str]] = []
     for key, value in messages.items():
         if isinstance(key, int):
             path = f"{prefix}[{key}]"
@@ -141,7 +145,7 @@ def flatten_messages(messages, prefix=""):
     return pairs
 
 
-def handle_integrity_error(exc):
+def handle_integrity_error(exc: IntegrityError) -> Response:
     """A unique index refused a row a concurrent request stored first: the request
     conflicts with the state it meets, which is 409, never a 500."""
     if not is_api_request():
@@ -151,7 +155,7 @@ def handle_integrity_error(exc):
     return problem_response("conflict", "A concurrent request changed this first; read it again and retry.")
 
 
-def register(app, elsewhere=None):
+def register(app: Flask, elsewhere: Mapping[str, Callable[[HTTPException], Response]] | None = None) -> None:
     """Problem handlers for /v1. `elsewhere` maps other paths to the handler of their
     HTTP errors (OAuth's endpoints answer RFC 6749 JSON); the rest keep Flask's pages
     (the console's blueprints have their own)."""

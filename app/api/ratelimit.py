@@ -24,7 +24,9 @@ import math
 import os
 import sqlite3
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 import redis
 
@@ -33,6 +35,12 @@ from config import ConfigurationError
 
 log = logging.getLogger(__name__)
 WINDOW_US = 60_000_000
+
+
+class Limiter(Protocol):
+    """Counts a request against `key`'s allowance: MemoryLimiter, SharedFileLimiter, RedisLimiter."""
+
+    def hit(self, key: str, now_us: int) -> "Decision": ...
 
 
 @dataclass(frozen=True)
@@ -44,7 +52,7 @@ class Decision:
     retry_after_seconds: int  # 0 when allowed
     version: str | None = None  # the value under `version_key`; None when not read from Redis
 
-    def headers(self):
+    def headers(self) -> dict[str, str]:
         headers = {
             "X-RateLimit-Limit": str(self.limit),
             "X-RateLimit-Remaining": str(self.remaining),
@@ -55,7 +63,7 @@ class Decision:
         return headers
 
 
-def gcra(stored_tat, now, interval, window=WINDOW_US):
+def gcra(stored_tat: int | None, now: int, interval: int, window: int = WINDOW_US) -> tuple[bool, int | None, int, int]:
     """One GCRA step. Returns (allowed, tat to store or None, backlog_us, wait_us)."""
     tat = max(stored_tat if stored_tat is not None else now, now)
     new_tat = tat + interval
@@ -65,7 +73,8 @@ def gcra(stored_tat, now, interval, window=WINDOW_US):
     return True, new_tat, new_tat - now, 0
 
 
-def decision(limit, interval, window, allowed, backlog_us, wait_us, version=None):
+def decision(limit: int, interval: int, window: int, allowed: bool, backlog_us: int, wait_us: int,
+             version: str | None = None) -> Decision:
     remaining = max(0, (window - backlog_us) // interval) if allowed else 0
     return Decision(
         allowed=allowed, limit=limit, remaining=int(remaining),
@@ -76,14 +85,15 @@ def decision(limit, interval, window, allowed, backlog_us, wait_us, version=None
 
 
 class MemoryLimiter:
-    def __init__(self, limit, window_us=WINDOW_US):
+    def __init__(self, limit: int, window_us: int = WINDOW_US) -> None:
         self.limit, self.window, self.interval = limit, window_us, window_us // limit
-        self._tats, self._lock = {}, threading.Lock()
+        self._tats: dict[str, int] = {}
+        self._lock = threading.Lock()
 
-    def hit(self, key, now_us):
+    def hit(self, key: str, now_us: int) -> Decision:
         with self._lock:
             allowed, new_tat, backlog, wait = gcra(self._tats.get(key), now_us, self.interval, self.window)
-            if allowed:
+            if allowed and new_tat is not None:  # allowed: a tat to store
                 self._tats[key] = new_tat
                 if len(self._tats) > 100_000:  # forget keys whose allowance is restored
                     self._tats = {k: t for k, t in self._tats.items() if t > now_us}
@@ -104,14 +114,14 @@ class SharedFileLimiter:
     )
     PRUNE_EVERY = 10_000  # hits of this process; keys whose allowance is back are forgotten
 
-    def __init__(self, limit, path, window_us=WINDOW_US, prefix="ratelimit:"):
+    def __init__(self, limit: int, path: str, window_us: int = WINDOW_US, prefix: str = "ratelimit:") -> None:
         self.limit, self.window, self.interval = limit, window_us, window_us // limit
         self.path, self.prefix = path, prefix
         self._lock = threading.Lock()
         self._connection, self._pid, self._hits = None, None, 0
         self._fallback = MemoryLimiter(limit, window_us)
 
-    def hit(self, key, now_us):
+    def hit(self, key: str, now_us: int) -> Decision:
         try:
             with self._lock:
                 row, stored = self._step(self.prefix + key, now_us)
@@ -181,16 +191,18 @@ class RedisLimiter:
     """`version_key`: (key, function making a fresh value) of a version read in the same
     step; its value comes back as `Decision.version`."""
 
-    def __init__(self, limit, client, prefix="ratelimit:", window_us=WINDOW_US, fallback=None, version_key=None):
+    def __init__(self, limit: int, client: redis.Redis, prefix: str = "ratelimit:", window_us: int = WINDOW_US,
+                 fallback: Limiter | None = None,
+                 version_key: tuple[str, Callable[[], str]] | None = None) -> None:
         self.limit, self.window, self.interval = limit, window_us, window_us // limit
         self.prefix, self.version_key = prefix, version_key
         self._client = client
         self._sha = hashlib.sha1(GCRA_LUA.encode()).hexdigest()
         self._fallback = fallback or MemoryLimiter(limit, window_us)
 
-    def hit(self, key, now_us):
+    def hit(self, key: str, now_us: int) -> Decision:
         if self.version_key is None:
-            args = (1, self.prefix + key, now_us, self.interval, self.window)
+            args: tuple = (1, self.prefix + key, now_us, self.interval, self.window)
         else:
             version_key, fresh = self.version_key
             args = (2, self.prefix + key, version_key, now_us, self.interval, self.window, fresh())
@@ -209,7 +221,9 @@ class RedisLimiter:
                         version.decode() if version else None)
 
 
-def make_limiter(limit, redis_client=None, *, window_seconds=60, prefix="ratelimit:", path=None, version_key=None):
+def make_limiter(limit: int, redis_client: redis.Redis | None = None, *, window_seconds: int = 60,
+                 prefix: str = "ratelimit:", path: str | None = None,
+                 version_key: tuple[str, Callable[[], str]] | None = None) -> Limiter:
     """`limit` requests per `window_seconds` per key: shared through Redis if given, else
     through the SQLite file at `path` (also Redis's fallback), else in this process only.
     `version_key` as for RedisLimiter (read only with Redis)."""

@@ -13,7 +13,7 @@ Under /v1 each is a problem (`app/api/problems.py`); `/oauth/token` and `/oauth/
 answer RFC 6749 JSON (app/oauth/routes.py); the console shows its error page.
 """
 
-from flask import abort, current_app, request
+from flask import Flask, abort, current_app, request
 from werkzeug.exceptions import BadRequest, RequestEntityTooLarge, RequestURITooLarge
 
 from app.api.problems import ApiProblem, is_api_request
@@ -31,7 +31,7 @@ class UnstorableField(BadRequest):
         self.field = field
 
 
-def refuse_hostile_request():
+def refuse_hostile_request() -> None:
     # Read from the raw environ: this runs on every request, before anything is parsed.
     environ = request.environ
     query = environ.get("QUERY_STRING", "")
@@ -59,5 +59,5 @@ def refuse_hostile_request():
             raise UnstorableField(*unstorable)
 
 
-def register(app):
+def register(app: Flask) -> None:
     app.before_request(refuse_hostile_request)

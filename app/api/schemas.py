@@ -44,7 +44,7 @@ class LocalizedNameSchema(OpenSchema):
     ar = fields.String(allow_none=True, required=True)
 
 
-def page_schema(item_schema, name):
+def page_schema(item_schema: type[Schema], name: str) -> type[Schema]:
     """A Page envelope schema class for `item_schema`."""
     return OpenSchema.from_dict(
         {

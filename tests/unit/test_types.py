@@ -2,10 +2,7 @@
 mypy, run by .ci/run, then checks their bodies). Public: a module-level function or a
 method of a module-level class whose name does not start with `_` (`__init__` counts:
 it is how the class is called). Views and schema hooks take what flask-smorest and
-marshmallow hand them and are left to those libraries' own types.
-
-NOT_YET lists the modules still to be annotated; it only shrinks: a module that gets
-its hints leaves it (the test says so), and no other module may lose them."""
+marshmallow hand them and are left to those libraries' own types."""
 
 import ast
 import pathlib
@@ -14,17 +11,6 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 PACKAGES = ("app/domain", "app/api")
-NOT_YET = {
-    "app/api/auth.py",
-    "app/api/docs.py",
-    "app/api/openapi.py",
-    "app/api/principal_cache.py",
-    "app/api/problems.py",
-    "app/api/ratelimit.py",
-    "app/api/request_id.py",
-    "app/api/request_limits.py",
-    "app/api/schemas.py",
-}
 
 
 def modules():
@@ -70,16 +56,10 @@ def unannotated(path):
 ALL = list(modules())
 
 
-@pytest.mark.parametrize("path", [p for p in ALL if p not in NOT_YET])
+@pytest.mark.parametrize("path", ALL)
 def test_public_functions_carry_type_hints(path):
     missing = unannotated(path)
     assert not missing, f"{path}: " + "; ".join(f"line {line} {what}" for line, what in missing)
-
-
-@pytest.mark.parametrize("path", sorted(NOT_YET))
-def test_a_module_still_to_annotate_leaves_the_list_once_it_is_done(path):
-    assert (ROOT / path).exists(), f"{path} is gone: take it off NOT_YET"
-    assert unannotated(path), f"{path} carries its hints now: take it off NOT_YET"
 
 
 def test_the_check_sees_a_missing_hint():
