@@ -14,7 +14,6 @@ no Runtime's wiring decides whether a revoked key's endpoints keep receiving eve
 """
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import NamedTuple
@@ -32,20 +31,17 @@ from app.models.base import lock_for_update, row_of, write_transaction
 
 @dataclass(frozen=True)
 class CredentialKind:
+    """How a kind's tokens look: told apart by prefix, then checked whole."""
+
     name: str
-    prefixes: tuple
+    prefixes: tuple[str, ...]
     pattern: re.Pattern  # the whole token
-    load: Callable  # secret hash -> Principal, or raise Unauthenticated
-    record_use: Callable | None = None  # (credential id, last used, now, resolution) -> last used
 
 
 KINDS = (
-    CredentialKind("api_key", tuple(keys.PREFIXES.values()), keys.KEY_PATTERN, keys.load_principal,
-                   keys.record_use),
-    CredentialKind("oauth", (connections.ACCESS_PREFIX,), connections.ACCESS_PATTERN, connections.load_principal,
-                   connections.record_use),
+    CredentialKind("api_key", tuple(keys.PREFIXES.values()), keys.KEY_PATTERN),
+    CredentialKind("oauth", (connections.ACCESS_PREFIX,), connections.ACCESS_PATTERN),
 )
-_BY_NAME = {kind.name: kind for kind in KINDS}
 
 
 class Bearer(NamedTuple):
@@ -67,16 +63,20 @@ def identify(authorization: str | None) -> Bearer:
 
 
 def load_principal(bearer: Bearer) -> Principal:
-    return _BY_NAME[bearer.kind].load(bearer.secret_hash)
+    """The principal of a presented credential, or raise Unauthenticated: a key acts for
+    its company, an OAuth access token for its connection."""
+    if bearer.kind == "oauth":
+        return connections.load_principal(bearer.secret_hash)
+    return keys.load_principal(bearer.secret_hash)
 
 
 def record_use(principal: Principal, last_used_at: datetime | None, now: datetime,
-               resolution_seconds: int) -> datetime | None:
-    """Note the use where the kind keeps one; returns the last-used time to remember."""
-    note = _BY_NAME[principal.kind].record_use
-    if note is None:
-        return last_used_at
-    return note(principal.credential_id, last_used_at, now, resolution_seconds)
+               resolution_seconds: int) -> datetime:
+    """Note the use (a key's or a connection's "last used", at most once per
+    `resolution_seconds`); returns the last-used time to remember."""
+    if principal.kind == "oauth":
+        return connections.record_use(principal.credential_id, last_used_at, now, resolution_seconds)
+    return keys.record_use(principal.credential_id, last_used_at, now, resolution_seconds)
 
 
 def reissue_key(company: Company, name: str, scopes: list[str] | tuple[str, ...], runtime: Runtime, *,

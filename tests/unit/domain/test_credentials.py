@@ -69,13 +69,6 @@ def test_a_key_never_expires_and_a_dated_credential_stops_at_its_expiry():
     assert principal(now).expired(now)
 
 
-def test_a_kind_without_use_records_notes_nothing(monkeypatch):
-    now = datetime(2026, 11, 21, 9, 0, tzinfo=UTC)
-    quiet = credentials.CredentialKind("quiet", ("q_",), keys.KEY_PATTERN, load=None)
-    monkeypatch.setattr(credentials, "_BY_NAME", {"api_key": quiet})
-    assert credentials.record_use(principal(), None, now, 60) is None
-
-
 def test_key_secrets_are_random_and_of_the_contract_shape():
     made = {f"svc_test_{random_token(32)}" for _ in range(200)}
     assert len(made) == 200 and all(keys.KEY_PATTERN.match(secret) for secret in made)
