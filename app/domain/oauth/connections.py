@@ -251,7 +251,7 @@ def present_refresh(app: OAuthApp, refresh_token: str, runtime: Runtime) -> Pres
             raise OAuthError("invalid_grant", "the refresh token was revoked")
         if token.used_at is not None:  # presented again after its use: the whole family ends
             _end(token.connection_id, "refresh_token_reused", runtime)
-            refusal = REUSED
+            refusal = _reused()
         elif now >= from_db(token.expires_at):
             refusal = OAuthError("invalid_grant", "the refresh token expired")
     if refusal is not None:
@@ -260,8 +260,9 @@ def present_refresh(app: OAuthApp, refresh_token: str, runtime: Runtime) -> Pres
                             connection.granted_by_id)
 
 
-REUSED = OAuthError("invalid_grant", "the refresh token was used already; the connection is revoked and the "
-                                     "customer must approve again")
+def _reused() -> OAuthError:
+    return OAuthError("invalid_grant", "the refresh token was used already; the connection is revoked and the "
+                                       "customer must approve again")
 
 
 def refresh_scopes(presented: PresentedRefresh, text: str | None) -> tuple[str, ...]:
@@ -296,7 +297,7 @@ def use_refresh(presented: PresentedRefresh, runtime: Runtime) -> None:
             _end(presented.connection_id, "refresh_token_reused", runtime)
             refused = True
     if refused:
-        raise REUSED
+        raise _reused()
 
 
 def redeem_code(app: OAuthApp, code: str, redirect_uri: str, verifier: str, runtime: Runtime,
