@@ -129,3 +129,5 @@ CONTRACT_NAMES = {"getCompany", "listEmployees", "getEmployee", "listPayrollRuns
                   "ingestAttendanceEvents", "listAttendanceDays", "listWebhookEndpoints", "createWebhookEndpoint",
                   "getWebhookEndpoint", "updateWebhookEndpoint", "deleteWebhookEndpoint", "sendTestWebhook",
                   "listWebhookDeliveries", "redeliverWebhook"}
+# What this service adds past the contract (x-release v1.3; README, "Beyond the contract").
+ADDITION_NAMES = {"replayWebhookEvents"}

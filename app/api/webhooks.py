@@ -11,6 +11,7 @@ from marshmallow import fields, validate
 from app.api import ApiBlueprint, empty_response, json_response
 from app.api.auth import additions_live, current_principal, operation
 from app.api.schemas import OpenSchema
+from app.domain.kernel.clock import parse_rfc3339
 from app.domain.webhooks import deliveries, endpoints
 from app.domain.webhooks.urls import check_url
 from app.extensions import runtime, webhook_sender
@@ -123,6 +124,32 @@ class UpdateWebhookEndpointSchema(OpenSchema):
                            error_messages={"invalid": "true or false", "null": "true or false"})
 
 
+class Rfc3339(fields.Field):
+    """An RFC 3339 time with its offset (`2026-11-20T00:00:00Z`), as everywhere in v1."""
+
+    default_error_messages = {"invalid": "an RFC 3339 time with its offset, e.g. 2026-11-20T00:00:00Z"}
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        moment = parse_rfc3339(value)
+        if moment is None:
+            raise self.make_error("invalid")
+        return moment
+
+
+class ReplaySchema(OpenSchema):
+    since = Rfc3339(required=True, metadata={
+        "type": "string", "format": "date-time",
+        "description": f"Send again the events of the endpoint's types created since this time (at most "
+                       f"{deliveries.REPLAY_DAYS} days back)."},
+        error_messages={"required": "required", "null": "an RFC 3339 time with its offset"})
+    status = fields.String(validate=validate.OneOf(["failed"], error="`failed`, or leave it out"), metadata={
+        "description": "`failed`: only the events this endpoint never received successfully."})
+
+
+class ReplayQueuedSchema(OpenSchema):
+    queued = fields.Integer(required=True, metadata={"description": "Deliveries queued: one per event."})
+
+
 class DeliveryArgsSchema(OpenSchema):
     status = fields.String(validate=validate.OneOf(deliveries.STATUSES), metadata={
         "description": "Only deliveries in this state."})
@@ -216,6 +243,20 @@ class WebhookDeliveries(MethodView):
         """The delivery log: newest first, at most 100, the last 30 days"""
         endpoint = _endpoint(webhook_id)
         return json_response({"data": [_delivery(d) for d in deliveries.log(endpoint, args.get("status"))]})
+
+
+@blp.route("/<webhook_id>/replay")
+class WebhookReplay(MethodView):
+    @operation(blp, "replayWebhookEvents", release=ADDITIONS, scope="webhooks:manage",
+               errors=(400, 401, 403, 404, 409, 413, 422, 429))
+    @blp.arguments(ReplaySchema, example={"since": "2026-11-20T00:00:00Z", "status": "failed"})
+    @blp.response(202, ReplayQueuedSchema, example={"queued": 12})
+    def post(self, body, webhook_id):
+        """Send again what this endpoint missed since a time: same event ids and bodies, new signatures
+        (beyond the contract, v1.3)"""
+        endpoint = _endpoint(webhook_id)
+        created = deliveries.replay(endpoint.id, body["since"], runtime(), only_failed=body.get("status") == "failed")
+        return json_response({"queued": len(created)}, status=202)
 
 
 @blp.route("/<webhook_id>/deliveries/<delivery_id>/redeliver")

@@ -3,8 +3,9 @@
     flask --app wsgi webhooks replay --endpoint whk_... --since 2026-11-20T00:00:00Z [--status failed]
 
 `replay` sends again every event the endpoint should have received since a time (its
-subscribed types), or with `--status failed` only those it never received
-successfully: after a receiver's outage, beyond the contract (like Svix's "recover").
+subscribed types, at most 30 days back), or with `--status failed` only those it never
+received successfully: after a receiver's outage, beyond the contract (like Svix's
+"recover"); the API's replayWebhookEvents (v1.3) does the same.
 """
 
 import click

@@ -13,7 +13,7 @@ from app.mail import SmtpMailer
 from app.models import Company, OutboxEvent
 from tests.api.console import member, post, sign_in, throttle
 from tests.helpers import free_port
-from tests.receivers import Inbox
+from tests.receivers import Inbox, Receiver
 
 
 @pytest.fixture(autouse=True)
@@ -75,3 +75,10 @@ def inbox(app, monkeypatch):
     monkeypatch.setitem(app.extensions, "mailer", SmtpMailer(f"smtp://127.0.0.1:{port}", "console@example.com"))
     yield received
     controller.stop()
+
+
+@pytest.fixture
+def receiver():
+    """A webhook receiver on loopback that answers 200 and keeps what it got."""
+    with Receiver() as running:
+        yield running

@@ -15,7 +15,7 @@ from schemathesis.specs.openapi.checks import negative_data_rejection, positive_
 
 from app.api.ratelimit import make_limiter
 from tests.conftest import bearer
-from tests.helpers import CONTRACT_NAMES
+from tests.helpers import ADDITION_NAMES, CONTRACT_NAMES
 
 checks.load_all_checks()
 EXAMPLES = 30
@@ -34,7 +34,7 @@ def operations(app, transaction, monkeypatch):
 
 
 @pytest.mark.parametrize("mode", list(GenerationMode), ids=lambda mode: mode.value)
-@pytest.mark.parametrize("operation_id", sorted(CONTRACT_NAMES))
+@pytest.mark.parametrize("operation_id", sorted(CONTRACT_NAMES | ADDITION_NAMES))
 def test_every_operation_holds_under_generated_input(operations, operation_id, mode, sandbox, make_key):
     excluded = [positive_data_acceptance]
     if operation_id == "ingestAttendanceEvents":

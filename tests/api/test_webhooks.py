@@ -29,12 +29,6 @@ from tests.receivers import Receiver
 EVENTS = ["employee.created", "employee.updated", "employee.left"]
 
 
-@pytest.fixture
-def receiver():
-    with Receiver() as running:
-        yield running
-
-
 def independent_signature(secret, timestamp, body):
     """The contract's scheme, written again here: hex HMAC-SHA256 of "<t>.<raw body>"."""
     return hmac.new(secret.encode("utf-8"), str(timestamp).encode() + b"." + body, hashlib.sha256).hexdigest()

@@ -160,6 +160,28 @@ def test_the_readme_receiver_gets_an_hr_change_once_even_when_redelivered(stack)
     assert out.strip() == ""  # the redelivery was answered 200 and not handled twice
 
 
+def test_replay_through_the_api_resends_what_a_receiver_missed_with_the_same_ids(stack):
+    """replayWebhookEvents (v1.3) against the served processes: a receiver that was down
+    gets the events it missed, ids and bodies unchanged, once it is back."""
+    since = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    with Receiver(status=503) as down:
+        endpoint = create(stack, down.url, ["employee.updated"])
+        flask(stack["env"], "employees", "update", employee_of(stack), "--job-title", "Night Cashier")
+        assert wait_for(lambda: [d for d in deliveries(stack, endpoint) if d["status"] == "failed"], seconds=30)
+        missed = down.requests[0]["body"]
+    with Receiver() as back:
+        changed = requests.patch(f"{stack['base']}/v1/webhooks/{endpoint['id']}", headers=stack["headers"],
+                                 json={"url": back.url}, timeout=10)
+        assert changed.status_code == 200, changed.text
+        answer = requests.post(f"{stack['base']}/v1/webhooks/{endpoint['id']}/replay", headers=stack["headers"],
+                               json={"since": since, "status": "failed"}, timeout=10)
+        assert answer.status_code == 202 and answer.json() == {"queued": 1}, answer.text
+        assert wait_for(lambda: back.requests, seconds=30), "the replay was never delivered"
+        [again] = back.requests[:1]
+    assert again["body"] == missed  # the stored envelope, byte for byte: the same event id
+    assert verify([endpoint["secret"]], again["headers"]["X-SVC-Signature"], again["body"], time.time())
+
+
 def test_seven_days_of_failures_disable_the_endpoint_and_email_the_owner(stack, inbox):
     with Receiver(status=500, body=b"broken") as failing:
         endpoint = create(stack, failing.url)

@@ -23,7 +23,7 @@ from peewee import fn
 
 from app.domain.kernel.backlog import Backlog
 from app.domain.kernel.clock import format_utc, from_db, to_db
-from app.domain.kernel.errors import Conflict, NotFound
+from app.domain.kernel.errors import Conflict, NotFound, ValidationFailed
 from app.domain.kernel.ids import new_id
 from app.domain.kernel.runtime import Runtime
 from app.models import OutboxEvent, WebhookDelivery, WebhookEndpoint
@@ -38,6 +38,7 @@ DISABLE_AFTER = timedelta(days=7)
 WARN_AFTER = timedelta(days=3)
 RESPONSE_TEXT_LIMIT = 1024
 LOG_SIZE, LOG_DAYS = 100, 30
+REPLAY_DAYS = 30  # how far back a replay reaches
 STATUSES = ("succeeded", "failed", "pending")  # what partners see; `sending` shows as pending
 
 
@@ -347,8 +348,13 @@ def prune(now: datetime) -> int:
 def replay(endpoint_id: str, since: datetime, runtime: Runtime, *, only_failed: bool = False) -> list[str]:
     """Send again every event the endpoint should have received since `since` (its
     subscribed types, of its company), or with `only_failed` those it never received
-    successfully. Refused for a disabled endpoint. Returns the new deliveries' ids."""
+    successfully: the same event ids and bodies, signed anew. At most REPLAY_DAYS back
+    (ValidationFailed naming `since`); refused for a disabled endpoint (Conflict).
+    Returns the new deliveries' ids."""
     now = runtime.now()
+    if since < now - timedelta(days=REPLAY_DAYS):
+        raise ValidationFailed("too far back", [("since", f"at most {REPLAY_DAYS} days back (the events kept for "
+                                                          "replay)")])
     with write_transaction():
         endpoint = WebhookEndpoint.get_or_none(WebhookEndpoint.id == endpoint_id)
         if endpoint is None:
