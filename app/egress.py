@@ -162,7 +162,8 @@ class Sender:
             if not finished:
                 response.close()
             response.release_conn()
-        return Outcome(response.status, b"".join(chunks), duration_ms=_ms(started))
+        return Outcome(response.status, b"".join(chunks), duration_ms=_ms(started),
+                       retry_after=response.headers.get("Retry-After"))
 
     def _pool(self, scheme, address, port, host):
         key = (scheme, address, port, host)

@@ -36,7 +36,8 @@ EVENTS_TEXT = (f"Event types: {', '.join(endpoints.SUBSCRIBABLE)}. The test oper
                "not `ping` is listed.")
 REASON_TEXT = ("Null while active; `delivery_failures` (7 days of failures), `key_revoked` (the owning key was "
                "revoked), `connection_revoked` (the owning OAuth connection ended: the customer revoked the app, "
-               "or its tokens were revoked) or `manual` (PATCH `active: false`). Tolerate unknown values.")
+               "or its tokens were revoked), `manual` (PATCH `active: false`), or beyond the contract (v1.3) "
+               "`endpoint_gone` (the receiver answered 410 Gone). Tolerate unknown values.")
 
 
 class WebhookEndpointSchema(OpenSchema):

@@ -19,6 +19,7 @@ from flask import current_app
 from app.domain.webhooks import deliveries, endpoints, sending
 from app.extensions import mailer, runtime, webhook_sender
 from app.models.base import connection
+from config import ADDITIONS
 
 log = logging.getLogger(__name__)
 THREADS = 16  # lanes sent side by side
@@ -43,6 +44,8 @@ def send_attempts(attempts):
     if not attempts:
         return 0
     current = runtime()
+    # A receiver's 410 and Retry-After are heeded while v1.3 (beyond the contract) is live.
+    signals = ADDITIONS in current_app.config["LIVE_RELEASES"]
     post = sending.signed_post(webhook_sender().post, current.sealer, lambda: current.now().timestamp())
     settled = queue.SimpleQueue()
 
@@ -71,7 +74,8 @@ def send_attempts(attempts):
                     sent += what == "sent"
             for start in range(0, len(ready), RECORD_EVERY):
                 with connection():
-                    deliveries.record_many(ready[start:start + RECORD_EVERY], current.now(), current)
+                    deliveries.record_many(ready[start:start + RECORD_EVERY], current.now(), current,
+                                           receiver_signals=signals)
     if released:
         with connection():
             deliveries.release(released, current.now())
@@ -82,7 +86,7 @@ def send_attempts(attempts):
 
 
 def notify_endpoint(endpoint_id, notice):
-    """Email the company's owner that an endpoint is failing or was disabled."""
+    """Email the company's owner that an endpoint is failing, was disabled, or is gone."""
     with connection():
         message = endpoints.notice_email(endpoint_id, notice)
     if message is None:

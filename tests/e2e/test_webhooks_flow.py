@@ -182,6 +182,31 @@ def test_replay_through_the_api_resends_what_a_receiver_missed_with_the_same_ids
     assert verify([endpoint["secret"]], again["headers"]["X-SVC-Signature"], again["body"], time.time())
 
 
+def test_a_receiver_that_answers_gone_or_later_is_heeded(stack, inbox):
+    """v1.3 against the served processes: 410 disables the endpoint and emails the owner;
+    503 with Retry-After puts the next attempt an hour on, not a minute."""
+    with Receiver(status=410) as gone:
+        endpoint = create(stack, gone.url, ["employee.updated"])
+        flask(stack["env"], "employees", "update", employee_of(stack), "--job-title", "Gone Fishing")
+        state = wait_for(lambda: requests.get(f"{stack['base']}/v1/webhooks/{endpoint['id']}",
+                                              headers=stack["headers"], timeout=10).json()["active"] is False,
+                         seconds=30)
+    assert state, "the 410 did not disable the endpoint"
+    seen = requests.get(f"{stack['base']}/v1/webhooks/{endpoint['id']}", headers=stack["headers"], timeout=10).json()
+    assert seen["disabled_reason"] == "endpoint_gone"
+    mail = wait_for(lambda: [m for m in inbox[0].messages if endpoint["url"] in m["Subject"]], seconds=20)
+    assert mail and "gone" in mail[0]["Subject"]
+    with Receiver(status=503, headers={"Retry-After": "3600"}) as busy:
+        later = create(stack, busy.url, ["employee.updated"])
+        sent_at = datetime.now(UTC)
+        flask(stack["env"], "employees", "update", employee_of(stack), "--job-title", "Back Tomorrow")
+        planned = wait_for(lambda: [d["next_retry_at"] for d in deliveries(stack, later) if d["next_retry_at"]],
+                           seconds=30)
+    assert planned, "no retry was planned"
+    due = datetime.fromisoformat(planned[0].replace("Z", "+00:00"))
+    assert timedelta(minutes=59) <= due - sent_at <= timedelta(minutes=61)
+
+
 def test_seven_days_of_failures_disable_the_endpoint_and_email_the_owner(stack, inbox):
     with Receiver(status=500, body=b"broken") as failing:
         endpoint = create(stack, failing.url)

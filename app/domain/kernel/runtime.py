@@ -63,7 +63,8 @@ class Runtime:
 
     def endpoint_notice(self, endpoint_id: str, notice: str) -> None:
         """Call inside the transaction that found a webhook endpoint `failing` for three
-        days or `disabled` it: its company's owner is told after commit."""
+        days, `disabled` it, or found it `gone` (a 410): its company's owner is told after
+        commit."""
         if self.on_endpoint_notice is not None:
             what = f"the {notice} notice of webhook endpoint {endpoint_id}"
             db.after_commit(lambda: _hand_off(what, self.on_endpoint_notice, endpoint_id, notice))

@@ -18,6 +18,7 @@ import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from email.utils import parsedate_to_datetime
 
 from peewee import fn
 
@@ -38,6 +39,8 @@ DISABLE_AFTER = timedelta(days=7)
 WARN_AFTER = timedelta(days=3)
 RESPONSE_TEXT_LIMIT = 1024
 LOG_SIZE, LOG_DAYS = 100, 30
+GONE = "endpoint_gone"  # disabled_reason after a 410 (v1.3)
+RETRY_AFTER_CAP = timedelta(hours=24)  # the latest a receiver's Retry-After may push an attempt
 REPLAY_DAYS = 30  # how far back a replay reaches
 STATUSES = ("succeeded", "failed", "pending")  # what partners see; `sending` shows as pending
 
@@ -63,6 +66,7 @@ class Outcome:
     body: bytes = b""
     error: str | None = None  # why there was no answer: timeout, TLS, address refused, ...
     duration_ms: int = 0
+    retry_after: str | None = None  # the answer's Retry-After header, as sent
 
     @property
     def succeeded(self) -> bool:
@@ -184,18 +188,28 @@ def _group(pairs):
     return grouped.items()
 
 
-def record_many(outcomes: Sequence[tuple[Attempt, Outcome]], now: datetime, runtime: Runtime) -> list[str | None]:
+def record_many(outcomes: Sequence[tuple[Attempt, Outcome]], now: datetime, runtime: Runtime, *,
+                receiver_signals: bool = True) -> list[str | None]:
     """Store what attempts (Attempt, Outcome) got back, in one transaction: plan each
     retry, move the endpoints' failure streaks, disable one after seven days of
     failures. Only an attempt still `sending` is recorded (one recorded already, by a
     worker whose claim it outlived, is left as it is). Returns the planned retries' ids
-    (None where none is planned)."""
+    (None where none is planned).
+
+    With `receiver_signals` (v1.3, beyond the contract), a receiver may also say "gone"
+    (410: the endpoint is disabled at once, `endpoint_gone`, its owner told and its
+    pending attempts cancelled) or "later" (429 or 503 with Retry-After: the next attempt
+    is not sent before then, at most 24 hours on; still the schedule's next attempt)."""
+    gone = {attempt.endpoint_id for attempt, outcome in outcomes if receiver_signals and outcome.status == 410}
     with write_transaction():
         ended, planned = [], {}
         for attempt, outcome in outcomes:
             retry_at = None
-            if not outcome.succeeded and attempt.retries and attempt.attempt < MAX_ATTEMPTS:
+            if (not outcome.succeeded and attempt.retries and attempt.attempt < MAX_ATTEMPTS
+                    and attempt.endpoint_id not in gone):
                 retry_at = now + RETRY_DELAYS[attempt.attempt - 1]
+                if receiver_signals and outcome.status in (429, 503):
+                    retry_at = max(retry_at, asked_later(outcome.retry_after, now) or retry_at)
                 planned[attempt.delivery_id] = _attempt_row(attempt.endpoint_id, attempt.event_id, attempt.event_type,
                                                             attempt.attempt + 1, now, due=retry_at)
             ended.append(("succeeded" if outcome.succeeded else "failed", to_db(now), outcome.status,
@@ -212,6 +226,8 @@ def record_many(outcomes: Sequence[tuple[Attempt, Outcome]], now: datetime, runt
         for attempt, outcome in outcomes:
             if attempt.delivery_id in recorded and attempt.endpoint_id in owners:
                 _streak(owners[attempt.endpoint_id], outcome.succeeded, now, runtime)
+        for endpoint_id in gone & set(owners):
+            _gone(owners[endpoint_id], now, runtime)
     return [planned[attempt.delivery_id][0] if attempt.delivery_id in recorded and attempt.delivery_id in planned
             else None for attempt, _ in outcomes]
 
@@ -238,6 +254,37 @@ def _streak(endpoint, succeeded, now, runtime):
     elif endpoint.active and endpoint.warned_at is None and now - since >= WARN_AFTER:
         change(warned_at=to_db(now))
         runtime.endpoint_notice(endpoint.id, "failing")
+
+
+def _gone(endpoint: WebhookEndpoint, now: datetime, runtime: Runtime) -> None:
+    """The receiver answered 410 Gone: the endpoint stops at once (its row is locked by
+    the caller), its owner is told, and its pending attempts end unsent."""
+    if endpoint.active:
+        (WebhookEndpoint.update(active=False, disabled_reason=GONE, updated_at=to_db(now))
+         .where(WebhookEndpoint.id == endpoint.id).execute())
+        endpoint.active = False
+        runtime.endpoint_notice(endpoint.id, "gone")
+    (WebhookDelivery.update(status="failed", error="not sent: the receiver answered 410 Gone; the endpoint is "
+                                                   "disabled", next_retry_at=None)
+     .where(WebhookDelivery.endpoint == endpoint.id, WebhookDelivery.status == "pending").execute())
+
+
+def asked_later(retry_after: str | None, now: datetime) -> datetime | None:
+    """When a receiver's Retry-After (delay-seconds, or an HTTP date) asks to be called
+    again, at most RETRY_AFTER_CAP from `now`; None when it asks for nothing usable."""
+    if not retry_after or not retry_after.strip():
+        return None
+    text = retry_after.strip()
+    if text.isdigit():
+        asked = now + timedelta(seconds=min(int(text), RETRY_AFTER_CAP.total_seconds()))
+    else:
+        try:
+            asked = parsedate_to_datetime(text)
+        except (TypeError, ValueError, IndexError):
+            return None
+        if asked.tzinfo is None:
+            return None
+    return min(max(asked, now), now + RETRY_AFTER_CAP)
 
 
 def response_text(body: bytes | None) -> str:

@@ -208,12 +208,19 @@ def disable_for_credential(kind: str, credential_id: str, reason: str, now: date
 
 def notice_email(endpoint_id: str, notice: str) -> tuple[list[str], str, str] | None:
     """(recipients, subject, body) telling the company's owner that an endpoint is
-    `failing` (three days) or was `disabled` (seven days); None if the endpoint is gone."""
+    `failing` (three days), was `disabled` (seven days), or is `gone` (its receiver
+    answered 410); None if the endpoint no longer exists."""
     endpoint = WebhookEndpoint.get_or_none(WebhookEndpoint.id == endpoint_id)
     if endpoint is None:
         return None
     since = format_utc(endpoint.failing_since) or "recently"
-    if notice == "disabled":
+    if notice == "gone":
+        subject = f"Webhook endpoint gone: {endpoint.url}"
+        body = (f"The receiver of the webhook endpoint {endpoint.id} ({endpoint.url}) answered 410 Gone, so the "
+                "endpoint has been disabled and no more events are sent to it; its pending deliveries were "
+                "cancelled.\n\nIf that was a mistake, the integration can re-enable it (PATCH /v1/webhooks/"
+                f"{endpoint.id} with active: true) or you can in the console, and replay what it missed.")
+    elif notice == "disabled":
         subject = f"Webhook endpoint disabled: {endpoint.url}"
         body = (f"Every delivery to the webhook endpoint {endpoint.id} ({endpoint.url}) has failed since {since}, "
                 "so after seven days it has been disabled and no more events are sent to it.\n\n"
