@@ -8,7 +8,7 @@ from flask import Flask
 
 from app import cli, console, metrics, telemetry
 from app.api import attendance as attendance_api
-from app.api import auth, company, docs, employees, payroll, problems, request_id, request_limits
+from app.api import auth, company, docs, employees, event_types, payroll, problems, request_id, request_limits
 from app.api import webhooks as webhooks_api
 from app.api.openapi import PartnerApi
 from app.api.principal_cache import make_authenticator
@@ -119,8 +119,11 @@ def create_app(config=None, **overrides):
                        "description": "API key (`svc_live_...` or `svc_test_...`), or an OAuth access token "
                                       "(`svc_at_...`, preview) with the same scopes."}
     )
-    for blueprint in (company.blp, employees.blp, payroll.blp, attendance_api.blp, webhooks_api.blp):
+    for blueprint in (company.blp, employees.blp, payroll.blp, attendance_api.blp, webhooks_api.blp,
+                      event_types.blp):
         api.register_blueprint(blueprint)
+    event_types.register_schemas(api.spec)
+    app.extensions["partner_api"] = api
     app.register_blueprint(docs.blp)
     app.register_blueprint(ops_routes.bp)
     console.register(app)

@@ -1,0 +1,136 @@
+"""The catalog of webhook event types (beyond the contract, v1.3): for each, when it is
+sent and the JSON Schema of the envelope's `data`.
+
+The `data` schemas are the OpenAPI document's own components (`EmployeeEventData`, ...,
+registered by `register_schemas`), so the catalog and the document cannot say two
+things; the catalog hands each one out whole (references inlined, OpenAPI's `nullable`
+written as JSON Schema's `"null"` type), for a receiver to validate with any JSON
+Schema library. Like every response schema here, none forbids fields v1 may add.
+"""
+
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Response, current_app
+from flask.views import MethodView
+from marshmallow import Schema, fields
+
+from app.api import ApiBlueprint, json_response
+from app.api.auth import operation
+from app.api.employees import EmployeeSchema
+from app.api.payroll import PayrollRunSummarySchema
+from app.api.schemas import OpenSchema
+from app.domain.kernel.events import EVENT_TYPES
+from config import ADDITIONS
+
+blp = ApiBlueprint("event_types", __name__, url_prefix="/v1/event-types",
+                   description="What each webhook event's `data` holds (beyond the contract, v1.3).")
+
+
+class EmployeeEventDataSchema(OpenSchema):
+    employee = fields.Nested(EmployeeSchema, required=True)
+
+
+class PayrollRunEventDataSchema(OpenSchema):
+    payroll_run = fields.Nested(PayrollRunSummarySchema, required=True)
+
+
+class PayrollRunDeletedEventDataSchema(OpenSchema):
+    payroll_run_id = fields.String(required=True)
+
+
+class AttendanceRejectedEventDataSchema(OpenSchema):
+    external_id = fields.String(required=True)
+    event_id = fields.String(allow_none=True)
+    reason = fields.String(required=True, metadata={
+        "description": "`orphan_clock_out`, `orphan_clock_in`, `shift_too_long`, `overlapping_shift` or "
+                       "`unmatched_employee_expired`. Tolerate unknown values."})
+    detail = fields.String(allow_none=True)
+
+
+class PingEventDataSchema(OpenSchema):
+    webhook_id = fields.String(required=True, metadata={"description": "The endpoint the test was sent to."})
+
+
+# Event type -> (when it is sent, the release that brought it, the schema of its `data`).
+CATALOG: dict[str, tuple[str, str, type[Schema]]] = {
+    "employee.created": ("An employee was added.", "v1.2", EmployeeEventDataSchema),
+    "employee.updated": ("Any field of the Employee schema changed.", "v1.2", EmployeeEventDataSchema),
+    "employee.left": ("Employment ended.", "v1.2", EmployeeEventDataSchema),
+    "payroll_run.finalized": ("A run was closed and its journal posted.", "v1.2", PayrollRunEventDataSchema),
+    "payroll_run.paid": ("A run was marked paid and its payment journal posted.", "v1.2", PayrollRunEventDataSchema),
+    "payroll_run.corrected": ("Amounts of a finalized or paid run changed: re-fetch the run.", "v1.2",
+                              PayrollRunEventDataSchema),
+    "payroll_run.deleted": ("A finalized run was deleted and its journal reversed.", "v1.2",
+                            PayrollRunDeletedEventDataSchema),
+    "attendance.rejected": ("A stored clock event could not become attendance.", "v1.2",
+                            AttendanceRejectedEventDataSchema),
+    "ping": ("Sent by the test operation.", "v1.2", PingEventDataSchema),
+}
+assert set(CATALOG) == set(EVENT_TYPES), "every event type is in the catalog"
+
+
+def component_name(schema: type[Schema]) -> str:
+    return schema.__name__.removesuffix("Schema")
+
+
+def register_schemas(spec: Any) -> None:
+    """Put each `data` schema in the OpenAPI document's components."""
+    for schema in dict.fromkeys(entry[2] for entry in CATALOG.values()):
+        spec.components.schema(component_name(schema), schema=schema)
+
+
+class EventTypeSchema(OpenSchema):
+    type = fields.String(required=True, metadata={"example": "employee.updated"})
+    description = fields.String(required=True)
+    release = fields.String(required=True, metadata={"description": "The release that brought this event type."})
+    schema = fields.Dict(required=True, metadata={
+        "description": "JSON Schema of the envelope's `data` for this type (self-contained)."})
+
+
+class EventTypeListSchema(OpenSchema):
+    data = fields.List(fields.Nested(EventTypeSchema), required=True)
+
+
+def json_schema(name: str, components: Mapping[str, Any]) -> dict[str, Any]:
+    """The component `name` as a self-contained JSON Schema."""
+
+    def whole(node: Any) -> Any:
+        if isinstance(node, dict):
+            if "$ref" in node:
+                return whole(components[node["$ref"].rsplit("/", 1)[-1]])
+            out = {key: whole(value) for key, value in node.items() if key != "nullable"}
+            if node.get("nullable"):
+                if "type" in out:
+                    out["type"] = [out["type"], "null"]
+                else:  # a nullable reference (`anyOf` / `allOf` of one schema)
+                    out = {"anyOf": [out, {"type": "null"}]}
+            return out
+        if isinstance(node, list):
+            return [whole(item) for item in node]
+        return node
+
+    return whole(components[name])
+
+
+def catalog(document: Mapping[str, Any]) -> list[dict[str, Any]]:
+    components = document["components"]["schemas"]
+    return [{"type": event_type, "description": description, "release": release,
+             "schema": json_schema(component_name(schema), components)}
+            for event_type, (description, release, schema) in CATALOG.items()]
+
+
+@blp.route("")
+class EventTypes(MethodView):
+    @operation(blp, "listEventTypes", release=ADDITIONS, errors=(401, 429))
+    @blp.response(200, EventTypeListSchema, example={"data": [{
+        "type": "payroll_run.deleted", "description": "A finalized run was deleted and its journal reversed.",
+        "release": "v1.2", "schema": {"type": "object", "properties": {"payroll_run_id": {"type": "string"}},
+                                      "required": ["payroll_run_id"]}}]})
+    def get(self) -> Response:
+        """Every webhook event type, with the JSON Schema of its `data` (beyond the contract, v1.3)"""
+        cached = current_app.extensions.get("event_type_catalog")
+        if cached is None:  # the document is fixed once the app is built
+            cached = current_app.extensions["event_type_catalog"] = catalog(
+                current_app.extensions["partner_api"].spec.to_dict())
+        return json_response({"data": cached})
