@@ -18,6 +18,7 @@ import threading
 import time
 from datetime import UTC, datetime, timedelta
 
+import jsonschema
 import pytest
 import redis
 import requests
@@ -163,7 +164,7 @@ def test_the_readme_receiver_gets_an_hr_change_once_even_when_redelivered(stack)
 def test_replay_through_the_api_resends_what_a_receiver_missed_with_the_same_ids(stack):
     """replayWebhookEvents (v1.3) against the served processes: a receiver that was down
     gets the events it missed, ids and bodies unchanged, once it is back."""
-    since = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    since = datetime.now(UTC).isoformat().replace("+00:00", "Z")  # to the microsecond: no earlier test's event
     with Receiver(status=503) as down:
         endpoint = create(stack, down.url, ["employee.updated"])
         flask(stack["env"], "employees", "update", employee_of(stack), "--job-title", "Night Cashier")
@@ -205,6 +206,27 @@ def test_a_receiver_that_answers_gone_or_later_is_heeded(stack, inbox):
     assert planned, "no retry was planned"
     due = datetime.fromisoformat(planned[0].replace("Z", "+00:00"))
     assert timedelta(minutes=59) <= due - sent_at <= timedelta(minutes=61)
+
+
+def test_every_event_type_delivered_by_the_served_processes_matches_its_published_schema(stack):
+    """listEventTypes (v1.3) read from the running service; the sandbox's triggers and a
+    test ping delivered to a receiver; each envelope's data valid against its schema."""
+    catalog = requests.get(f"{stack['base']}/v1/event-types", headers=stack["headers"], timeout=10)
+    assert catalog.status_code == 200, catalog.text
+    schemas = {item["type"]: item["schema"] for item in catalog.json()["data"]}
+    triggered = ("employee.created", "employee.updated", "payroll_run.finalized", "payroll_run.paid",
+                 "payroll_run.corrected", "payroll_run.deleted", "employee.left")
+    with Receiver() as receiver:
+        endpoint = create(stack, receiver.url, list(schemas))
+        for event_type in triggered:
+            flask(stack["env"], "sandbox", "trigger", event_type, "--company", stack["company"])
+        requests.post(f"{stack['base']}/v1/webhooks/{endpoint['id']}/test", headers=stack["headers"], timeout=10)
+        got = wait_for(lambda: {json.loads(r["body"])["type"] for r in receiver.requests} >= {*triggered, "ping"},
+                       seconds=30)
+        assert got, sorted({json.loads(r["body"])["type"] for r in receiver.requests})
+        delivered = [json.loads(r["body"]) for r in receiver.requests]
+    for envelope in delivered:
+        jsonschema.validate(envelope["data"], schemas[envelope["type"]], cls=jsonschema.Draft7Validator)
 
 
 def test_seven_days_of_failures_disable_the_endpoint_and_email_the_owner(stack, inbox):
