@@ -226,8 +226,9 @@ def record_many(outcomes: Sequence[tuple[Attempt, Outcome]], now: datetime, runt
         for attempt, outcome in outcomes:
             if attempt.delivery_id in recorded and attempt.endpoint_id in owners:
                 _streak(owners[attempt.endpoint_id], outcome.succeeded, now, runtime)
-        for endpoint_id in gone & set(owners):
-            _gone(owners[endpoint_id], now, runtime)
+        for endpoint_id in {attempt.endpoint_id for attempt, outcome in outcomes
+                            if attempt.delivery_id in recorded and attempt.endpoint_id in gone} & set(owners):
+            _gone(owners[endpoint_id], now, runtime)  # only a 410 this call recorded
     return [planned[attempt.delivery_id][0] if attempt.delivery_id in recorded and attempt.delivery_id in planned
             else None for attempt, _ in outcomes]
 
