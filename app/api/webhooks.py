@@ -52,7 +52,9 @@ class WebhookEndpointSchema(OpenSchema):
 
 class CreatedWebhookEndpointSchema(WebhookEndpointSchema):
     secret = fields.String(required=True, metadata={
-        "description": "`whsec_...`: the signing secret, shown in this response only. Keep it."})
+        "description": "`whsec_...`: the signing secret, shown in this response only. Keep it. Beyond the "
+                       "contract (v1.3) it is `whsec_` and standard base64, so Standard Webhooks libraries "
+                       "verify the `webhook-signature` header with it as shown."})
 
 
 class WebhookEndpointListSchema(OpenSchema):

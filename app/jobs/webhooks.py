@@ -44,9 +44,11 @@ def send_attempts(attempts):
     if not attempts:
         return 0
     current = runtime()
-    # A receiver's 410 and Retry-After are heeded while v1.3 (beyond the contract) is live.
+    # While v1.3 (beyond the contract) is live: the Standard Webhooks headers are sent, and
+    # a receiver's 410 and Retry-After are heeded.
     signals = ADDITIONS in current_app.config["LIVE_RELEASES"]
-    post = sending.signed_post(webhook_sender().post, current.sealer, lambda: current.now().timestamp())
+    post = sending.signed_post(webhook_sender().post, current.sealer, lambda: current.now().timestamp(),
+                               standard=signals)
     settled = queue.SimpleQueue()
 
     def run(lane):

@@ -2,13 +2,15 @@
 by their key, URL rules, signed deliveries of the stored envelope, retries on the
 contract's schedule, the failure streak, the log and redelivery."""
 
+import base64
 import hashlib
 import hmac
 import json
 from dataclasses import replace
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
+from standardwebhooks import Webhook
 
 from app.domain import credentials
 from app.domain.access import keys
@@ -38,7 +40,7 @@ def test_an_endpoint_is_created_once_with_its_secret_and_then_seen_without(clien
     made = create_webhook(client, headers, receiver.url)
     assert made.status_code == 201, made.get_json()
     body = made.get_json()
-    assert body["secret"].startswith("whsec_") and len(body["secret"]) == 6 + 43
+    assert body["secret"].startswith("whsec_") and len(base64.b64decode(body["secret"][6:], validate=True)) == 32
     assert body["events"] == EVENTS and body["active"] is True and body["disabled_reason"] is None
     stored = WebhookEndpoint.get_by_id(body["id"])
     assert body["secret"] not in stored.secret_sealed  # sealed, not in clear
@@ -481,3 +483,24 @@ def test_a_delivery_never_sent_says_why_in_v1_3s_error(app, client, headers, loo
 def test_the_document_marks_the_delivery_error_as_v1_3(client):
     schema = client.get("/v1/openapi.json").get_json()["components"]["schemas"]["WebhookDelivery"]
     assert schema["properties"]["error"]["x-release"] == "v1.3" and "error" not in schema.get("required", [])
+
+
+def test_a_delivery_carries_the_standard_webhooks_headers_while_v1_3_is_live(app, client, headers, loopback,
+                                                                              receiver, monkeypatch):
+    """Beyond the contract (v1.3): webhook-id, webhook-timestamp and webhook-signature as
+    the standardwebhooks package computes them for the secret as shown (its verify()
+    also checks the time against the real clock: tests/e2e runs that)."""
+    endpoint = create_webhook(client, headers, receiver.url).get_json()
+    client.post(f"/v1/webhooks/{endpoint['id']}/test", headers=headers)
+    deliver_all(app)
+    [ping] = receiver.requests
+    sent = {name.lower(): value for name, value in ping["headers"].items()}
+    envelope = json.loads(ping["body"])
+    assert sent["webhook-id"] == envelope["id"]
+    assert sent["x-svc-signature"].startswith(f"t={sent['webhook-timestamp']},")  # one moment, both headers
+    moment = datetime.fromtimestamp(int(sent["webhook-timestamp"]), UTC)
+    assert sent["webhook-signature"] == Webhook(endpoint["secret"]).sign(envelope["id"], moment, ping["body"].decode())
+    monkeypatch.setitem(app.config, "LIVE_RELEASES", ["v1.0", "v1.1", "v1.2"])
+    client.post(f"/v1/webhooks/{endpoint['id']}/test", headers=headers)
+    deliver_all(app)
+    assert not {"webhook-id", "webhook-signature"} & {name.lower() for name in receiver.requests[-1]["headers"]}

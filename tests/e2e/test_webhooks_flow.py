@@ -229,6 +229,31 @@ def test_every_event_type_delivered_by_the_served_processes_matches_its_publishe
         jsonschema.validate(envelope["data"], schemas[envelope["type"]], cls=jsonschema.Draft7Validator)
 
 
+def test_the_readme_standard_webhooks_receiver_verifies_real_deliveries(stack):
+    """v1.3: the README's receiver built on the `standardwebhooks` package (its verify(),
+    real clock and all) handles an HR change delivered by the served processes, with the
+    endpoint's secret as shown; a request that is not signed is refused."""
+    port = free_port()
+    endpoint = create(stack, f"http://127.0.0.1:{port}/hook")
+    code = re.search(r"<!-- receiver_standard.py -->\n```python\n(.*?)```", (ROOT / "README.md").read_text(),
+                     re.S).group(1)
+    receiver = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True,
+                                env={**os.environ, "PORT": str(port), "WEBHOOK_SECRET": endpoint["secret"]})
+    try:
+        wait_until_listening(port)
+        forged = requests.post(f"http://127.0.0.1:{port}/hook", data=b'{"id":"evt_x","type":"ping"}', timeout=5,
+                               headers={"webhook-id": "evt_x", "webhook-timestamp": str(int(time.time())),
+                                        "webhook-signature": "v1,AAAA"})
+        assert forged.status_code == 400
+        flask(stack["env"], "employees", "update", employee_of(stack), "--job-title", "Standard Bearer")
+        handled = json.loads(receiver.stdout.readline())
+        assert handled["type"] == "employee.updated"
+        assert wait_for(lambda: [d for d in deliveries(stack, endpoint) if d["status"] == "succeeded"], seconds=30)
+    finally:
+        receiver.terminate()
+        receiver.communicate(timeout=10)
+
+
 def test_seven_days_of_failures_disable_the_endpoint_and_email_the_owner(stack, inbox):
     with Receiver(status=500, body=b"broken") as failing:
         endpoint = create(stack, failing.url)

@@ -56,7 +56,9 @@ def _sealer(runtime: Runtime) -> Sealer:
 
 
 def new_secret() -> str:
-    return SECRET_PREFIX + base64.urlsafe_b64encode(secrets.token_bytes(32)).decode().rstrip("=")
+    """`whsec_` and the standard base64 of 32 random bytes: the form Standard Webhooks
+    libraries take as it is shown (secrets issued before were URL-safe base64)."""
+    return SECRET_PREFIX + base64.b64encode(secrets.token_bytes(32)).decode()
 
 
 def clean_events(chosen: object) -> list[str]:

@@ -61,20 +61,28 @@ def send_lane(lane: list[Attempt], post: Post, elapsed: Callable[[], float], set
 
 
 def signed_post(send: Callable[[str, bytes, dict[str, str]], Outcome], sealer: Sealer,
-                now: Callable[[], float]) -> Post:
+                now: Callable[[], float], *, standard: bool = False) -> Post:
     """The `post` of a job: each attempt's body, signed at the moment it is sent
     (`now()`: Unix seconds) with its endpoint's secret, given to `send(url, body,
-    headers)`. A secret sealed under a key no longer configured is an Outcome with no
-    answer, saying so; nothing is sent."""
-    secrets: dict[str, str] = {}
+    headers)`; with `standard` (v1.3) the Standard Webhooks headers too, where the
+    secret gives their key. A secret sealed under a key no longer configured is an
+    Outcome with no answer, saying so; nothing is sent."""
+    secrets: dict[str, tuple[str, bytes | None]] = {}
 
     def post(attempt: Attempt) -> Outcome:
         if attempt.secret_sealed not in secrets:
             try:
-                secrets[attempt.secret_sealed] = sealer.open(attempt.secret_sealed)
+                secret = sealer.open(attempt.secret_sealed)
             except ValueError as exc:
                 return Outcome(None, error=f"signing secret unreadable: {exc}")
-        header = signing.signature(secrets[attempt.secret_sealed], now(), attempt.body)
-        return send(attempt.url, attempt.body, {"X-SVC-Signature": header})
+            secrets[attempt.secret_sealed] = (secret, signing.standard_key(secret))
+        secret, key = secrets[attempt.secret_sealed]
+        timestamp = int(now())
+        headers = {"X-SVC-Signature": signing.signature(secret, timestamp, attempt.body)}
+        if standard and key is not None:
+            headers.update({"webhook-id": attempt.event_id, "webhook-timestamp": str(timestamp),
+                            "webhook-signature": signing.standard_signature(key, attempt.event_id, timestamp,
+                                                                            attempt.body)})
+        return send(attempt.url, attempt.body, headers)
 
     return post

@@ -5,8 +5,15 @@
 keyed with the endpoint's secret, the whole `whsec_...` string as UTF-8. It is made
 anew for every attempt (a redelivery has a fresh `t`); the body is the stored envelope,
 byte for byte. `verify` is what a receiver does, and what the README's receiver does.
+
+Beyond the contract (v1.3), every attempt also carries the Standard Webhooks headers
+(`webhook-id`: the event id, `webhook-timestamp`: the same `t`, `webhook-signature`),
+keyed as that specification keys a `whsec_` secret (`standard_key`), so any of its
+libraries verifies a delivery with the secret string as shown.
 """
 
+import base64
+import binascii
 import hashlib
 import hmac
 from collections.abc import Iterable
@@ -17,6 +24,24 @@ TOLERANCE_SECONDS = 300
 def signature(secret: str, timestamp: float, body: bytes) -> str:
     mac = hmac.new(secret.encode(), f"{int(timestamp)}.".encode() + body, hashlib.sha256)
     return f"t={int(timestamp)},v1={mac.hexdigest()}"
+
+
+def standard_key(secret: str) -> bytes | None:
+    """The key the Standard Webhooks libraries derive from a `whsec_` secret: the base64
+    after the prefix, decoded as the Python `standardwebhooks` package decodes it (a
+    secret issued before they were sent, URL-safe base64, may not decode: None)."""
+    try:
+        key = base64.b64decode(secret.removeprefix("whsec_") + "==")
+    except (binascii.Error, ValueError):
+        return None
+    return key or None
+
+
+def standard_signature(key: bytes, message_id: str, timestamp: float, body: bytes) -> str:
+    """Standard Webhooks' `webhook-signature` value: `v1,<base64 HMAC-SHA256 of
+    "<id>.<timestamp>.<body>">`."""
+    mac = hmac.new(key, f"{message_id}.{int(timestamp)}.".encode() + body, hashlib.sha256).digest()
+    return "v1," + base64.b64encode(mac).decode()
 
 
 def verify(secrets: Iterable[str], header: str | None, body: bytes, now_seconds: float,

@@ -1,15 +1,19 @@
 """The rules of sending a job's attempts (app/domain/webhooks/sending.py), with a made-up
 `post` and clock: no thread, socket or database."""
 
+import base64
 import itertools
+import time
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from standardwebhooks import Webhook
 
 from app.domain.kernel.sealing import Sealer
 from app.domain.webhooks import sending, signing
 from app.domain.webhooks.deliveries import Attempt, Outcome
+from app.domain.webhooks.endpoints import new_secret
 
 SEALER = Sealer(["a-secret-key-for-these-tests-only-0123456789"])
 SEALED = SEALER.seal("whsec_test")
@@ -108,3 +112,38 @@ def test_a_secret_no_configured_key_opens_is_an_outcome_and_nothing_is_sent():
     post = sending.signed_post(lambda *args: sent.append(args) or Outcome(200), other, lambda: 0.0)
     outcome = post(attempt(1))
     assert outcome.status is None and outcome.error.startswith("signing secret unreadable") and sent == []
+
+
+def _standard_headers(secret, *, standard=True, now=None):
+    sent = []
+    sealer = Sealer(["a-secret-key-for-these-tests-only-0123456789"])
+    one = Attempt("whd_1", "whk_a", "https://a.example/hook", sealer.seal(secret), b'{"id":"evt_1"}', "evt_1", 1,
+                  "ping")
+    post = sending.signed_post(lambda url, body, headers: sent.append(headers) or Outcome(200), sealer,
+                               now or time.time, standard=standard)
+    post(one)
+    return one, sent[0]
+
+
+def test_a_new_secret_signs_the_standard_webhooks_headers_its_package_verifies():
+    secret = new_secret()
+    assert secret.startswith("whsec_") and len(base64.b64decode(secret[6:])) == 32
+    attempt, headers = _standard_headers(secret)
+    assert headers["webhook-id"] == "evt_1" and headers["webhook-timestamp"] == headers["X-SVC-Signature"][2:12]
+    assert Webhook(secret).verify(attempt.body, headers) == {"id": "evt_1"}  # the package, clock and all
+    assert signing.verify([secret], headers["X-SVC-Signature"], attempt.body, time.time())  # the contract's too
+
+
+def test_an_older_url_safe_secret_gets_them_when_the_package_can_read_it_and_not_otherwise():
+    readable = "whsec_" + base64.urlsafe_b64encode(b"\x00" * 31 + b"\x01").decode().rstrip("=")
+    attempt, headers = _standard_headers(readable)
+    assert Webhook(readable).verify(attempt.body, headers)
+    unreadable = "whsec_a"  # one base64 character: no key
+    assert signing.standard_key(unreadable) is None
+    _, headers = _standard_headers(unreadable)
+    assert set(headers) == {"X-SVC-Signature"}
+
+
+def test_without_v1_3_only_the_contracts_header_is_sent():
+    _, headers = _standard_headers(new_secret(), standard=False)
+    assert set(headers) == {"X-SVC-Signature"}
