@@ -276,12 +276,12 @@ def asked_later(retry_after: str | None, now: datetime) -> datetime | None:
     if not retry_after or not retry_after.strip():
         return None
     text = retry_after.strip()
-    if text.isdigit():
+    if text.isascii() and text.isdigit():  # delay-seconds: ASCII digits only ("²" is a digit to str)
         asked = now + timedelta(seconds=min(int(text), RETRY_AFTER_CAP.total_seconds()))
     else:
         try:
             asked = parsedate_to_datetime(text)
-        except (TypeError, ValueError, IndexError):
+        except (TypeError, ValueError, IndexError, OverflowError):
             return None
         if asked.tzinfo is None:
             return None
