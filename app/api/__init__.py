@@ -55,11 +55,15 @@ def read_body() -> bytes:
     raise RequestEntityTooLarge()
 
 
-def read_json_object() -> dict[str, Any]:
+def read_json_object(*, optional: bool = False) -> dict[str, Any]:
     """The body as a JSON object: 400 `invalid_request` for JSON that does not parse,
-    422 `validation_failed` for JSON that is not an object."""
+    422 `validation_failed` for JSON that is not an object. An `optional` body may be
+    left out (no bytes at all): that is `{}`."""
+    raw = read_body()
+    if optional and not raw:
+        return {}
     try:
-        body = json.loads(read_body())
+        body = json.loads(raw)
     except (ValueError, UnicodeDecodeError) as exc:
         raise ApiProblem("invalid_request", f"The body is not valid JSON: {exc}") from None
     except RecursionError:
@@ -72,10 +76,11 @@ def read_json_object() -> dict[str, Any]:
 class _Parser(FlaskParser):
     """webargs' parser, reading a JSON body as /v1 reads every body (`read_json_object`):
     whatever its Content-Type, 400 for JSON that does not parse, 422 for JSON that is not
-    an object, 413 past the limit, chunked bodies included."""
+    an object, 413 past the limit, chunked bodies included. A schema whose class says
+    `BODY_OPTIONAL = True` takes no body at all as `{}` (its fields' defaults)."""
 
-    def _raw_load_json(self, req: Any) -> Any:
-        return read_json_object()
+    def load_json(self, req: Any, schema: Any) -> Any:
+        return read_json_object(optional=getattr(schema, "BODY_OPTIONAL", False))
 
 
 class ApiBlueprint(flask_smorest.Blueprint):

@@ -5,13 +5,15 @@ neither lists it nor finds it (404). URLs are judged by the addresses they resol
 (app/domain/webhooks/urls.py) at create and at change, and again at every delivery.
 """
 
+from datetime import timedelta
+
 from flask.views import MethodView
 from marshmallow import fields, validate
 
 from app.api import ApiBlueprint, empty_response, json_response
 from app.api.auth import additions_live, current_principal, operation
 from app.api.schemas import OpenSchema
-from app.domain.kernel.clock import parse_rfc3339
+from app.domain.kernel.clock import format_utc, parse_rfc3339
 from app.domain.webhooks import deliveries, endpoints
 from app.domain.webhooks.urls import check_url
 from app.extensions import runtime, webhook_sender
@@ -55,6 +57,12 @@ class CreatedWebhookEndpointSchema(WebhookEndpointSchema):
         "description": "`whsec_...`: the signing secret, shown in this response only. Keep it. Beyond the "
                        "contract (v1.3) it is `whsec_` and standard base64, so Standard Webhooks libraries "
                        "verify the `webhook-signature` header with it as shown."})
+
+
+class RotatedWebhookEndpointSchema(CreatedWebhookEndpointSchema):
+    previous_secret_expires_at = fields.DateTime(allow_none=True, required=True, metadata={
+        "description": "Until when the secret this rotation replaced still signs every attempt, beside the new "
+                       "one; null when it stopped at once (`expire_previous_in: 0`)."})
 
 
 class WebhookEndpointListSchema(OpenSchema):
@@ -125,6 +133,28 @@ class UpdateWebhookEndpointSchema(OpenSchema):
     events = _events()
     active = StrictBoolean(metadata={"description": "`true` re-enables a disabled endpoint."},
                            error_messages={"invalid": "true or false", "null": "true or false"})
+
+
+class StrictInteger(fields.Integer):
+    """A JSON integer only: marshmallow's Integer also takes "60", and `true` as 1."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.make_error("invalid", input=value)
+        return value
+
+
+class RotateSecretSchema(OpenSchema):
+    BODY_OPTIONAL = True  # no body: the defaults
+
+    expire_previous_in = StrictInteger(
+        load_default=int(endpoints.ROTATION_OVERLAP.total_seconds()),
+        validate=validate.Range(min=0, max=int(endpoints.ROTATION_OVERLAP.total_seconds()),
+                                error="0 to {max} seconds"),
+        error_messages={"invalid": "a whole number of seconds", "null": "a whole number of seconds"},
+        metadata={"description": "Seconds the replaced secret keeps signing beside the new one (both `v1` values, "
+                                 "newest first): 0 to 86400, 86400 if left out. 0 stops it at once. A secret "
+                                 "replaced before, still in its overlap, stops now."})
 
 
 class Rfc3339(fields.Field):
@@ -234,6 +264,24 @@ class WebhookTest(MethodView):
         """Send a `ping` to this endpoint"""
         endpoints.send_test(_endpoint(webhook_id), runtime())
         return empty_response(202)
+
+
+@blp.route("/<webhook_id>/rotate-secret")
+class WebhookRotateSecret(MethodView):
+    @operation(blp, "rotateWebhookSecret", release=ADDITIONS, scope="webhooks:manage",
+               errors=(400, 401, 403, 404, 413, 422, 429))
+    @blp.arguments(RotateSecretSchema, required=False, example={"expire_previous_in": 3600})
+    @blp.response(200, RotatedWebhookEndpointSchema, example={
+        **ENDPOINT_EXAMPLE, "secret": "whsec_...", "previous_secret_expires_at": "2026-11-22T09:00:00Z"})
+    def post(self, body, webhook_id):
+        """A new signing secret, shown in this response only; the one it replaces keeps signing beside it
+        until `previous_secret_expires_at` (beyond the contract, v1.3)"""
+        current = runtime()
+        endpoint, secret = endpoints.rotate_secret(
+            _mine(), webhook_id, current, expire_previous_in=timedelta(seconds=body["expire_previous_in"]))
+        until = endpoints.previous_secret_until(endpoint, current.now())
+        return json_response({**endpoints.form(endpoint), "secret": secret,
+                              "previous_secret_expires_at": format_utc(until)})
 
 
 @blp.route("/<webhook_id>/deliveries")

@@ -100,9 +100,13 @@ def notify_endpoint(endpoint_id, notice):
 
 
 def prune_deliveries():
-    """Daily: keep each endpoint's last 100 deliveries of the last 30 days."""
+    """Daily: keep each endpoint's last 100 deliveries of the last 30 days, and drop the
+    secrets rotations replaced once they no longer sign."""
     with connection():
         removed = deliveries.prune(runtime().now())
+        forgotten = endpoints.forget_expired_secrets(runtime().now())
     if removed:
         log.info("pruned %d webhook delivery(ies) from the log", removed)
+    if forgotten:
+        log.info("dropped %d replaced webhook secret(s) past their overlap", forgotten)
     return removed

@@ -7,7 +7,8 @@ from app.models.events import OutboxEvent
 
 class WebhookEndpoint(BaseModel):
     """A URL a credential registered for some event types. The signing secret must be
-    read back to sign, so it is stored sealed with the app's secret key, never in clear."""
+    read back to sign, so it is stored sealed with the app's secret key, never in clear.
+    After a rotation the secret it replaced still signs, beside it, until it expires."""
 
     id = pw.CharField(primary_key=True, max_length=40)
     company = pw.ForeignKeyField(Company, backref="webhook_endpoints", on_delete="CASCADE")
@@ -19,6 +20,8 @@ class WebhookEndpoint(BaseModel):
     active = pw.BooleanField(default=True)
     disabled_reason = pw.CharField(max_length=32, null=True)  # delivery_failures, key_revoked
     secret_sealed = pw.TextField()
+    previous_secret_sealed = pw.TextField(null=True)  # the secret a rotation replaced (v1.3)
+    previous_secret_expires_at = pw.DateTimeField(null=True)  # it signs until then
     failing_since = pw.DateTimeField(null=True)  # the first failure since the last success
     warned_at = pw.DateTimeField(null=True)  # the "failing for 3 days" email of this streak
     created_at = pw.DateTimeField()

@@ -47,6 +47,7 @@ from app.models import (
     PayrollRun,
     User,
     WebhookDelivery,
+    WebhookEndpoint,
 )
 from app.models.base import connection, db
 from tests.helpers import punch
@@ -363,6 +364,36 @@ def test_two_test_pings_at_once_are_both_queued(committed, race, company, clock)
     with connection():
         assert OutboxEvent.select().where(OutboxEvent.company == company.id, OutboxEvent.type == "ping").count() \
             == 2 * ROUNDS
+
+
+def test_two_rotations_at_once_keep_both_new_secrets_and_end_the_first(committed, race, company, clock):
+    """Unlocked, both would read the first secret as the one they replace: one of the
+    two new secrets, each shown to its caller, would never sign anything."""
+    owner = _webhook_owner(committed, company, clock)
+    sealing = Runtime(clock, sealer=_SEALER)
+    endpoint, first = committed(endpoints.create_endpoint, owner, _target(), ["employee.updated"], sealing)
+    for _ in range(ROUNDS):
+        outcomes = race(lambda: endpoints.rotate_secret(endpoints.owned_by(owner), endpoint.id, sealing))
+        assert not [o for o in outcomes if isinstance(o, Exception)], outcomes
+        row = committed(WebhookEndpoint.get_by_id, endpoint.id)
+        assert {_SEALER.open(row.secret_sealed), _SEALER.open(row.previous_secret_sealed)} \
+            == {secret for _, secret in outcomes}
+        assert first not in {secret for _, secret in outcomes}
+
+
+def test_a_double_clicked_roll_secret_rolls_once(committed, race, company, clock):
+    """Both clicks name the secret the console page showed: one replaces it, the other
+    is told so, and the secret shown is the endpoint's."""
+    owner = _webhook_owner(committed, company, clock)
+    sealing = Runtime(clock, sealer=_SEALER)
+    endpoint, _ = committed(endpoints.create_endpoint, owner, _target(), ["employee.updated"], sealing)
+    for _ in range(ROUNDS):
+        seen = committed(lambda: endpoints.secret_version(WebhookEndpoint.get_by_id(endpoint.id)))
+        outcomes = race(lambda seen=seen: endpoints.rotate_secret(endpoints.of_company(company.id), endpoint.id,
+                                                                  sealing, replacing=seen))
+        one_won(outcomes, Conflict)
+        [(_, secret)] = [outcome for outcome in outcomes if not isinstance(outcome, Exception)]
+        assert _SEALER.open(committed(WebhookEndpoint.get_by_id, endpoint.id).secret_sealed) == secret
 
 
 OAUTH_REDIRECT = "https://partner.example/callback"

@@ -58,6 +58,16 @@ class Attempt:
     attempt: int
     event_type: str
     retries: bool = True  # False for a manual redelivery: one attempt
+    previous_sealed: str | None = None  # the secret a rotation replaced (v1.3): it signs too,
+    previous_until: float = 0.0  # until this time (Unix seconds)
+
+
+def _signers(endpoint: WebhookEndpoint) -> dict:
+    """An Attempt's secrets: the endpoint's, and the one its last rotation replaced, if any."""
+    if endpoint.previous_secret_sealed is None or endpoint.previous_secret_expires_at is None:
+        return {"secret_sealed": endpoint.secret_sealed}
+    return {"secret_sealed": endpoint.secret_sealed, "previous_sealed": endpoint.previous_secret_sealed,
+            "previous_until": from_db(endpoint.previous_secret_expires_at).timestamp()}
 
 
 @dataclass(frozen=True)
@@ -91,7 +101,8 @@ def fan_out(event_ids: list[str], now: datetime, hold: timedelta = CLAIM) -> tup
         listening: dict[str, list[WebhookEndpoint]] = {}
         for endpoint in WebhookEndpoint.select(WebhookEndpoint.id, WebhookEndpoint.company, WebhookEndpoint.events,
                                                WebhookEndpoint.active, WebhookEndpoint.url,
-                                               WebhookEndpoint.secret_sealed).where(
+                                               WebhookEndpoint.secret_sealed, WebhookEndpoint.previous_secret_sealed,
+                                               WebhookEndpoint.previous_secret_expires_at).where(
                 WebhookEndpoint.company.in_({e.company_id for e in events})):
             listening.setdefault(endpoint.company_id, []).append(endpoint)
         rows, attempts = [], []
@@ -99,8 +110,8 @@ def fan_out(event_ids: list[str], now: datetime, hold: timedelta = CLAIM) -> tup
             for endpoint in _receivers(event, listening.get(event.company_id, ())):
                 row = _attempt_row(endpoint.id, event.id, event.type, 1, now, taken_until=now + hold)
                 rows.append(row)
-                attempts.append(Attempt(row[0], endpoint.id, endpoint.url, endpoint.secret_sealed,
-                                        event.payload.encode(), event.id, 1, event.type))
+                attempts.append(Attempt(row[0], endpoint.id, endpoint.url, body=event.payload.encode(),
+                                        event_id=event.id, attempt=1, event_type=event.type, **_signers(endpoint)))
         _insert(rows)
     return len(events), attempts
 
@@ -168,8 +179,9 @@ def claim_many(delivery_ids: Iterable[str], now: datetime, hold: timedelta = CLA
     rows = (WebhookDelivery.select(WebhookDelivery, WebhookEndpoint, OutboxEvent.id, OutboxEvent.payload)
             .join(WebhookEndpoint).switch(WebhookDelivery).join(OutboxEvent)
             .where(WebhookDelivery.id.in_(due)))
-    return [Attempt(row.id, row.endpoint.id, row.endpoint.url, row.endpoint.secret_sealed,
-                    row.event.payload.encode(), row.event_id, row.attempt, row.event_type, row.retries)
+    return [Attempt(row.id, row.endpoint.id, row.endpoint.url, body=row.event.payload.encode(),
+                    event_id=row.event_id, attempt=row.attempt, event_type=row.event_type, retries=row.retries,
+                    **_signers(row.endpoint))
             for row in rows]
 
 

@@ -6,20 +6,26 @@ random bytes (base64url), shown in the create response only and stored sealed. A
 endpoint is disabled when its owning key is revoked (`key_revoked`, in the revocation's
 transaction), after seven days of failed deliveries (`delivery_failures`), or by its owner
 (`PATCH active: false`, reason `manual`); `PATCH active: true` re-enables it.
+
+Beyond the contract (v1.3) a secret is rotated without downtime: the new one is shown
+once, and the one it replaces keeps signing beside it (both `v1` values, newest first)
+for up to ROTATION_OVERLAP, so receivers can switch at their pace. Only the newest
+replaced secret is kept: a second rotation during an overlap ends the oldest.
 """
 
 import base64
+import hashlib
 import secrets
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Protocol, TypeAlias
 
 from peewee import ModelSelect, fn
 
 from app.domain.access.users import owner_emails
 from app.domain.kernel import events
-from app.domain.kernel.clock import format_utc, to_db
-from app.domain.kernel.errors import NotFound, ValidationFailed
+from app.domain.kernel.clock import format_utc, from_db, to_db
+from app.domain.kernel.errors import Conflict, NotFound, ValidationFailed
 from app.domain.kernel.ids import new_id
 from app.domain.kernel.runtime import Runtime
 from app.domain.kernel.sealing import Sealer
@@ -32,6 +38,7 @@ from app.models.base import locked, tuple_rows, write_transaction
 SUBSCRIBABLE = events.EVENT_TYPES
 SECRET_PREFIX = "whsec_"
 MANAGE_SCOPE = "webhooks:manage"
+ROTATION_OVERLAP = timedelta(hours=24)  # how long a replaced secret signs beside the new one, at most and unless told
 
 
 class Owner(Protocol):
@@ -191,6 +198,55 @@ def delete_endpoint(scope: Query, endpoint_id: str) -> None:
     with write_transaction():  # reads, then writes: on SQLite it must hold the write lock from the start
         endpoint = get_endpoint(scope, endpoint_id)
         endpoint.delete_instance(recursive=True)
+
+
+def rotate_secret(scope: Query, endpoint_id: str, runtime: Runtime, *,
+                  expire_previous_in: timedelta = ROTATION_OVERLAP,
+                  replacing: str | None = None) -> tuple[WebhookEndpoint, str]:
+    """A new signing secret for the endpoint. The one it replaces signs beside it for
+    `expire_previous_in` (0..ROTATION_OVERLAP; 0: it stops at once); one replaced before
+    stops now. Returns (endpoint, the new secret, shown this once).
+
+    Under the endpoint's row lock, so two rotations at once are one after the other:
+    each new secret is the endpoint's, or the one the later rotation replaced, and none
+    is lost unseen. `replacing` is the `secret_version` the asker saw (the console): a
+    second click that finds it replaced already is a Conflict, not another rotation."""
+    if not timedelta(0) <= expire_previous_in <= ROTATION_OVERLAP:
+        raise ValidationFailed("invalid rotation", [
+            ("expire_previous_in", f"0 to {int(ROTATION_OVERLAP.total_seconds())} seconds")])
+    secret = new_secret()
+    sealed = _sealer(runtime).seal(secret)
+    now = runtime.now()
+    with write_transaction():
+        endpoint = locked(scope.where(WebhookEndpoint.id == endpoint_id))
+        if endpoint is None:
+            raise NotFound(f"no webhook endpoint {endpoint_id}")
+        if replacing is not None and secret_version(endpoint) != replacing:
+            raise Conflict("this endpoint's signing secret was replaced a moment ago")
+        overlap = expire_previous_in > timedelta(0)
+        WebhookEndpoint.update(
+            secret_sealed=sealed, previous_secret_sealed=endpoint.secret_sealed if overlap else None,
+            previous_secret_expires_at=to_db(now + expire_previous_in) if overlap else None, updated_at=to_db(now),
+        ).where(WebhookEndpoint.id == endpoint.id).execute()
+    return WebhookEndpoint.get_by_id(endpoint.id), secret
+
+
+def secret_version(endpoint: WebhookEndpoint) -> str:
+    """Which secret the endpoint has now, safe to show: 16 hex digits of the hash of its
+    sealed form (a random sealing of 32 random bytes; it reveals nothing usable)."""
+    return hashlib.sha256(endpoint.secret_sealed.encode()).hexdigest()[:16]
+
+
+def previous_secret_until(endpoint: WebhookEndpoint, now: datetime) -> datetime | None:
+    """Until when the secret the last rotation replaced still signs; None if none does."""
+    until = from_db(endpoint.previous_secret_expires_at)
+    return until if endpoint.previous_secret_sealed is not None and until is not None and until > now else None
+
+
+def forget_expired_secrets(now: datetime) -> int:
+    """Daily: replaced secrets past their overlap are dropped, not kept sealed for ever."""
+    return (WebhookEndpoint.update(previous_secret_sealed=None, previous_secret_expires_at=None)
+            .where(WebhookEndpoint.previous_secret_expires_at <= to_db(now)).execute())
 
 
 def send_test(endpoint: WebhookEndpoint, runtime: Runtime) -> str:

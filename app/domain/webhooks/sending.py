@@ -9,7 +9,8 @@ they settle (deliveries.record_many, deliveries.release).
   rest fail at once, saying why, and follow the retry schedule like any failure.
 - A lane that has run for LANE_SECONDS gives its unsent attempts back, due now, for the
   next job (well within the claim that holds them); so does a lane whose `post` raised.
-- Each attempt is signed when it is sent, with its endpoint's secret (opened once a job).
+- Each attempt is signed when it is sent, with its endpoint's secret (opened once a job)
+  and, during a rotation's overlap, the secret it replaced.
 """
 
 from collections.abc import Callable, Iterable
@@ -63,26 +64,34 @@ def send_lane(lane: list[Attempt], post: Post, elapsed: Callable[[], float], set
 def signed_post(send: Callable[[str, bytes, dict[str, str]], Outcome], sealer: Sealer,
                 now: Callable[[], float], *, standard: bool = False) -> Post:
     """The `post` of a job: each attempt's body, signed at the moment it is sent
-    (`now()`: Unix seconds) with its endpoint's secret, given to `send(url, body,
-    headers)`; with `standard` (v1.3) the Standard Webhooks headers too, where the
-    secret gives their key. A secret sealed under a key no longer configured is an
-    Outcome with no answer, saying so; nothing is sent."""
-    secrets: dict[str, tuple[str, bytes | None]] = {}
+    (`now()`: Unix seconds) with its endpoint's secret, and with the secret a rotation
+    replaced while that is still in force (newest first), given to `send(url, body,
+    headers)`; with `standard` (v1.3) the Standard Webhooks headers too, keyed with
+    those secrets that give a key. A secret sealed under a key no longer configured is
+    an Outcome with no answer, saying so; nothing is sent."""
+    opened: dict[str, tuple[str, bytes | None]] = {}  # sealed -> (secret, its standard key)
+
+    def open_secret(sealed: str) -> tuple[str, bytes | None]:
+        if sealed not in opened:
+            secret = sealer.open(sealed)
+            opened[sealed] = (secret, signing.standard_key(secret))
+        return opened[sealed]
 
     def post(attempt: Attempt) -> Outcome:
-        if attempt.secret_sealed not in secrets:
-            try:
-                secret = sealer.open(attempt.secret_sealed)
-            except ValueError as exc:
-                return Outcome(None, error=f"signing secret unreadable: {exc}")
-            secrets[attempt.secret_sealed] = (secret, signing.standard_key(secret))
-        secret, key = secrets[attempt.secret_sealed]
         timestamp = int(now())
-        headers = {"X-SVC-Signature": signing.signature(secret, timestamp, attempt.body)}
-        if standard and key is not None:
+        try:
+            in_force = [open_secret(attempt.secret_sealed)]
+            if attempt.previous_sealed is not None and timestamp < attempt.previous_until:
+                in_force.append(open_secret(attempt.previous_sealed))
+        except ValueError as exc:
+            return Outcome(None, error=f"signing secret unreadable: {exc}")
+        secrets = [secret for secret, _ in in_force]
+        headers = {"X-SVC-Signature": signing.signature(secrets[0], timestamp, attempt.body, secrets[1:])}
+        keys = [key for _, key in in_force if key is not None]
+        if standard and keys:
             headers.update({"webhook-id": attempt.event_id, "webhook-timestamp": str(timestamp),
-                            "webhook-signature": signing.standard_signature(key, attempt.event_id, timestamp,
-                                                                            attempt.body)})
+                            "webhook-signature": signing.standard_signature(keys[0], attempt.event_id, timestamp,
+                                                                            attempt.body, keys[1:])})
         return send(attempt.url, attempt.body, headers)
 
     return post

@@ -5,25 +5,31 @@
 keyed with the endpoint's secret, the whole `whsec_...` string as UTF-8. It is made
 anew for every attempt (a redelivery has a fresh `t`); the body is the stored envelope,
 byte for byte. `verify` is what a receiver does, and what the README's receiver does.
+While a rotated secret's predecessor is still in force (v1.3), the header carries one
+`v1` per secret, newest first: `t=<t>,v1=<new>,v1=<old>`.
 
 Beyond the contract (v1.3), every attempt also carries the Standard Webhooks headers
 (`webhook-id`: the event id, `webhook-timestamp`: the same `t`, `webhook-signature`),
 keyed as that specification keys a `whsec_` secret (`standard_key`), so any of its
-libraries verifies a delivery with the secret string as shown.
+libraries verifies a delivery with the secret string as shown; during an overlap
+`webhook-signature` holds one `v1,<base64>` per secret, newest first, space separated.
 """
 
 import base64
 import binascii
 import hashlib
 import hmac
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 TOLERANCE_SECONDS = 300
 
 
-def signature(secret: str, timestamp: float, body: bytes) -> str:
-    mac = hmac.new(secret.encode(), f"{int(timestamp)}.".encode() + body, hashlib.sha256)
-    return f"t={int(timestamp)},v1={mac.hexdigest()}"
+def signature(secret: str, timestamp: float, body: bytes, older: Sequence[str] = ()) -> str:
+    """`t=<t>,v1=<hex>` keyed with `secret`; with the `older` secrets still in force (a
+    rotation's overlap), one more `v1` for each, newest first, as Stripe's header is."""
+    signed = f"{int(timestamp)}.".encode() + body
+    return ",".join([f"t={int(timestamp)}", *(f"v1={hmac.new(key.encode(), signed, hashlib.sha256).hexdigest()}"
+                                              for key in (secret, *older))])
 
 
 def standard_key(secret: str) -> bytes | None:
@@ -37,11 +43,14 @@ def standard_key(secret: str) -> bytes | None:
     return key or None
 
 
-def standard_signature(key: bytes, message_id: str, timestamp: float, body: bytes) -> str:
+def standard_signature(key: bytes, message_id: str, timestamp: float, body: bytes,
+                       older: Sequence[bytes] = ()) -> str:
     """Standard Webhooks' `webhook-signature` value: `v1,<base64 HMAC-SHA256 of
-    "<id>.<timestamp>.<body>">`."""
-    mac = hmac.new(key, f"{message_id}.{int(timestamp)}.".encode() + body, hashlib.sha256).digest()
-    return "v1," + base64.b64encode(mac).decode()
+    "<id>.<timestamp>.<body>">`, and one more, space separated, for each of the `older`
+    keys still in force, newest first."""
+    signed = f"{message_id}.{int(timestamp)}.".encode() + body
+    return " ".join("v1," + base64.b64encode(hmac.new(one, signed, hashlib.sha256).digest()).decode()
+                    for one in (key, *older))
 
 
 def verify(secrets: Iterable[str], header: str | None, body: bytes, now_seconds: float,

@@ -147,3 +147,42 @@ def test_an_older_url_safe_secret_gets_them_when_the_package_can_read_it_and_not
 def test_without_v1_3_only_the_contracts_header_is_sent():
     _, headers = _standard_headers(new_secret(), standard=False)
     assert set(headers) == {"X-SVC-Signature"}
+
+
+def _overlap_headers(new, old, now, until, old_sealed=None):
+    sent = []
+    one = Attempt("whd_1", "whk_a", "https://a.example/hook", SEALER.seal(new), b'{"id":"evt_1"}', "evt_1", 1,
+                  "ping", previous_sealed=old_sealed or SEALER.seal(old), previous_until=until)
+    outcome = sending.signed_post(lambda url, body, headers: sent.append(headers) or Outcome(200), SEALER,
+                                  lambda: now, standard=True)(one)
+    return one, outcome, (sent[0] if sent else None)
+
+
+def test_during_an_overlap_both_secrets_sign_newest_first_and_either_verifies():
+    new, old = new_secret(), new_secret()
+    now = time.time()
+    one, _, headers = _overlap_headers(new, old, now, until=now + 1)
+    header = headers["X-SVC-Signature"]
+    assert header.count("v1=") == 2 and header == signing.signature(new, now, one.body, [old])
+    assert header.split(",v1=")[1] == signing.signature(new, now, one.body).split("v1=")[1]  # newest first
+    for secret in (new, old):
+        assert signing.verify([secret], header, one.body, now)
+        assert Webhook(secret).verify(one.body, headers) == {"id": "evt_1"}
+    assert len(headers["webhook-signature"].split(" ")) == 2
+    assert headers["webhook-signature"].split(" ")[0] == signing.standard_signature(
+        signing.standard_key(new), "evt_1", now, one.body)
+
+
+def test_once_the_overlap_is_over_only_the_new_secret_signs():
+    new, old = new_secret(), new_secret()
+    now = time.time()
+    one, _, headers = _overlap_headers(new, old, now, until=int(now))  # it ended at this second
+    assert headers["X-SVC-Signature"].count("v1=") == 1 and len(headers["webhook-signature"].split(" ")) == 1
+    assert not signing.verify([old], headers["X-SVC-Signature"], one.body, now)
+
+
+def test_a_replaced_secret_no_key_opens_is_an_outcome_and_nothing_is_sent():
+    unreadable = Sealer(["another-secret-key-nobody-here-has-0123456789"]).seal(new_secret())
+    now = time.time()
+    _, outcome, headers = _overlap_headers(new_secret(), None, now, until=now + 60, old_sealed=unreadable)
+    assert outcome.status is None and outcome.error.startswith("signing secret unreadable") and headers is None

@@ -1,6 +1,7 @@
 """The X-SVC-Signature scheme, checked against vectors computed by an independent
 implementation (the `hmac` module driven by hand, and OpenSSL's command line)."""
 
+import base64
 import hashlib
 import hmac
 import pathlib
@@ -10,7 +11,7 @@ import subprocess
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app.domain.webhooks.signing import signature, verify
+from app.domain.webhooks.signing import signature, standard_signature, verify
 
 SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
 BODY = b'{"id":"evt_1","type":"ping","created_at":"2026-11-21T09:00:00Z","company_id":"cmp_1","livemode":false,' \
@@ -70,3 +71,19 @@ def test_the_readme_receiver_verifies_against_any_v1_value(monkeypatch):
     header = f"t={now},v1={by_hand('whsec_new', now, BODY)},v1={by_hand(SECRET, now, BODY)}"
     assert scope["valid"](header, BODY)
     assert not scope["valid"](f"t={now},v1={by_hand('whsec_new', now, BODY)}", BODY)
+
+
+@given(st.lists(st.text(min_size=1, max_size=40), min_size=1, max_size=3), st.integers(0, 2**33),
+       st.binary(max_size=200))
+def test_each_secret_in_force_adds_one_v1_in_the_order_given(secrets, timestamp, body):
+    header = signature(secrets[0], timestamp, body, secrets[1:])
+    assert header == f"t={timestamp}," + ",".join(f"v1={by_hand(s, timestamp, body)}" for s in secrets)
+    assert all(verify([s], header, body, timestamp) for s in secrets)
+
+
+def test_the_standard_signature_has_one_value_per_key_space_separated_newest_first():
+    new, old = b"\x01" * 32, b"\x02" * 32
+    both = standard_signature(new, "evt_1", 1000, BODY, [old])
+    assert both == f"{standard_signature(new, 'evt_1', 1000, BODY)} {standard_signature(old, 'evt_1', 1000, BODY)}"
+    expected = base64.b64encode(hmac.new(old, b"evt_1.1000." + BODY, hashlib.sha256).digest()).decode()
+    assert both.split(" ")[1] == "v1," + expected
