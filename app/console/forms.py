@@ -108,6 +108,18 @@ class RotateAppSecretForm(FlaskForm):
     secret_version = HiddenField(validators=[DataRequired(), Length(max=64)])
 
 
+# How long a webhook endpoint's replaced secret keeps signing (rotateWebhookSecret's
+# expire_previous_in), in seconds: the console's choices of that range.
+OVERLAPS = (("86400", "24 hours (the integration switches at its pace)"), ("3600", "1 hour"),
+            ("0", "No overlap: the current secret stops now"))
+
+
+class RollEndpointSecretForm(FlaskForm):
+    secret_version = HiddenField(validators=[DataRequired(), Length(max=64)])
+    overlap = SelectField("The current secret keeps signing for", choices=options(OVERLAPS), default="86400",
+                          validators=[AnyOf([value for value, _ in OVERLAPS])])
+
+
 class SandboxForm(FlaskForm):
     country = SelectField("Country", choices=COUNTRY_CHOICES, validators=[InputRequired()])
 

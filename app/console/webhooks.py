@@ -1,20 +1,24 @@
 """Webhook pages: every endpoint of the company (whoever's key owns it), its delivery
 log, one delivery's request and answer; adding an endpoint for one of the company's
-keys (its secret shown once), and Send test, Redeliver, Disable, Re-enable, Delete.
+keys (its secret shown once), and Send test, Redeliver, Disable, Re-enable, Delete, and
+Roll secret (v1.3: the new secret shown once, the current one signing beside it for
+the overlap chosen).
 
 Everything here needs `integrations.manage` in the current company.
 """
 
 import json
+from datetime import timedelta
 
-from flask import current_app, flash, g, redirect, render_template, url_for
+from flask import abort, current_app, flash, g, redirect, render_template, url_for
 
 from app.console.common import console_blueprint, requires, show_once, take_shown_once
-from app.console.forms import AddEndpointForm, options
+from app.console.forms import AddEndpointForm, RollEndpointSecretForm, options
 from app.domain.kernel.errors import Conflict, ValidationFailed
 from app.domain.webhooks import deliveries, endpoints
 from app.domain.webhooks.urls import check_url
 from app.extensions import runtime, webhook_sender
+from config import ADDITIONS
 
 bp = console_blueprint("console_webhooks", url_prefix="/console/webhooks")
 
@@ -53,8 +57,11 @@ def endpoint(endpoint_id):
     found = _endpoint(endpoint_id)
     owners = dict(endpoints.with_owners(g.company.id))
     shown_id, secret = take_shown_once("webhook_secret")
+    roll_form = RollEndpointSecretForm(formdata=None, secret_version=endpoints.secret_version(found))
     return render_template("console/webhook.html", endpoint=found, owner=owners.get(found),
-                           log=deliveries.log(found), new_secret=secret if shown_id == found.id else None)
+                           log=deliveries.log(found), new_secret=secret if shown_id == found.id else None,
+                           roll_form=roll_form if _rolling_live() else None,
+                           previous_until=endpoints.previous_secret_until(found, runtime().now()))
 
 
 @bp.get("/<endpoint_id>/deliveries/<delivery_id>")
@@ -91,6 +98,28 @@ def disable(endpoint_id):
     return redirect(url_for("console_webhooks.endpoint", endpoint_id=endpoint_id))
 
 
+@bp.post("/<endpoint_id>/roll-secret")
+@requires("integrations.manage")
+def roll_secret(endpoint_id):
+    if not _rolling_live():
+        abort(404)
+    form = RollEndpointSecretForm()
+    if not form.validate():
+        abort(400)
+    try:
+        _, secret = endpoints.rotate_secret(endpoints.of_company(g.company.id), endpoint_id, runtime(),
+                                            expire_previous_in=timedelta(seconds=int(form.overlap.data)),
+                                            replacing=form.secret_version.data)
+    except Conflict:
+        flash("This endpoint's signing secret was already replaced a moment ago (another click, or another admin), "
+              "and the new one was shown there. If you did not copy it, roll again.", "error")
+        return redirect(url_for("console_webhooks.endpoint", endpoint_id=endpoint_id))
+    current_app.logger.info("console webhook secret rolled endpoint=%s company=%s user=%s", endpoint_id,
+                            g.company.id, g.user.id)
+    show_once("webhook_secret", endpoint_id, secret)
+    return redirect(url_for("console_webhooks.endpoint", endpoint_id=endpoint_id))
+
+
 @bp.post("/<endpoint_id>/delete")
 @requires("integrations.manage")
 def delete(endpoint_id):
@@ -119,6 +148,12 @@ def _render(form):
     form.key.choices = options([(key.id, f"{key.name} ({key.display_prefix}…)") for key in keys])
     return render_template("console/webhooks.html", endpoints=endpoints.with_owners(g.company.id), form=form,
                            keys=keys)
+
+
+def _rolling_live():
+    """Rolling a secret is v1.3's (rotateWebhookSecret): offered while the API offers it."""
+    return ADDITIONS in current_app.config["LIVE_RELEASES"] or "rotateWebhookSecret" in \
+        current_app.config["LIVE_OPERATIONS"]
 
 
 def _endpoint(endpoint_id):

@@ -1,6 +1,6 @@
 """The console's webhook pages: every endpoint of the company with its owning key, the
 log, one delivery's request and answer; adding an endpoint for a key, Send test, Redeliver,
-Disable, Re-enable, Delete."""
+Disable, Re-enable, Delete, Roll secret (v1.3)."""
 
 import re
 from zoneinfo import ZoneInfo
@@ -164,3 +164,63 @@ def test_delivery_times_are_the_companys_and_a_delivery_never_sent_says_why_not_
                 .get_json()["data"] if d["status"] == "failed"]
     detail = text(client.get(f"/console/webhooks/{endpoint['id']}/deliveries/{failed['id']}"))
     assert expected in detail and "none: refused: " in detail and " ms" not in detail
+
+
+def _roll(client, page, overlap, version=None):
+    """Roll as the page's form does: naming the secret the page showed, or `version`."""
+    seen = version or re.search(r'name="secret_version" type="hidden" value="([0-9a-f]+)"',
+                                text(client.get(page))).group(1)
+    return client.post(f"{page}/roll-secret", data={"secret_version": seen, "overlap": overlap,
+                                                     "csrf_token": csrf(client, page)}, follow_redirects=True), seen
+
+
+def test_an_admin_rolls_a_secret_and_both_sign_until_the_overlap_ends(app, client, admin, live_company, loopback,
+                                                                      clock):
+    secret_key = keys.create_key(live_company, ["webhooks:manage"], clock, name="ERP")[1]
+    with Receiver() as receiver:
+        made = create_webhook(client, bearer(secret_key), receiver.url).get_json()
+        page = f"/console/webhooks/{made['id']}"
+        rolled, seen = _roll(client, page, "3600")
+        new = re.search(r'id="new-secret" value="(whsec_[^"]+)"', text(rolled)).group(1)
+        assert new != made["secret"] and "still signs every delivery beside it until" in text(rolled)
+        assert new not in text(client.get(page)) and "Rolled: the previous secret signs" in text(client.get(page))
+        assert client.post(f"/v1/webhooks/{made['id']}/test", headers=bearer(secret_key)).status_code == 202
+        deliver_all(app)
+        [ping] = receiver.requests
+        header, now = ping["headers"]["X-SVC-Signature"], int(clock.now().timestamp())
+        assert verify([new], header, ping["body"], now) and verify([made["secret"]], header, ping["body"], now)
+
+        # The same form sent again (a double click) names a secret replaced already: no second roll.
+        again, _ = _roll(client, page, "3600", version=seen)
+        assert "already replaced a moment ago" in text(again) and 'id="new-secret"' not in text(again)
+        clock.advance(hours=1)
+        assert "Rolled:" not in text(client.get(page))
+        assert client.post(f"/v1/webhooks/{made['id']}/test", headers=bearer(secret_key)).status_code == 202
+        deliver_all(app)
+        header = receiver.requests[-1]["headers"]["X-SVC-Signature"]
+        assert header.count("v1=") == 1 and verify([new], header, receiver.requests[-1]["body"],
+                                                   int(clock.now().timestamp()))
+
+
+def test_rolling_with_no_overlap_stops_the_old_secret_and_a_bad_choice_changes_nothing(client, admin, live_company,
+                                                                                       clock):
+    secret_key = keys.create_key(live_company, ["webhooks:manage"], clock, name="ERP")[1]
+    made = create_webhook(client, bearer(secret_key), "https://93.184.215.14/hook").get_json()
+    page = f"/console/webhooks/{made['id']}"
+    before = WebhookEndpoint.get_by_id(made["id"]).secret_sealed
+    refused, _ = _roll(client, page, "999999")
+    assert refused.status_code == 400 and WebhookEndpoint.get_by_id(made["id"]).secret_sealed == before
+    rolled, _ = _roll(client, page, "0")
+    assert 'id="new-secret"' in text(rolled) and "still signs" not in text(rolled)
+    row = WebhookEndpoint.get_by_id(made["id"])
+    assert row.secret_sealed != before and row.previous_secret_sealed is None
+
+
+def test_rolling_is_offered_only_while_the_api_offers_it(app, client, admin, live_company, clock, monkeypatch):
+    secret_key = keys.create_key(live_company, ["webhooks:manage"], clock, name="ERP")[1]
+    made = create_webhook(client, bearer(secret_key), "https://93.184.215.14/hook").get_json()
+    page = f"/console/webhooks/{made['id']}"
+    assert "Roll secret" in text(client.get(page))
+    monkeypatch.setitem(app.config, "LIVE_RELEASES", ["v1.0", "v1.1", "v1.2"])
+    assert "Roll secret" not in text(client.get(page))
+    assert _roll(client, page, "0", version="0" * 16)[0].status_code == 404

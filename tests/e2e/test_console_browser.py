@@ -21,6 +21,7 @@ from zoneinfo import ZoneInfo
 import pytest
 import requests
 
+from app.domain.webhooks.signing import verify
 from tests.e2e.processes import ROOT, flask, wait_until_serving
 from tests.helpers import free_port
 from tests.receivers import Receiver
@@ -351,9 +352,25 @@ def test_webhook_pages_list_test_and_show_a_delivery(page, service):
         owner = page.get_by_label("Owning key")
         owner.select_option(owner.locator("option", has_text="Ledger sync").get_attribute("value"))
         page.get_by_role("button", name="Add endpoint").click()
-        expect(page.get_by_role("heading", name="Signing secret")).to_be_visible()
+        expect(page.get_by_role("heading", name="Signing secret", exact=True)).to_be_visible()
         assert page.locator("#new-secret").input_value().startswith("whsec_")
         shot(page, "42-webhook-added")
+        # It rolls the secret with an hour's overlap: the next ping verifies with either.
+        first_secret = page.locator("#new-secret").input_value()
+        page.get_by_label("The current secret keeps signing for").select_option("3600")
+        page.get_by_role("button", name="Roll secret").click()
+        expect(page.get_by_text("still signs every delivery beside it until")).to_be_visible()
+        rolled = page.locator("#new-secret").input_value()
+        assert rolled.startswith("whsec_") and rolled != first_secret
+        shot(page, "43-webhook-secret-rolled")
+        page.get_by_role("button", name="Send test").click()
+        for _ in range(100):
+            if any(r["path"] == "/hook/second" for r in receiver.requests):
+                break
+            time.sleep(0.05)
+        [ping] = [r for r in receiver.requests if r["path"] == "/hook/second"]
+        for secret in (rolled, first_secret):
+            assert verify([secret], ping["headers"]["X-SVC-Signature"], ping["body"], time.time())
         listed = requests.get(f"{service}/v1/webhooks", timeout=10,
                               headers={"Authorization": f"Bearer {made['api_key']}"}).json()["data"]
         assert [e["url"] for e in listed] == [receiver.url, receiver.url + "/second"]
