@@ -254,6 +254,86 @@ def test_the_readme_standard_webhooks_receiver_verifies_real_deliveries(stack):
         receiver.communicate(timeout=10)
 
 
+# A receiver process that checks each delivery with Stripe's own verifier (on the
+# contract's header, which has Stripe's form) and with the `standardwebhooks` package,
+# against each of the secrets it is given, and prints what each said.
+VERIFYING_RECEIVER = """
+import json, os, sys
+from http.server import BaseHTTPRequestHandler, HTTPServer
+import stripe
+from standardwebhooks import Webhook, WebhookVerificationError
+
+SECRETS = os.environ["SECRETS"].split(",")
+
+
+def stripe_says(body, header, secret):
+    try:
+        return stripe.WebhookSignature.verify_header(body, header, secret, tolerance=300)
+    except stripe.SignatureVerificationError:
+        return False
+
+
+def standard_says(body, headers, secret):
+    try:
+        Webhook(secret).verify(body, headers)
+        return True
+    except WebhookVerificationError:
+        return False
+
+
+class Handler(BaseHTTPRequestHandler):
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers["Content-Length"]))
+        headers = {name: value for name, value in self.headers.items()}
+        print(json.dumps({"type": json.loads(body)["type"],
+                          "stripe": [stripe_says(body, self.headers["X-SVC-Signature"], s) for s in SECRETS],
+                          "standard": [standard_says(body, headers, s) for s in SECRETS]}), flush=True)
+        self.send_response(200)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def log_message(self, *args):
+        pass
+
+
+HTTPServer(("127.0.0.1", int(os.environ["PORT"])), Handler).serve_forever()
+"""
+
+
+def verified_by(stack, port, secrets, job_title):
+    """What the verifying receiver, given `secrets`, said of the delivery of one HR change."""
+    receiver = subprocess.Popen([sys.executable, "-c", VERIFYING_RECEIVER], stdout=subprocess.PIPE, text=True,
+                                env={**os.environ, "PORT": str(port), "SECRETS": ",".join(secrets)})
+    try:
+        wait_until_listening(port)
+        flask(stack["env"], "employees", "update", employee_of(stack), "--job-title", job_title)
+        return json.loads(receiver.stdout.readline())
+    finally:
+        receiver.terminate()
+        receiver.communicate(timeout=10)
+
+
+def test_during_a_rotation_stripes_verifier_and_the_standard_webhooks_package_accept_either_secret(stack):
+    """rotateWebhookSecret (v1.3) against the served processes: while the replaced secret
+    is in its overlap, a real delivery verifies with the new one and with the old one,
+    by Stripe's verifier and by the `standardwebhooks` package; after a rotation with
+    `expire_previous_in: 0`, only with the newest."""
+    port = free_port()
+    endpoint = create(stack, f"http://127.0.0.1:{port}/hook", ["employee.updated"])
+    rotate = f"{stack['base']}/v1/webhooks/{endpoint['id']}/rotate-secret"
+    answer = requests.post(rotate, headers=stack["headers"], timeout=10)  # no body: a day's overlap
+    assert answer.status_code == 200, answer.text
+    rolled = answer.json()["secret"]
+    said = verified_by(stack, port, [rolled, endpoint["secret"]], "Key Holder")
+    assert said == {"type": "employee.updated", "stripe": [True, True], "standard": [True, True]}
+
+    answer = requests.post(rotate, headers=stack["headers"], json={"expire_previous_in": 0}, timeout=10)
+    assert answer.status_code == 200 and answer.json()["previous_secret_expires_at"] is None, answer.text
+    newest = answer.json()["secret"]
+    said = verified_by(stack, port, [newest, rolled, endpoint["secret"]], "Key Keeper")
+    assert said == {"type": "employee.updated", "stripe": [True, False, False], "standard": [True, False, False]}
+
+
 def test_seven_days_of_failures_disable_the_endpoint_and_email_the_owner(stack, inbox):
     with Receiver(status=500, body=b"broken") as failing:
         endpoint = create(stack, failing.url)
