@@ -8,7 +8,19 @@ from flask import Flask
 
 from app import cli, console, metrics, telemetry
 from app.api import attendance as attendance_api
-from app.api import auth, company, docs, employees, event_types, payroll, problems, request_id, request_limits
+from app.api import (
+    auth,
+    company,
+    conditional,
+    docs,
+    employees,
+    event_types,
+    events,
+    payroll,
+    problems,
+    request_id,
+    request_limits,
+)
 from app.api import webhooks as webhooks_api
 from app.api.openapi import PartnerApi
 from app.api.principal_cache import make_authenticator
@@ -120,7 +132,7 @@ def create_app(config=None, **overrides):
                                       "(`svc_at_...`, preview) with the same scopes."}
     )
     for blueprint in (company.blp, employees.blp, payroll.blp, attendance_api.blp, webhooks_api.blp,
-                      event_types.blp):
+                      event_types.blp, events.blp):
         api.register_blueprint(blueprint)
     event_types.register_schemas(api.spec)
     app.extensions["partner_api"] = api
@@ -132,6 +144,7 @@ def create_app(config=None, **overrides):
     app.extensions["csrf"].exempt(oauth_routes.blp)  # clients post forms, not browsers with a session
     problems.register(app, elsewhere={path: oauth_routes.http_error for path in oauth_routes.ENDPOINT_PATHS})
     auth.register(app)
+    conditional.register(app)
     cli.register(app)
     return app
 

@@ -52,27 +52,32 @@ def operation(blp: Blueprint, operation_id: str, *, release: str, scope: str | N
                        security=[{"bearerAuth": []}], **{"x-release": release})(func)
         func.operation_id, func.release, func.scope = operation_id, release, scope
         func.query_names = _query_names(func)
+        func.added_query_names = _query_names(func, release=ADDITIONS)
         return func
 
     return decorator
 
 
-def _query_names(view):
-    """The query parameters a view declares with `@blp.arguments(..., location="query")`."""
+def _query_names(view, release=None):
+    """The query parameters a view declares with `@blp.arguments(..., location="query")`
+    (with `release`, only those whose field says it brought them: `x-release`)."""
     names = set()
     for argument in getattr(view, "_apidoc", {}).get("arguments", {}).get("parameters", ()):
         if argument["in"] == "query":
             schema = argument["schema"]() if isinstance(argument["schema"], type) else argument["schema"]
-            names.update(field.data_key or name for name, field in schema.fields.items())
+            names.update(field.data_key or name for name, field in schema.fields.items()
+                         if release is None or field.metadata.get("x-release") == release)
     return frozenset(names)
 
 
 def refuse_unknown_or_repeated_query(op: Any) -> None:
     """A typo (`?stauts=left`) or a parameter the operation does not have
-    (`?updated_since=`) would silently return the whole list: name it instead."""
+    (`?modified_after=`, or v1.3's `updated_since` while v1.3 is not live) would
+    silently return the whole list: name it instead."""
+    names = op.query_names if additions_live() else op.query_names - op.added_query_names
     for name, values in request.args.lists():
-        if name not in op.query_names:
-            known = ", ".join(f"`{known}`" for known in sorted(op.query_names)) or "none"
+        if name not in names:
+            known = ", ".join(f"`{known}`" for known in sorted(names)) or "none"
             raise ApiProblem("invalid_request", f"Unknown query parameter `{name}` (this operation takes {known}).")
         if len(values) > 1:
             raise ApiProblem("invalid_request", f"The query parameter `{name}` is given {len(values)} times; "

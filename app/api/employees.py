@@ -6,7 +6,7 @@ from marshmallow import fields, validate
 from app.api import ApiBlueprint, json_response
 from app.api.auth import current_company, operation
 from app.api.pagination import fingerprint, paginate
-from app.api.schemas import LocalizedNameSchema, OpenSchema, PageArgsSchema, page_schema
+from app.api.schemas import UPDATED_SINCE, LocalizedNameSchema, OpenSchema, PageArgsSchema, Rfc3339, page_schema
 from app.domain.kernel.clock import from_db, to_db
 from app.domain.partner_safe import employee_form
 from app.domain.people.employees import STATUS_FILTERS, get_employee, list_employees
@@ -61,6 +61,7 @@ class EmployeeQueryArgsSchema(PageArgsSchema):
     status = fields.String(validate=validate.OneOf(STATUS_FILTERS), metadata={
         "description": "`active` (every status but `left`) or `left`. Omit for both."})
     entity_id = fields.String(metadata={"description": "Only employees of this legal entity."})
+    updated_since = Rfc3339(metadata=UPDATED_SINCE)
 
 
 @blp.route("")
@@ -72,14 +73,17 @@ class Employees(MethodView):
     def get(self, args):
         """List employees, oldest first"""
         company_id = current_company().id
-        query = fingerprint("employees", company_id, args.get("status"), args.get("entity_id"))
+        since = args.get("updated_since")
+        query = fingerprint("employees", company_id, args.get("status"), args.get("entity_id"),
+                            since and since.isoformat())
+        moment = "updated_at" if since else "created_at"  # the order, and so the cursor's position
         return json_response(paginate(
             args, query,
-            lambda after, limit: list_employees(company_id, status=args.get("status"),
-                                                entity_id=args.get("entity_id"), after=after, limit=limit),
+            lambda after, limit: list_employees(company_id, status=args.get("status"), entity_id=args.get("entity_id"),
+                                                updated_since=since, after=after, limit=limit),
             employee_form,
-            position_of=lambda row: (from_db(row["created_at"]).isoformat(), row["id"]),
-            parse=lambda created_at, employee_id: (to_db(datetime.fromisoformat(created_at)), employee_id),
+            position_of=lambda row: (from_db(row[moment]).isoformat(), row["id"]),
+            parse=lambda at, employee_id: (to_db(datetime.fromisoformat(at)), employee_id),
         ))
 
 

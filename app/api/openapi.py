@@ -5,7 +5,11 @@ clients from it, so it describes every header and error the service really sends
   after the rate-limit step (all but 401) declares the three `X-RateLimit-*`; 429 also
   `Retry-After` (Contract, Limits).
 - The `default` response is a Problem in `application/problem+json` (Contract, Errors).
-- flask-smorest's pagination and ETag components are left out: the API uses neither.
+- Every GET (v1.3, beyond the contract) declares the `ETag` of its 200, takes
+  `If-None-Match`, and documents the bodiless `304` it answers when the tag still holds
+  (app/api/conditional.py).
+- flask-smorest's own pagination and ETag components are left out: the API uses neither
+  (its ETag machinery needs a schema pass per response; ours hashes the bytes sent).
 """
 
 from typing import Any
@@ -17,6 +21,7 @@ from flask_smorest.spec import prepare_response
 
 from app.api.problems import PROBLEM_MIMETYPE
 from app.api.schemas import ProblemSchema
+from config import ADDITIONS
 
 HEADERS = {
     "X-Request-Id": {"description": "A unique id of this request; quote it when asking for help.",
@@ -26,6 +31,9 @@ HEADERS = {
     "X-RateLimit-Reset": {"description": "Seconds until the allowance is fully restored.",
                           "schema": {"type": "integer"}},
     "Retry-After": {"description": "Seconds to wait before retrying.", "schema": {"type": "integer"}},
+    "ETag": {"description": "A strong tag of this body (beyond the contract, v1.3): send it back in "
+                            "`If-None-Match` to be answered 304 while the body is the same.",
+             "schema": {"type": "string", "example": '"5d41402abc4b2a76b9719d911017c592"'}, "x-release": ADDITIONS},
 }
 RATE_LIMIT = ("X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset")
 
@@ -44,16 +52,36 @@ def headers_of(status: int | str) -> dict[str, dict[str, str]]:
     return header_refs(*names)
 
 
+IF_NONE_MATCH = {
+    "name": "If-None-Match", "in": "header", "required": False, "x-release": ADDITIONS,
+    "description": "The `ETag` of a body received before (beyond the contract, v1.3): while this "
+                   "operation would answer the same body, it answers 304 with no body.",
+    "schema": {"type": "string"},
+}
+NOT_MODIFIED = {
+    "description": "Not Modified (beyond the contract, v1.3): `If-None-Match` holds the tag of the body "
+                   "this request would get. No body; the request still counts against the rate limit.",
+    "x-release": ADDITIONS,
+}
+
+
 class ResponseHeadersPlugin(BasePlugin):
-    """Adds the headers above to every response of every operation."""
+    """Adds the headers above to every response of every operation, and the conditional
+    GET's parameter, 304 and ETag to every GET."""
 
     def init_spec(self, spec: Any) -> None:
         for name, header in HEADERS.items():
             spec.components.header(name, header)
 
     def operation_helper(self, path: str | None = None, operations: dict | None = None, **kwargs: Any) -> None:
-        for operation in (operations or {}).values():
-            for status, response in operation.get("responses", {}).items():
+        for method, operation in (operations or {}).items():
+            responses = operation.get("responses", {})
+            ok = next((status for status in responses if str(status) == "200"), None)
+            if method == "get" and ok is not None:
+                responses["304"] = {**NOT_MODIFIED, "headers": header_refs("ETag")}
+                responses[ok]["headers"] = {**header_refs("ETag"), **responses[ok].get("headers", {})}
+                operation["parameters"] = [*operation.get("parameters", []), IF_NONE_MATCH]
+            for status, response in responses.items():
                 if isinstance(response, dict) and "$ref" not in response:
                     response["headers"] = {**headers_of(status), **response.get("headers", {})}
 

@@ -1,10 +1,13 @@
+from datetime import datetime
+
 from flask.views import MethodView
 from marshmallow import ValidationError, fields, validate, validates_schema
 
 from app.api import ApiBlueprint, json_response
 from app.api.auth import current_company, operation
 from app.api.pagination import fingerprint, paginate
-from app.api.schemas import LocalizedNameSchema, OpenSchema, PageArgsSchema, page_schema
+from app.api.schemas import UPDATED_SINCE, LocalizedNameSchema, OpenSchema, PageArgsSchema, Rfc3339, page_schema
+from app.domain.kernel.clock import from_db, to_db
 from app.domain.partner_safe import payroll_run_full, payroll_run_summary
 from app.domain.payroll.runs import VISIBLE_STATUSES, get_run, list_runs
 
@@ -94,6 +97,7 @@ class PayrollRunQueryArgsSchema(PageArgsSchema):
     month_to = fields.String(data_key="to", validate=validate.Regexp(MONTH, error="must be YYYY-MM"),
                              metadata={"description": "Last payroll month (YYYY-MM), inclusive."})
     status = fields.String(validate=validate.OneOf(VISIBLE_STATUSES))
+    updated_since = Rfc3339(metadata=UPDATED_SINCE)
 
     @validates_schema
     def months_in_order(self, data, **kwargs):
@@ -110,11 +114,17 @@ class PayrollRuns(MethodView):
     def get(self, args):
         """List closed payroll runs, newest month first"""
         company_id = current_company().id
-        filters = {key: args.get(key) for key in ("month_from", "month_to", "status")}
+        filters = {key: args.get(key) for key in ("month_from", "month_to", "status", "updated_since")}
+        since = filters["updated_since"]
         query = fingerprint("payroll_runs", company_id, *filters.values())
-        return json_response(paginate(
+        if since is None:
+            return json_response(paginate(
+                args, query, lambda after, limit: list_runs(company_id, after=after, limit=limit, **filters),
+                payroll_run_summary, position_of=lambda run: (run.payroll_month, run.id)))
+        return json_response(paginate(  # oldest change first
             args, query, lambda after, limit: list_runs(company_id, after=after, limit=limit, **filters),
-            payroll_run_summary, position_of=lambda run: (run.payroll_month, run.id)))
+            payroll_run_summary, position_of=lambda run: (from_db(run.updated_at).isoformat(), run.id),
+            parse=lambda at, run_id: (to_db(datetime.fromisoformat(at)), run_id)))
 
 
 @blp.route("/<payroll_run_id>")

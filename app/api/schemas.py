@@ -3,6 +3,8 @@
 from marshmallow import EXCLUDE, Schema, fields, validate
 
 from app.api.problems import CODES
+from app.domain.kernel.clock import parse_rfc3339
+from config import ADDITIONS
 
 
 class OpenSchema(Schema):
@@ -64,3 +66,24 @@ class PageArgsSchema(OpenSchema):
         metadata={"description": "Page size, 1 to 200."},
     )
     cursor = fields.String(metadata={"description": "Opaque `next_cursor` of the previous page."})
+
+
+UPDATED_SINCE = {
+    "type": "string", "format": "date-time", "x-release": ADDITIONS,
+    "description": "Beyond the contract (v1.3): only the items whose partner form changed at or after this "
+                   "time (their `updated_at`, which an internal change never moves), oldest change first, "
+                   "ties by id. Keep the largest `updated_at` you saw and ask again from it: a tie is sent "
+                   "again rather than missed (deduplicate by `id`).",
+}
+
+
+class Rfc3339(fields.Field):
+    """An RFC 3339 time with its offset (`2026-11-20T00:00:00Z`), as everywhere in v1."""
+
+    default_error_messages = {"invalid": "an RFC 3339 time with its offset, e.g. 2026-11-20T00:00:00Z"}
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        moment = parse_rfc3339(value)
+        if moment is None:
+            raise self.make_error("invalid")
+        return moment

@@ -12,8 +12,8 @@ from marshmallow import fields, validate
 
 from app.api import ApiBlueprint, empty_response, json_response
 from app.api.auth import additions_live, current_principal, operation
-from app.api.schemas import OpenSchema
-from app.domain.kernel.clock import format_utc, parse_rfc3339
+from app.api.schemas import OpenSchema, Rfc3339
+from app.domain.kernel.clock import format_utc
 from app.domain.webhooks import deliveries, endpoints
 from app.domain.webhooks.urls import check_url
 from app.extensions import runtime, webhook_sender
@@ -155,18 +155,6 @@ class RotateSecretSchema(OpenSchema):
         metadata={"description": "Seconds the replaced secret keeps signing beside the new one (both `v1` values, "
                                  "newest first): 0 to 86400, 86400 if left out. 0 stops it at once. A secret "
                                  "replaced before, still in its overlap, stops now."})
-
-
-class Rfc3339(fields.Field):
-    """An RFC 3339 time with its offset (`2026-11-20T00:00:00Z`), as everywhere in v1."""
-
-    default_error_messages = {"invalid": "an RFC 3339 time with its offset, e.g. 2026-11-20T00:00:00Z"}
-
-    def _deserialize(self, value, attr, data, **kwargs):
-        moment = parse_rfc3339(value)
-        if moment is None:
-            raise self.make_error("invalid")
-        return moment
 
 
 class ReplaySchema(OpenSchema):

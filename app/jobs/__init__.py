@@ -7,7 +7,8 @@ worker` runs them in a non-forking worker; `flask --app wsgi jobs scheduler` enq
 periodic ones. Without Redis, `InProcessRunner` (app/jobs/queues.py) runs the same
 functions on a thread of the web process.
 
-One module per family: `outbox` (fanning events out into webhook deliveries),
+One module per family: `outbox` (fanning events out into webhook deliveries, and the
+events' 30-day retention),
 `webhooks` (sending them, owner notices, the log's retention), `attendance` (pairing and
 expiring clock events), `employments` (ending those whose last day has come, hourly),
 `reconcile` (the nightly announcement of bulk changes),
@@ -17,7 +18,7 @@ through `app.extensions.runtime()` and `job_queue()`: they run inside an app con
 
 from dataclasses import dataclass
 
-from app.jobs import attendance, employments, reconcile, sweeper, webhooks
+from app.jobs import attendance, employments, outbox, reconcile, sweeper, webhooks
 
 
 @dataclass(frozen=True)
@@ -37,4 +38,5 @@ def periodic(sweep_seconds=60):
         # 23:00 UTC is 02:00-03:00 in the Gulf: after the working day everywhere.
         "reconcile": Periodic(reconcile.reconcile, cron="0 23 * * *"),
         "prune_deliveries": Periodic(webhooks.prune_deliveries, cron="30 23 * * *"),
+        "prune_events": Periodic(outbox.prune_events, cron="45 23 * * *"),
     }

@@ -1,15 +1,20 @@
 """Handing outbox events on (app/domain/kernel/events.py): each becomes one webhook
 delivery per subscribed endpoint (app/domain/webhooks/deliveries.py), sent in the same
-job. Batching pays: a burst of events is a few jobs, not two per event."""
+job. Batching pays: a burst of events is a few jobs, not two per event. Nightly, the
+events past their 30 days go (the feed's and replay's reach)."""
 
+import logging
 from datetime import timedelta
 
 from flask import current_app
 
+from app.domain.kernel import events
 from app.domain.webhooks import deliveries
 from app.extensions import runtime
 from app.jobs.webhooks import send_attempts
 from app.models.base import connection
+
+log = logging.getLogger(__name__)
 
 
 def dispatch_events(event_ids):
@@ -26,3 +31,12 @@ def dispatch_events(event_ids):
 def dispatch_event(event_id):
     """One event (what an action's commit queues). Returns whether it was new."""
     return dispatch_events([event_id]) == 1
+
+
+def prune_events():
+    """Daily: delete the events older than 30 days, with their deliveries."""
+    with connection():
+        removed = events.prune(runtime().now())
+    if removed:
+        log.info("pruned %d event(s) older than %d days from the outbox", removed, events.EVENT_DAYS)
+    return removed

@@ -53,4 +53,6 @@ class Employee(BaseModel):
             (("company", "staff_number"), True),
             # Keyset order of listEmployees: oldest first.
             (("company", "created_at", "id"), False),
+            # ... and with `updated_since` (v1.3): oldest change first.
+            (("company", "updated_at", "id"), False),
         )

@@ -8,7 +8,9 @@ class OutboxEvent(BaseModel):
     """An event written in the same transaction as the change that caused it.
 
     `payload` is the full webhook envelope as JSON text. Workers fan it out and set
-    `dispatched_at`; the database, not the queue, is the source of truth.
+    `dispatched_at`; the database, not the queue, is the source of truth. The events
+    feed (v1.3) reads the same rows, ordered by `commit_seq` (the order in which they
+    became visible, app/domain/kernel/events.py), for 30 days.
     """
 
     id = pw.CharField(primary_key=True, max_length=40)
@@ -18,6 +20,13 @@ class OutboxEvent(BaseModel):
     payload = pw.TextField()
     created_at = pw.DateTimeField()
     dispatched_at = pw.DateTimeField(null=True, index=True)
+    commit_seq = pw.BigIntegerField(default=0)
+
+    class Meta:
+        indexes = (
+            (("company", "commit_seq", "created_at", "id"), False),  # the feed's pages
+            (("company", "created_at"), False),  # `since`, and the nightly prune
+        )
 
 
 class EmployeeAnnouncement(BaseModel):

@@ -29,7 +29,10 @@ class PayrollRun(BaseModel):
     updated_at = pw.DateTimeField()
 
     class Meta:
-        indexes = ((("company", "payroll_month", "id"), False),)
+        indexes = (
+            (("company", "payroll_month", "id"), False),
+            (("company", "updated_at", "id"), False),  # listPayrollRuns with `updated_since` (v1.3)
+        )
 
 
 class PayrollLine(BaseModel):

@@ -8,6 +8,7 @@ entry, one event, one row, and the loser gets the refusal a second click would g
 
 import functools
 import json
+import os
 import threading
 import traceback
 from datetime import date
@@ -49,7 +50,7 @@ from app.models import (
     WebhookDelivery,
     WebhookEndpoint,
 )
-from app.models.base import connection, db
+from app.models.base import connection, db, write_transaction
 from tests.helpers import punch
 
 ROUNDS = 10
@@ -63,6 +64,7 @@ def committed(app):
         with app.app_context(), connection():
             return function(*args, **kwargs)
 
+    run.app = app
     return run
 
 
@@ -544,3 +546,82 @@ def test_two_reconciliations_at_once_announce_each_bulk_change_once(committed, r
         announced = sorted(event["data"]["employee"]["id"] for event in written)
         assert announced == sorted(staff), (len(announced), len(staff))
         assert {event["type"] for event in written} == {"employee.updated"}
+
+
+FEED = ("employee.created", "employee.updated", "employee.left", "payroll_run.finalized", "payroll_run.paid",
+        "payroll_run.corrected", "payroll_run.deleted", "attendance.rejected")
+
+
+def read_feed(committed, company_id, after=None, limit=7):
+    """The events feed from `after` to its end as it stands: (ids in order, the last position)."""
+    ids = []
+    while True:
+        page = committed(outbox.feed, company_id, FEED, after=after, limit=limit)[:limit]
+        if not page:
+            return ids, after
+        ids += [position[2] for position, _ in page]
+        after = page[-1][0]
+
+
+def updated(company, runtime, note):
+    with write_transaction():
+        return outbox.emit(company, "employee.updated", {"employee": {"id": note}}, runtime)
+
+
+@pytest.mark.skipif("sqlite" in (os.environ.get("TEST_DATABASE_URL") or "sqlite"),
+                    reason="SQLite takes one writer at a time: no transaction can commit behind another")
+def test_the_feed_holds_back_what_a_running_transaction_wrote_until_it_commits(committed, company, clock):
+    """An event written first but committed last is not skipped: the feed shows nothing
+    past a transaction still running, then both in order once it ends."""
+    quiet = Runtime(clock)
+    seen, position = read_feed(committed, company.id)
+    wrote, release, written = [], threading.Event(), threading.Event()
+
+    def slow_writer():
+        with committed.app.app_context(), connection(), write_transaction():
+            wrote.append(outbox.emit(company, "employee.updated", {"employee": {"id": "slow"}}, quiet))
+            written.set()
+            release.wait(30)
+
+    thread = threading.Thread(target=slow_writer)
+    thread.start()
+    assert written.wait(30)
+    quick = committed(updated, company, quiet, "quick")  # committed while the slow one runs
+    assert read_feed(committed, company.id, position) == ([], position)  # neither yet: the quick one waits
+    release.set()
+    thread.join(30)
+    later, _ = read_feed(committed, company.id, position)
+    assert later == [wrote[0], quick]
+
+
+def test_walking_the_feed_while_writers_commit_returns_every_event_once(committed, company, clock):
+    """Three writers commit events (one or two per transaction) while a reader walks the
+    feed page by page; the reader, then one more read from its last position, gets
+    every event exactly once."""
+    quiet = Runtime(clock)
+    written = []
+
+    def writer(number):
+        with committed.app.app_context():
+            for round_number in range(40):
+                with connection(), write_transaction():
+                    written.extend(outbox.emit(company, "employee.updated", {"employee": {"id": f"{number}"}}, quiet)
+                                   for _ in range(1 + round_number % 2))
+
+    writers = [threading.Thread(target=writer, args=(number,)) for number in range(3)]
+    for thread in writers:
+        thread.start()
+    ids, position = [], None
+    while any(thread.is_alive() for thread in writers):
+        page = committed(outbox.feed, company.id, FEED, after=position, limit=7)[:7]
+        ids += [at[2] for at, _ in page]
+        position = page[-1][0] if page else position
+    for thread in writers:
+        thread.join(60)
+    rest, _ = read_feed(committed, company.id, position)
+    ids += rest
+    with connection():
+        everything = [row.id for row in OutboxEvent.select(OutboxEvent.id).where(OutboxEvent.company == company.id,
+                                                                               OutboxEvent.type.in_(FEED))]
+    assert len(ids) == len(set(ids)), "an event came twice"
+    assert sorted(ids) == sorted(everything) and set(written) <= set(ids)

@@ -5,25 +5,44 @@ An event is stored as its whole webhook envelope (Contract, Webhook event envelo
 whose objects come from `partner_safe`, the same forms the API serves. Workers fan
 events out later (app/jobs/outbox.py); the table, not the queue, is the record of what
 is due: an event without `dispatched_at` is still to be handed on.
+
+The same rows are the events feed (v1.3): kept EVENT_DAYS, read oldest first in the
+order they became visible, so that walking the feed's pages from the start returns
+every event once even while others are written. Time cannot give that order: an event
+stamped earlier may commit later, behind a reader that has moved past its time. So each
+event carries `commit_seq`:
+
+- PostgreSQL: the id of the transaction that wrote it (`txid_current()`), and the feed
+  shows only events of transactions that ended before any still running began
+  (`txid_snapshot_xmin`): an event of a transaction still open is held back until it
+  commits, and whatever commits later has a larger position than any shown.
+- SQLite: one more than the company's largest, taken inside the insert; SQLite lets one
+  writer at a time, so the order of commits is the order of these numbers.
+
+Events of one transaction share a position and are ordered by (`created_at`, `id`).
 """
 
 import json
-from datetime import datetime
+from collections.abc import Collection
+from datetime import datetime, timedelta
 
-from peewee import fn
+import peewee as pw
+from peewee import SQL, Tuple, fn
 
 from app.domain.kernel.backlog import Backlog
 from app.domain.kernel.clock import format_utc, to_db
 from app.domain.kernel.ids import new_id
 from app.domain.kernel.runtime import Runtime
 from app.models import Company, OutboxEvent
-from app.models.base import first_tuple, tuple_rows
+from app.models.base import db, first_tuple, tuple_rows
 
 EVENT_TYPES = (
     "employee.created", "employee.updated", "employee.left",
     "payroll_run.finalized", "payroll_run.paid", "payroll_run.corrected", "payroll_run.deleted",
     "attendance.rejected", "ping",
 )
+EVENT_DAYS = 30  # how long the outbox keeps an event: the feed's reach, and replay's
+FeedPosition = tuple[int, datetime, str]  # (commit_seq, created_at, id)
 
 
 def envelope(event_id: str, event_type: str, created_at: datetime, company: Company, data: dict) -> dict:
@@ -45,10 +64,11 @@ def emit(company: Company, event_type: str, data: dict, runtime: Runtime) -> str
     now = runtime.now()
     event_id = new_id("evt")
     body = envelope(event_id, event_type, now, company, data)
-    OutboxEvent.create(
+    OutboxEvent.insert(
         id=event_id, company=company.id, type=event_type,
         payload=json.dumps(body, ensure_ascii=False, separators=(",", ":")), created_at=to_db(now),
-    )
+        commit_seq=_next_commit_seq(company.id),
+    ).execute()
     runtime.event_written(event_id)
     return event_id
 
@@ -67,3 +87,84 @@ def pending(limit: int = 500) -> list[str]:
         .where(OutboxEvent.dispatched_at.is_null())
         .order_by(OutboxEvent.created_at, OutboxEvent.id)
         .limit(limit))]
+
+
+def _sqlite() -> bool:
+    return isinstance(db.obj, pw.SqliteDatabase)
+
+
+def _next_commit_seq(company_id: str) -> pw.Node:
+    """The SQL that gives a new event its position in the feed (see the module's text)."""
+    if not _sqlite():
+        return SQL("txid_current()")
+    return (OutboxEvent.select(fn.COALESCE(fn.MAX(OutboxEvent.commit_seq), 0) + 1)
+            .where(OutboxEvent.company == company_id))
+
+
+def _committed() -> pw.Node | None:
+    """PostgreSQL: the condition that an event's transaction ended before any still
+    running began (or is this very one). None on SQLite, where it always holds."""
+    if _sqlite():
+        return None
+    return ((OutboxEvent.commit_seq < fn.txid_snapshot_xmin(fn.txid_current_snapshot()))
+            | (OutboxEvent.commit_seq == fn.txid_current_if_assigned()))
+
+
+def feed(company_id: str, types: Collection[str], *, since: datetime | None = None,
+         after: FeedPosition | None = None, limit: int = 50) -> list[tuple[FeedPosition, str]]:
+    """Up to `limit + 1` events of the company of `types`, oldest first, after the position
+    `after` (None: from the start), created at or after `since`: each as its position and
+    its envelope, the stored JSON text. Pages stay as fast deep down: each is one range of
+    the (company, commit_seq, created_at, id) index."""
+    query = (OutboxEvent.select(OutboxEvent.commit_seq, OutboxEvent.created_at, OutboxEvent.id, OutboxEvent.payload)
+             .where(OutboxEvent.company == company_id, OutboxEvent.type.in_(list(types))))
+    committed = _committed()
+    if committed is not None:
+        query = query.where(committed)
+    if since is not None:
+        query = query.where(OutboxEvent.created_at >= to_db(since))
+        if after is None:  # start at the first position that can hold such an event
+            first = (OutboxEvent.select(fn.MIN(OutboxEvent.commit_seq))
+                     .where(OutboxEvent.company == company_id, OutboxEvent.created_at >= to_db(since)))
+            query = query.where(OutboxEvent.commit_seq >= first)
+    if after is not None:
+        query = query.where(Tuple(OutboxEvent.commit_seq, OutboxEvent.created_at, OutboxEvent.id) > Tuple(*after))
+    query = query.order_by(OutboxEvent.commit_seq, OutboxEvent.created_at, OutboxEvent.id).limit(limit + 1)
+    return [((seq, created_at, event_id), payload) for seq, created_at, event_id, payload in tuple_rows(query)]
+
+
+def position_of(company_id: str, event_id: str, types: Collection[str]) -> FeedPosition | None:
+    """The feed position of one of the company's events of `types`, or None."""
+    row = (OutboxEvent.select(OutboxEvent.commit_seq, OutboxEvent.created_at, OutboxEvent.id)
+           .where(OutboxEvent.id == event_id, OutboxEvent.company == company_id,
+                  OutboxEvent.type.in_(list(types))).tuples().first())
+    return (row[0], row[1], row[2]) if row else None
+
+
+def envelope_text(company_id: str, event_id: str, types: Collection[str]) -> str | None:
+    """The stored envelope of one of the company's events of `types`, or None."""
+    row = (OutboxEvent.select(OutboxEvent.payload)
+           .where(OutboxEvent.id == event_id, OutboxEvent.company == company_id,
+                  OutboxEvent.type.in_(list(types))).tuples().first())
+    return row[0] if row else None
+
+
+def prune(now: datetime, batch: int = 5000) -> int:
+    """Delete the events handed on more than EVENT_DAYS ago (their deliveries go with
+    them), company by company along the (company, created_at) index, a batch per
+    transaction so that the nightly job never holds a long lock. Returns how many went."""
+    cutoff, removed = to_db(now - timedelta(days=EVENT_DAYS)), 0
+    for (company_id,) in tuple_rows(Company.select(Company.id)):
+        while True:
+            with db.atomic():
+                old = (OutboxEvent.select(OutboxEvent.id)
+                       .where(OutboxEvent.company == company_id, OutboxEvent.created_at < cutoff,
+                              OutboxEvent.dispatched_at.is_null(False))
+                       .limit(batch))
+                ids = [event_id for (event_id,) in tuple_rows(old)]
+                if ids:
+                    OutboxEvent.delete().where(OutboxEvent.id.in_(ids)).execute()
+            removed += len(ids)
+            if len(ids) < batch:
+                break
+    return removed

@@ -1,9 +1,12 @@
 """Payroll runs as partners read them: only `finalized` and `paid`, never drafts."""
 
 from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
 
 from peewee import Tuple, prefetch
 
+from app.domain.kernel.clock import to_db
 from app.domain.kernel.errors import NotFound
 from app.models import JournalEntry, JournalLine, PayrollComponent, PayrollRun
 
@@ -12,9 +15,12 @@ R = PayrollRun
 
 
 def list_runs(company_id: str, *, month_from: str | None = None, month_to: str | None = None,
-              status: str | None = None, after: Sequence[str] | None = None, limit: int = 50) -> list[PayrollRun]:
+              status: str | None = None, updated_since: datetime | None = None, after: Sequence[Any] | None = None,
+              limit: int = 50) -> list[PayrollRun]:
     """Up to `limit + 1` visible runs, newest month first, after keyset `after`
-    = (payroll_month, id) of the previous page's last run."""
+    = (payroll_month, id) of the previous page's last run. With `updated_since`, only
+    runs whose partner form changed at or after it, oldest change first, and `after`
+    is (updated_at, id)."""
     query = R.select().where(
         R.company == company_id,
         R.status.in_([status] if status else VISIBLE_STATUSES),
@@ -23,6 +29,11 @@ def list_runs(company_id: str, *, month_from: str | None = None, month_to: str |
         query = query.where(R.payroll_month >= month_from)
     if month_to:
         query = query.where(R.payroll_month <= month_to)
+    if updated_since is not None:
+        query = query.where(R.updated_at >= to_db(updated_since))
+        if after is not None:
+            query = query.where(Tuple(R.updated_at, R.id) > Tuple(*after))
+        return list(query.order_by(R.updated_at, R.id).limit(limit + 1))
     if after is not None:
         query = query.where(Tuple(R.payroll_month, R.id) < Tuple(*after))
     return list(query.order_by(R.payroll_month.desc(), R.id.desc()).limit(limit + 1))

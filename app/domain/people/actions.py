@@ -93,10 +93,10 @@ def update_employee(company_id: str, employee_id: str, changes: dict[str, Any], 
         if employee.status == "left" and "status" in changes:
             raise Conflict(f"{employee.staff_number} has left; the status of a leaver does not change")
         values = clean_fields(company, changes, employee=employee)
-        before = _form(employee.id)
+        before = partner_form(employee.id)
         with _staff_number_unique(company_id, values):
             Employee.update(**values).where(Employee.id == employee.id).execute()
-        if _form(employee.id, updated_at=before["updated_at"]) != before:
+        if partner_form(employee.id, updated_at=before["updated_at"]) != before:
             Employee.update(updated_at=to_db(runtime.now())).where(Employee.id == employee.id).execute()
             announce(company, employee.id, "employee.updated", runtime)
     return Employee.get_by_id(employee.id)
@@ -185,7 +185,7 @@ def _staff_number_unique(company_id, values):
 
 def announce(company: Company, employee_id: str, event_type: str, runtime: Runtime) -> str:
     """Emit `event_type` with the employee's current partner form, and remember the form."""
-    form = _form(employee_id)
+    form = partner_form(employee_id)
     event_id = events.emit(company, event_type, {"employee": form}, runtime)
     remember_announcement(company.id, employee_id, form, event_id, runtime.clock)
     return event_id
@@ -199,7 +199,7 @@ def announce_owed(company: Company, employee_id: str, runtime: Runtime) -> str |
     this one). The nightly reconciliation's one write."""
     with write_transaction():
         _locked_employee(company.id, employee_id)
-        form = _form(employee_id)
+        form = partner_form(employee_id)
         announced = (EmployeeAnnouncement.select(EmployeeAnnouncement.form)
                      .where(EmployeeAnnouncement.employee == employee_id).scalar())
         if announced == canonical(form):
@@ -230,7 +230,9 @@ def canonical(form: dict) -> str:
     return json.dumps(form, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
-def _form(employee_id, *, updated_at=None):
+def partner_form(employee_id: str, *, updated_at: str | None = None) -> dict:
+    """The employee's partner form as the API serves it (with `updated_at` in place of
+    the stored one: to compare two forms apart from it)."""
     form = employee_form(employee_row(employee_id))
     if updated_at is not None:
         form["updated_at"] = updated_at

@@ -21,7 +21,7 @@ from app.domain.kernel.ids import new_id
 from app.domain.kernel.money import example_amount, parse_major
 from app.domain.kernel.runtime import Runtime
 from app.domain.partner_safe import employee_form
-from app.domain.people.actions import FIELDS, MONEY_FIELDS, announce_owed, canonical, clean_fields
+from app.domain.people.actions import FIELDS, MONEY_FIELDS, announce_owed, canonical, clean_fields, partner_form
 from app.domain.people.employees import EMPLOYEE_COLUMNS
 from app.models import Branch, Company, Employee, EmployeeAnnouncement, db
 from app.models.base import dict_rows
@@ -78,7 +78,11 @@ def import_employees(company: Company, csv_text: str, clock: Clock) -> dict[str,
                                 updated_at=now, **values)
                 counts["created"] += 1
             elif any(getattr(employee, _attribute(k)) != v for k, v in values.items()):
-                Employee.update(updated_at=now, **values).where(Employee.id == employee.id).execute()
+                # `updated_at` is the partner form's: a salary alone leaves it (updated_since, v1.3).
+                before = partner_form(employee.id)
+                Employee.update(**values).where(Employee.id == employee.id).execute()
+                if partner_form(employee.id, updated_at=before["updated_at"]) != before:
+                    Employee.update(updated_at=now).where(Employee.id == employee.id).execute()
                 counts["updated"] += 1
             else:
                 counts["unchanged"] += 1

@@ -7,6 +7,7 @@ from typing import Any
 
 from peewee import JOIN, Tuple
 
+from app.domain.kernel.clock import to_db
 from app.domain.kernel.errors import NotFound
 from app.models import Branch, Employee
 
@@ -29,11 +30,14 @@ def _visible(company_id):
 
 
 def list_employees(company_id: str, *, status: str | None = None, entity_id: str | None = None,
-                   after: tuple[datetime, str] | None = None, limit: int = 50) -> list[dict[str, Any]]:
+                   updated_since: datetime | None = None, after: tuple[datetime, str] | None = None,
+                   limit: int = 50) -> list[dict[str, Any]]:
     """Up to `limit + 1` rows, oldest first, after the keyset position `after`.
 
     `status="active"` means every status but `left` (Contract, Employee states).
-    `after` is (created_at, id) of the last row of the previous page.
+    `after` is (created_at, id) of the last row of the previous page; with
+    `updated_since`, only rows whose partner form changed at or after it, ordered by
+    (updated_at, id), and `after` is that pair.
     """
     query = _visible(company_id)
     if status == "active":
@@ -42,9 +46,12 @@ def list_employees(company_id: str, *, status: str | None = None, entity_id: str
         query = query.where(E.status == "left")
     if entity_id is not None:
         query = query.where(E.entity == entity_id)
+    order = (E.created_at, E.id)
+    if updated_since is not None:
+        query, order = query.where(E.updated_at >= to_db(updated_since)), (E.updated_at, E.id)
     if after is not None:
-        query = query.where(Tuple(E.created_at, E.id) > Tuple(*after))
-    return list(query.order_by(E.created_at, E.id).limit(limit + 1).dicts())
+        query = query.where(Tuple(*order) > Tuple(*after))
+    return list(query.order_by(*order).limit(limit + 1).dicts())
 
 
 def get_employee(company_id: str, employee_id: str) -> dict[str, Any]:

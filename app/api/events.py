@@ -1,0 +1,132 @@
+"""The events feed (beyond the contract, v1.3): the company's events, pulled instead of
+pushed. Each is the webhook envelope as stored in the outbox and delivered, byte for
+byte, so a partner may mix webhooks and the feed and deduplicate on `id`.
+
+A credential sees the events its scopes read (app/domain/access/readable_events.py);
+the others are not in its feed, and 404 by id. Pages walk the order in which events
+became visible (app/domain/kernel/events.py), so following `next_cursor` from the start
+returns every event once while others are being written.
+"""
+
+import json
+from datetime import datetime
+
+from flask import Response
+from flask.views import MethodView
+from marshmallow import ValidationError, fields
+
+from app.api import ApiBlueprint
+from app.api.auth import current_company, current_principal, operation
+from app.api.pagination import fingerprint, paginate
+from app.api.problems import ApiProblem
+from app.api.schemas import OpenSchema, PageArgsSchema, Rfc3339, page_schema
+from app.domain.access.readable_events import FEED_TYPES, READ_SCOPES, readable_types
+from app.domain.kernel import events
+from app.domain.kernel.clock import format_utc, from_db, to_db
+from app.domain.kernel.errors import NotFound
+from config import ADDITIONS
+
+WHO_SEES = "; ".join(f"`{prefix}*` with {' or '.join(f'`{s}`' for s in scopes)}"
+                     for prefix, scopes in READ_SCOPES.items())
+blp = ApiBlueprint("events", __name__, url_prefix="/v1/events",
+                   description="The company's events as webhooks deliver them, to pull (beyond the contract, "
+                               f"v1.3), kept {events.EVENT_DAYS} days. Any valid credential; it sees the "
+                               f"events its scopes read: {WHO_SEES}. `ping` is never in the feed.")
+EXAMPLE = {
+    "id": "evt_3JkLm9QwXr2TbN7vYc1PdZ", "type": "employee.updated", "created_at": "2026-11-21T09:00:00Z",
+    "company_id": "cmp_7Yc2NbX4kQ9mLr1TzWv8Pd", "livemode": True,
+    "data": {"employee": {"id": "emp_5hGk2LmQ9wXr3TbN7vYc1P", "job_title": "General Manager"}},
+}
+
+
+class EventSchema(OpenSchema):
+    id = fields.String(required=True, metadata={"description": "The event's id, as its webhook carries it."})
+    type = fields.String(required=True, metadata={"example": "employee.updated"})
+    created_at = fields.DateTime(required=True)
+    company_id = fields.String(required=True)
+    livemode = fields.Boolean(required=True, metadata={"description": "False for a sandbox company's events."})
+    data = fields.Dict(required=True, metadata={
+        "description": "As the webhook delivers it; the JSON Schema of each type's `data` is in "
+                       "`listEventTypes` (and the components `EmployeeEventData`, ...)."})
+
+
+EventPageSchema = page_schema(EventSchema, "EventPage")
+
+
+def _event_types(text: str) -> None:
+    unknown = [name for name in text.split(",") if name not in FEED_TYPES]
+    if unknown:
+        raise ValidationError(f"unknown event type(s) {', '.join(map(repr, unknown))}; the feed has "
+                              f"{', '.join(FEED_TYPES)}")
+
+
+class EventQueryArgsSchema(PageArgsSchema):
+    types = fields.String(validate=_event_types, metadata={
+        "description": "Only these event types, comma-separated (`employee.created,employee.left`).",
+        "example": "employee.created,employee.left"})
+    since = Rfc3339(metadata={
+        "type": "string", "format": "date-time",
+        "description": "Only events created at or after this time (RFC 3339 with its offset)."})
+    after = fields.String(metadata={
+        "description": "Only events after this one (an event id) in the feed's order: keep the id of the last "
+                       "event you handled, and ask again with it to get what came since, each event once. "
+                       "Ignored beside a `cursor`.",
+        "example": "evt_3JkLm9QwXr2TbN7vYc1PdZ"})
+
+
+def _readable() -> tuple[str, ...]:
+    return readable_types(current_principal().scopes)
+
+
+def _position(created_at: str, seq: int, event_id: str) -> events.FeedPosition:
+    """A cursor's values back as the feed's position (TypeError or ValueError if not one)."""
+    if not isinstance(seq, int) or not isinstance(event_id, str):
+        raise TypeError("not a feed position")
+    return seq, to_db(datetime.fromisoformat(created_at)), event_id
+
+
+def _page_body(page: dict) -> str:
+    """The page as JSON, each event's stored envelope copied in as it is (byte for byte
+    what its webhook carried; and no parsing and encoding again on the way)."""
+    return f'{{"data":[{",".join(page["data"])}],"next_cursor":{json.dumps(page["next_cursor"])}}}'
+
+
+@blp.route("")
+class Events(MethodView):
+    @operation(blp, "listEvents", release=ADDITIONS, errors=(400, 401, 403, 429))
+    @blp.arguments(EventQueryArgsSchema, location="query", error_status_code=400)
+    @blp.response(200, EventPageSchema, example={"data": [EXAMPLE], "next_cursor": None})
+    def get(self, args):
+        """List the company's events, oldest first (beyond the contract, v1.3)"""
+        company_id = current_company().id
+        types = _readable()
+        if "types" in args:
+            types = tuple(t for t in types if t in args["types"].split(","))
+        since = args.get("since")
+        start = None
+        if "after" in args and "cursor" not in args:
+            start = events.position_of(company_id, args["after"], types)
+            if start is None:
+                raise ApiProblem("invalid_request", f"after: no event {args['after']} in this feed (an id of an "
+                                                    f"event it listed, at most {events.EVENT_DAYS} days old)")
+        query = fingerprint("events", company_id, ",".join(types), since and format_utc(since))
+        page = paginate(
+            args, query,
+            lambda after, limit: events.feed(company_id, types, since=since, after=after or start, limit=limit),
+            form=lambda event: event[1],
+            position_of=lambda event: (from_db(event[0][1]).isoformat(), event[0][0], event[0][2]),
+            parse=_position,
+        )
+        return Response(_page_body(page), mimetype="application/json")
+
+
+@blp.route("/<event_id>")
+class EventById(MethodView):
+    @operation(blp, "getEvent", release=ADDITIONS, errors=(401, 403, 404, 429))
+    @blp.response(200, EventSchema, example=EXAMPLE)
+    def get(self, event_id):
+        """Read one event (beyond the contract, v1.3)"""
+        text = events.envelope_text(current_company().id, event_id, _readable())
+        if text is None:
+            raise NotFound(f"no event {event_id} (or not one this credential's scopes read)")
+        return Response(text, mimetype="application/json")
