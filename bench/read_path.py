@@ -9,7 +9,12 @@ interleaved, and prints the best req/s and p99 of each and their ratios for:
   GET /v1/company, OAuth token    vs the same with a key           target >= 0.9
   GET /v1/employees?limit=200     vs bare Peewee select of 200 rows target >= 0.5
   page 500 vs page 1 of a 100,000-employee company (p99)          target <= 1.3x
+  GET /v1/employees?limit=200&updated_since=... (v1.3) vs the same bare 200 rows  >= 0.5
+  GET /v1/events?limit=200 (v1.3) vs the same bare 200 rows       target >= 0.5
+  events page 500 vs page 1 of a company with 1,000,000 events (p99)  target <= 1.3x
   resident memory of one worker after 2,000 requests             target <= 2x bare
+Every answer of the service carries its ETag (v1.3), so the company ratio is also what
+the ETag costs.
 With --db postgres (default) a fresh database is made on 127.0.0.1 and Redis is used for
 the rate limit, as in production.
 """
@@ -75,6 +80,37 @@ db.execute_sql("ANALYZE")  # as autovacuum would on a live table
 """
     subprocess.run([PY, "-c", code], cwd=ROOT, env=env, check=True)
     return company_id, key
+
+
+def seed_events(env, company_id, count):
+    """`count` employee.updated events of the company, in one SQL statement (each with
+    its own id and its own envelope text, as the outbox holds them)."""
+    code = f"""
+import os
+import peewee as pw
+from app.models import db, make_database
+db.initialize(make_database(os.environ["DATABASE_URL"]))
+template = ('{{"id":"EVT","type":"employee.updated","created_at":"2026-11-01T00:00:00Z","company_id":"{company_id}",'
+            '"livemode":true,"data":{{"employee":{{"id":"emp_5hGk2LmQ9wXr3TbN7vYc1P","staff_number":"E000001",'
+            '"name":{{"en":"Employee 1","ar":null}},"job_title":"Associate","department":"Operations",'
+            '"status":"active","employment_type":"full_time","country":"SA","entity_id":"ent_8sQw2ZfLk4PnTr6YbVx0Md",'
+            '"branch":null,"manager_id":null,"contact_email":"e1@big.example.com","contact_phone":"+966500000000",'
+            '"hire_date":"2020-01-01","termination_date":null,"created_at":"2020-01-01T00:00:00Z",'
+            '"updated_at":"2026-11-01T00:00:00Z"}}}}}}')
+if isinstance(db.obj, pw.SqliteDatabase):
+    rows = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?) SELECT i FROM n"
+    stamp = "datetime('2026-11-01', '+' || (i / 1000) || ' seconds')"
+    ident = "'evt_' || substr('0000000000000000000000' || i, -22)"
+else:
+    rows = "SELECT i FROM generate_series(1, %s) AS n(i)"
+    stamp = "timestamp '2026-11-01' + (i / 1000) * interval '1 second'"
+    ident = "'evt_' || lpad(i::text, 22, '0')"
+db.execute_sql(f"INSERT INTO outbox_event (id, company_id, type, payload, created_at, dispatched_at, commit_seq) "
+               f"SELECT {{ident}}, '{company_id}', 'employee.updated', replace({{repr(template)}}, 'EVT', {{ident}}), "
+               f"{{stamp}}, {{stamp}}, i FROM ({{rows}}) AS numbers", ({count},))
+db.execute_sql("ANALYZE")
+"""
+    subprocess.run([PY, "-c", code], cwd=ROOT, env=env, check=True)
 
 
 def oauth_access_token(env, company_id):
@@ -161,6 +197,7 @@ def main():
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--rounds", type=int, default=3, help="runs of each load; the best is kept")
     parser.add_argument("--employees", type=int, default=100_000)
+    parser.add_argument("--events", type=int, default=1_000_000)
     options = parser.parse_args()
     if not shutil.which("wrk"):
         sys.exit("wrk is needed: sudo apt-get install -y wrk")
@@ -180,6 +217,7 @@ def main():
         sandbox = json.loads(flask(env, "sandbox", "create", "--country", "KW", "--email", "bench@example.com",
                                    "--json"))
         big_company, big_key = seed_big_company(env, options.employees)
+        seed_events(env, big_company, options.events)
         access_token = oauth_access_token(env, sandbox["company_id"])
         service_port, bare_port = free_port(), free_port()
         service = start_gunicorn("wsgi:app", env, service_port)
@@ -208,6 +246,14 @@ def main():
             cursor = session.get(url, headers=auth_header).json()["next_cursor"]
         page500 = f"{svc}/v1/employees?limit=200&cursor={cursor}"
         assert len(session.get(page500, headers=auth_header).json()["data"]) == 200
+        cursor = None
+        for _ in range(499):
+            url = f"{svc}/v1/events?limit=200" + (f"&cursor={cursor}" if cursor else "")
+            cursor = session.get(url, headers=auth_header).json()["next_cursor"]
+        events500 = f"{svc}/v1/events?limit=200&cursor={cursor}"
+        assert len(session.get(events500, headers=auth_header).json()["data"]) == 200
+        since = f"{svc}/v1/employees?limit=200&updated_since=2019-12-31T00:00:00Z"
+        assert len(session.get(since, headers=auth_header).json()["data"]) == 200
 
         loads = {
             "company": ((f"{svc}/v1/company", sandbox_auth), (f"{raw}/json", ())),
@@ -215,6 +261,9 @@ def main():
             "employees": ((f"{svc}/v1/employees?limit=200", big_auth), (f"{raw}/employees", ())),
             "pk_select": (None, (f"{raw}/pk", ())),
             "page": ((f"{svc}/v1/employees?limit=200", big_auth), (page500, big_auth)),
+            "updated_since": ((since, big_auth), (f"{raw}/employees", ())),
+            "events": ((f"{svc}/v1/events?limit=200", big_auth), (f"{raw}/employees", ())),
+            "events_page": ((f"{svc}/v1/events?limit=200", big_auth), (events500, big_auth)),
         }
         results = {load: [None, None] for load in loads}
         for _ in range(options.rounds):  # interleaved, so a noisy moment hits both sides
@@ -231,14 +280,18 @@ def main():
                             f"DROP DATABASE IF EXISTS {database}"], check=False)
         shutil.rmtree(tmp, ignore_errors=True)
 
-    (c_svc, c_raw), (t_svc, t_key), (e_svc, e_raw), (_, pk_raw), (p1, p500) = results.values()
+    ((c_svc, c_raw), (t_svc, t_key), (e_svc, e_raw), (_, pk_raw), (p1, p500), (u_svc, u_raw), (f_svc, f_raw),
+     (f1, f500)) = results.values()
     print(f"\nread path, {options.db}, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, "
           f"1 gunicorn sync worker each, wrk -t1 -c4 -d{options.seconds}s, best of {options.rounds}")
     print(f"{'':34}{'req/s':>10}{'p99 ms':>10}")
     rows = [("GET /v1/company", c_svc), ("bare JSON endpoint", c_raw), ("bare one-PK-select endpoint", pk_raw),
             ("GET /v1/company, OAuth token", t_svc), ("GET /v1/company, same key again", t_key),
             ("GET /v1/employees?limit=200", e_svc), ("bare Peewee 200 rows", e_raw),
-            ("employees page 1 (100k company)", p1), ("employees page 500", p500)]
+            ("employees page 1 (100k company)", p1), ("employees page 500", p500),
+            ("GET /v1/employees?updated_since=", u_svc), ("bare Peewee 200 rows, again", u_raw),
+            ("GET /v1/events?limit=200", f_svc), ("bare Peewee 200 rows, once more", f_raw),
+            (f"events page 1 ({options.events:,} events)", f1), ("events page 500", f500)]
     for label, (rps, p99) in rows:
         print(f"{label:34}{rps:>10.0f}{p99:>10.2f}")
     print(f"\ncompany / bare JSON          {c_svc[0] / c_raw[0]:.2f}  (target >= 0.5; "
@@ -246,6 +299,9 @@ def main():
     print(f"company: token / key         {t_svc[0] / t_key[0]:.2f}  (target >= 0.9)")
     print(f"employees / bare 200 rows    {e_svc[0] / e_raw[0]:.2f}  (target >= 0.5)")
     print(f"page 500 / page 1 p99        {p500[1] / p1[1]:.2f}x (req/s {p500[0] / p1[0]:.2f}; target <= 1.3x)")
+    print(f"updated_since / bare 200     {u_svc[0] / u_raw[0]:.2f}  (target >= 0.5)")
+    print(f"events / bare 200 rows       {f_svc[0] / f_raw[0]:.2f}  (target >= 0.5)")
+    print(f"events page 500 / page 1 p99 {f500[1] / f1[1]:.2f}x (req/s {f500[0] / f1[0]:.2f}; target <= 1.3x)")
     print(f"worker RSS service / bare    {svc_rss / raw_rss:.2f}  ({svc_rss} KiB vs {raw_rss} KiB; target <= 2)")
 
 

@@ -183,6 +183,38 @@ def test_replay_through_the_api_resends_what_a_receiver_missed_with_the_same_ids
     assert verify([endpoint["secret"]], again["headers"]["X-SVC-Signature"], again["body"], time.time())
 
 
+def test_the_events_feed_serves_the_event_its_webhook_delivered_field_by_field(stack):
+    """listEvents and getEvent (v1.3) against the served processes: the event a receiver
+    got is in the feed, after the last one seen before it, with every field the same
+    and the same bytes; a poll after it with its ETag is 304, and with `after` empty."""
+    feed = f"{stack['base']}/v1/events"
+    page, last = {"next_cursor": ""}, None
+    while page["next_cursor"] is not None:  # to the end, keeping the last event seen
+        cursor = f"&cursor={page['next_cursor']}" if page["next_cursor"] else ""
+        page = requests.get(f"{feed}?limit=200{cursor}", headers=stack["headers"], timeout=10).json()
+        last = page["data"][-1]["id"] if page["data"] else last
+    with Receiver() as receiver:
+        create(stack, receiver.url, ["employee.updated"])
+        flask(stack["env"], "employees", "update", employee_of(stack), "--job-title", "Feed Reader")
+        assert wait_for(lambda: receiver.requests, seconds=30), "no webhook arrived"
+        delivered = receiver.requests[0]["body"]
+    pushed = json.loads(delivered)
+    polled = requests.get(f"{feed}?after={last}", headers=stack["headers"], timeout=10)
+    assert polled.status_code == 200, polled.text
+    [pulled] = [event for event in polled.json()["data"] if event["id"] == pushed["id"]]
+    assert set(pulled) == set(pushed) == {"id", "type", "created_at", "company_id", "livemode", "data"}
+    for field in pushed:
+        assert pulled[field] == pushed[field], field
+    assert delivered in polled.content  # the envelope's bytes, as sent
+    one = requests.get(f"{feed}/{pushed['id']}", headers=stack["headers"], timeout=10)
+    assert one.content == delivered
+    again = requests.get(f"{feed}/{pushed['id']}", timeout=10,
+                         headers={**stack["headers"], "If-None-Match": one.headers["ETag"]})
+    assert again.status_code == 304 and again.content == b"" and again.headers["X-Request-Id"]
+    caught_up = requests.get(f"{feed}?after={polled.json()['data'][-1]['id']}", headers=stack["headers"], timeout=10)
+    assert caught_up.json() == {"data": [], "next_cursor": None}
+
+
 def test_a_receiver_that_answers_gone_or_later_is_heeded(stack, inbox):
     """v1.3 against the served processes: 410 disables the endpoint and emails the owner;
     503 with Retry-After puts the next attempt an hour on, not a minute."""
