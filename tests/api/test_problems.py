@@ -102,7 +102,7 @@ def test_rate_limit_reloads_its_script_after_a_redis_restart(shared_redis, clock
 
 
 def test_an_unknown_query_parameter_is_named_in_a_400(client, headers):
-    for url, name in (("/v1/employees?updated_since=2026-01-01T00:00:00Z", "updated_since"),
+    for url, name in (("/v1/employees?modified_after=2026-01-01T00:00:00Z", "modified_after"),
                       ("/v1/employees?stauts=left", "stauts"), ("/v1/company?expand=entities", "expand"),
                       ("/v1/payroll-runs?month=2026-10", "month"),
                       ("/v1/attendance?from=2026-11-01&to=2026-11-02&employee=x", "employee")):
