@@ -31,8 +31,9 @@ def tag_or_not_modified(response: Response) -> Response:
             or not request.path.startswith("/v1/") or response.is_streamed or not additions_live()):
         return response
     tag = body_tag(response.get_data())
-    response.set_etag(tag)
-    if parse_etags(request.headers.get("If-None-Match")).contains_weak(tag):
+    response.headers["ETag"] = f'"{tag}"'
+    sent = request.headers.get("If-None-Match")
+    if sent and parse_etags(sent).contains_weak(tag):
         response.status_code = 304
         response.set_data(b"")  # Werkzeug drops Content-Type and Content-Length from a 304
     return response
