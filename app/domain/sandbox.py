@@ -1,7 +1,8 @@
 """Sandbox companies: generated, realistic, never real people (Contract, Sandbox).
 
 `create_sandbox` makes one legal entity in the chosen country, ten employees
-SBX-001..SBX-010 (3 nationals, 7 expatriates; 8 full time, 1 part time, 1 contract)
+SBX-001..SBX-010 (3 nationals, 7 expatriates; 8 full time, 1 part time, 1 contract;
+from months to over ten years of service)
 with generated bank and ID details, and one finalized payroll run for the previous
 month whose totals and journal come from the payroll code, not from typed-in figures.
 Its events (ten `employee.created`, one `payroll_run.finalized`) go to the outbox like
@@ -40,6 +41,12 @@ ROSTER = (
     ("Marketing Specialist", "Marketing", "contract", False, 1, 12000),
     ("Customer Service Officer", "Customer Service", "full_time", False, 2, 6500),
 )
+# Years of service of each position on the day the sandbox is made (give or take three
+# weeks), so that its runs show every branch of the end-of-service rules: under one year
+# (nothing vested in the UAE and Qatar), past 3, 5 and 10 years (the resignation shares
+# of Saudi Arabia and Kuwait, the second tier everywhere, Kuwait's cap later), nationals
+# among them, and in Bahrain people hired before and after the SIO scheme of March 2024.
+SERVICE_YEARS = (12.3, 6.4, 0.6, 0.7, 3.6, 10.6, 1.4, 5.8, 2.5, 7.2)
 # Rough value of one unit of each currency in SAR, to scale the roster's pay.
 SAR_PER_UNIT = {"SAR": 1.0, "KWD": 12.2, "AED": 1.02, "QAR": 1.03, "BHD": 9.95, "OMR": 9.74}
 
@@ -119,7 +126,7 @@ def _generate_employees(company, entity, branches, country, clock, rng):
         name_en = f"{first[0]} {family[0]}"
         name_ar = f"{first[1]} {family[1]}" if first[1] and family[1] else None
         basic = _scaled_minor(basic_sar * rng.uniform(0.92, 1.08), country.currency)
-        hire_date = today - timedelta(days=rng.randint(120, 8 * 365))
+        hire_date = today - timedelta(days=round(SERVICE_YEARS[position - 1] * 365) + rng.randint(-21, 21))
         employee = Employee.create(
             id=new_id("emp"), company=company, entity=entity,
             branch=branches[0] if position <= 3 or position % 2 else branches[1],

@@ -1,3 +1,5 @@
+from datetime import date
+
 import phonenumbers
 import pytest
 
@@ -37,6 +39,18 @@ def test_sandbox_composition_for_each_country(client, make_sandbox, make_key, co
     lines = JournalLine.select().join(JournalLine.entry.rel_model).where(
         JournalLine.entry.rel_model.run == run["id"])
     assert sum(x.debit_minor for x in lines) == sum(x.credit_minor for x in lines) > 0
+
+
+@pytest.mark.parametrize("country", sorted(COUNTRIES))
+def test_sandbox_service_spans_every_end_of_service_branch(make_sandbox, clock, country):
+    """Under a year, past 3, 5 and 10 years, nationals with long and short service, and in
+    Bahrain people hired before and after the SIO scheme (March 2024)."""
+    stored = list(Employee.select().where(Employee.company == make_sandbox(country)))
+    years = sorted((clock.now().date() - e.hire_date).days / 365 for e in stored)
+    assert years[0] < 1 and any(3 < y < 5 for y in years) and any(5 < y < 10 for y in years) and years[-1] > 10
+    nationals = [(clock.now().date() - e.hire_date).days / 365 for e in stored if e.is_national]
+    assert min(nationals) < 1 and max(nationals) > 10
+    assert {e.hire_date >= date(2024, 3, 1) for e in stored} == {True, False}
 
 
 def test_creator_becomes_ceo_by_membership_only(make_sandbox):

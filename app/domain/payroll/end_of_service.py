@@ -1,0 +1,166 @@
+"""The end-of-service benefit (gratuity) by country: what an employee has earned to a
+date, and what is owed when they leave. Pure functions on integer minor units; no I/O.
+
+The provision a journal carries is `liability(service, at)`: what the law would owe if
+the employment ended on that date by the employer's act (the vested amount, as Gulf
+payroll systems compute the monthly provision). What is paid on leaving is
+`owed(service, end, reason)`: the same, less what the law takes away from a worker who
+resigns. The reason for leaving stays internal (Contract: it is never returned).
+
+Service is counted in days, a year being 365 of them, and every part of a year counts
+pro rata. Wages are the current monthly terms (the law's "last wage"). The model keeps
+no unpaid periods, so none is deducted. The rules, with the articles they come from
+(read in the laws' published English texts; where readings differ, the one Gulf
+payroll accountants use, as said):
+
+- Saudi Arabia, Labor Law (Royal Decree M/51 of 1426H) art. 84: half a month's wage
+  for each of the first five years, a month's wage for each year after; "wage" is the
+  actual wage (basic and the regular allowances). Art. 85, on resignation: nothing
+  under two years, a third from two to five, two thirds from five to ten, all from ten.
+  Saudis and expatriates alike.
+- United Arab Emirates, Decree-Law 33 of 2021 art. 51: from one year of continuous
+  service, 21 days' basic wage for each of the first five years, 30 days' for each year
+  after, at most two years' basic wage; a day's wage is a year's basic over 365 (the
+  reading of MOHRE's calculator). No reduction on resignation. UAE nationals are in the
+  GPSSA pension scheme instead (Decree-Law 57 of 2023): none here.
+- Kuwait, Law 6 of 2010 art. 51: 15 days' wage for each of the first five years, a
+  month's wage for each year after, at most 18 months' wage; a day's wage is the
+  month's over 26 (the law's working month). Art. 53, on resignation: nothing under
+  three years, half from three to five, two thirds from five to ten, all from ten.
+  Kuwaitis alike: since the 2020 amendment the employer pays the whole indemnity
+  without setting PIFSS contributions against it.
+- Qatar, Law 14 of 2004 art. 54: from one year of service, at least three weeks' (21
+  days') basic wage for each year; a day's wage is the month's basic over 30. No
+  reduction on resignation. Qataris are under the pension law instead: none here.
+- Bahrain, Law 36 of 2012 art. 116 and Edict 109 of 2023: for expatriates, half a
+  month's wage for each of the first three years and a month's for each year after,
+  earned by the employer's book only until 29 February 2024; from 1 March 2024 the
+  employer pays the SIO 4.2% of the month's wage (8.4% once three years of service are
+  complete) and the SIO pays the benefit of that time. The provision is the accrual
+  before March 2024 (it stays the employer's, on the last wage); the contribution is a
+  cost of each month (`sio_contribution`). Bahrainis are in SIO pensions: none here.
+- Oman, Labour Law (Royal Decree 53/2023, in force 26 July 2023) art. 61: for workers
+  outside the Social Protection Law (expatriates), at least a month's basic wage for
+  each year of service, on the last basic wage. Service before the law keeps the old
+  law's rate (Royal Decree 35/2003 art. 39: 15 days' wage for each of the first three
+  years, a month's after), as the Ministry of Labour's clarification of art. 61 says.
+  Omanis are under the Social Protection Fund: none here.
+"""
+
+from dataclasses import dataclass
+from datetime import date
+from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
+from typing import Literal
+
+Reason = Literal["termination", "resignation"]
+BAHRAIN_SIO_FROM = date(2024, 3, 1)  # Edict 109 of 2023 in force
+OMAN_LAW_OF_2023_FROM = date(2023, 7, 26)  # Royal Decree 53/2023 in force
+DAYS_A_YEAR = 365
+
+
+@dataclass(frozen=True)
+class Service:
+    """What the rules need of one employee: where, since when, and the monthly wage in
+    minor units (`basic`, and the regular allowances: housing, transport, other)."""
+
+    country: str
+    hire_date: date
+    is_national: bool
+    basic: int
+    allowances: int = 0
+
+    @property
+    def wage(self) -> int:
+        return self.basic + self.allowances
+
+
+def years_between(start: date, end: date) -> Fraction:
+    """Years of service from `start` to `end` (days over 365; none before it begins)."""
+    return Fraction(max((end - start).days, 0), DAYS_A_YEAR)
+
+
+def _minor(amount: Fraction) -> int:
+    """An exact amount rounded half up to the minor unit."""
+    return int((Decimal(amount.numerator) / Decimal(amount.denominator)).quantize(Decimal(1),
+                                                                                rounding=ROUND_HALF_UP))
+
+
+def _tiers(years: Fraction, first_years: int, first_rate: Fraction, later_rate: Fraction) -> Fraction:
+    """`first_rate` a year for the first `first_years` of `years`, `later_rate` a year after."""
+    first = min(years, Fraction(first_years))
+    return first_rate * first + later_rate * (years - first)
+
+
+def _full(service: Service, years: Fraction) -> Fraction:
+    """What the law gives for `years` of service on termination, in minor units (exact)."""
+    country = service.country
+    if country == "OM" and not service.is_national:
+        before = min(years, years_between(service.hire_date, OMAN_LAW_OF_2023_FROM))
+        return service.basic * (_tiers(before, 3, Fraction(1, 2), Fraction(1)) + (years - before))
+    if country == "SA":
+        return service.wage * _tiers(years, 5, Fraction(1, 2), Fraction(1))
+    if service.is_national and country in ("AE", "QA", "BH", "OM"):
+        return Fraction(0)  # in their country's pension scheme instead
+    if country == "AE":
+        if years < 1:
+            return Fraction(0)
+        day = Fraction(service.basic * 12, DAYS_A_YEAR)
+        return min(day * _tiers(years, 5, Fraction(21), Fraction(30)), Fraction(24 * service.basic))
+    if country == "KW":
+        day = Fraction(service.wage, 26)  # 15 days' wage a year for five years, then 26 (a month)
+        return min(day * _tiers(years, 5, Fraction(15), Fraction(26)), Fraction(18 * service.wage))
+    if country == "QA":
+        return Fraction(0) if years < 1 else Fraction(service.basic, 30) * 21 * years
+    if country == "BH":
+        return service.wage * _tiers(years, 3, Fraction(1, 2), Fraction(1))
+    raise ValueError(f"no end-of-service rule for country {country!r}")
+
+
+def _booked_years(service: Service, at: date) -> Fraction:
+    """The years whose benefit the employer's own books carry: in Bahrain, those before
+    the SIO took the benefit over; elsewhere all of them."""
+    if service.country == "BH":
+        return years_between(service.hire_date, min(at, BAHRAIN_SIO_FROM))
+    return years_between(service.hire_date, at)
+
+
+def liability(service: Service, at: date) -> int:
+    """The provision for this employee at the end of `at`'s day: what ending the
+    employment that day would owe (before any resignation reduction)."""
+    return _minor(_full(service, _booked_years(service, at)))
+
+
+# (years of service from which the share applies, the share), highest first.
+RESIGNATION_SHARES = {
+    "SA": ((10, Fraction(1)), (5, Fraction(2, 3)), (2, Fraction(1, 3)), (0, Fraction(0))),  # art. 85
+    "KW": ((10, Fraction(1)), (5, Fraction(2, 3)), (3, Fraction(1, 2)), (0, Fraction(0))),  # art. 53
+}
+
+
+def resignation_share(country: str, years: Fraction) -> Fraction:
+    """The part of the benefit a worker who resigns after `years` keeps."""
+    for threshold, share in RESIGNATION_SHARES.get(country, ((0, Fraction(1)),)):
+        if years >= threshold:
+            return share
+    return Fraction(0)
+
+
+def owed(service: Service, end: date, reason: Reason) -> int:
+    """What the employer pays an employee whose last day is `end`, leaving for `reason`.
+    (In Bahrain, the benefit of service from March 2024 is the SIO's to pay.)"""
+    full = _full(service, _booked_years(service, end))
+    if reason == "resignation":
+        full *= resignation_share(service.country, years_between(service.hire_date, end))
+    return _minor(full)
+
+
+def sio_contribution(service: Service, month_start: date) -> int:
+    """Bahrain: the employer's monthly end-of-service contribution to the SIO for an
+    expatriate, for the month that begins on `month_start` (none before March 2024,
+    none for Bahrainis or elsewhere): 4.2% of the wage, 8.4% once three years of
+    service are complete at the month's start."""
+    if service.country != "BH" or service.is_national or month_start < BAHRAIN_SIO_FROM:
+        return 0
+    rate = Fraction(84, 1000) if years_between(service.hire_date, month_start) >= 3 else Fraction(42, 1000)
+    return _minor(service.wage * rate)

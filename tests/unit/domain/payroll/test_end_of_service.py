@@ -1,0 +1,176 @@
+"""The end-of-service rules per country (app/domain/payroll/end_of_service.py), from worked
+examples computed by hand from each article, and properties that hold for all inputs.
+
+Service spans are whole multiples of 365 days, the rules' year, so each example's years
+are exact; amounts are minor units (fils, halalas, dirhams, baisa) and each expected
+figure shows its arithmetic."""
+
+from datetime import date, timedelta
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from app.domain.kernel.money import percent_of
+from app.domain.payroll.end_of_service import (
+    BAHRAIN_SIO_FROM,
+    OMAN_LAW_OF_2023_FROM,
+    Service,
+    liability,
+    owed,
+    sio_contribution,
+)
+
+HIRED = date(2010, 1, 4)
+
+
+def after(years: float, start: date = HIRED) -> date:
+    return start + timedelta(days=round(365 * years))
+
+
+# ---- Saudi Arabia: art. 84 (half a month's wage a year for 5 years, a month after), art. 85
+SA = Service("SA", HIRED, is_national=True, basic=700_000, allowances=300_000)  # wage SAR 10,000.00
+
+
+def test_saudi_arabia_termination_uses_the_whole_wage_half_then_whole_months():
+    assert liability(SA, after(3)) == 1_000_000 * 3 // 2  # 3 x 1/2 month = 1.5 months
+    assert owed(SA, after(7), "termination") == 4_500_000  # 5 x 1/2 + 2 x 1 = 4.5 months of 1,000,000
+    assert owed(SA, after(12), "termination") == 9_500_000  # 5 x 1/2 + 7 x 1 = 9.5 months
+
+
+@pytest.mark.parametrize("years, expected", [
+    (1.5, 0),  # under 2 years: nothing
+    (4, 666_667),  # 4 x 1/2 = 2 months = 2,000,000; a third = 666,666.67, half up
+    (7, 3_000_000),  # 4.5 months = 4,500,000; two thirds
+    (12, 9_500_000),  # from 10 years: all of 9.5 months
+])
+def test_saudi_arabia_resignation_keeps_a_third_two_thirds_or_all(years, expected):
+    assert owed(SA, after(years), "resignation") == expected
+
+
+# ---- UAE: art. 51 (21 then 30 days' basic a year, from one year, at most two years' basic)
+AE = Service("AE", HIRED, is_national=False, basic=1_200_000, allowances=800_000)  # basic AED 12,000.00
+
+
+@pytest.mark.parametrize("years, expected", [
+    (0.9, 0),  # under one year: nothing
+    (3, 2_485_479),  # 63 days x (1,200,000 x 12 / 365) = 907,200,000 / 365 = 2,485,479.45
+    (7, 6_509_589),  # (105 + 60) days: 165 x 14,400,000 / 365 = 6,509,589.04
+    (30, 28_800_000),  # 855 days would be 33,731,507; the cap is 24 x 1,200,000
+])
+def test_uae_basic_only_21_then_30_days_capped_at_two_years(years, expected):
+    assert owed(AE, after(years), "termination") == expected
+    assert owed(AE, after(years), "resignation") == expected  # no reduction under the 2021 law
+    assert liability(AE, after(years)) == expected
+
+
+def test_uae_nationals_are_in_the_pension_scheme():
+    national = Service("AE", HIRED, is_national=True, basic=1_200_000)
+    assert liability(national, after(10)) == 0 == owed(national, after(10), "termination")
+
+
+# ---- Kuwait: art. 51 (15 days a year for 5 years, a month after; /26; 18 months at most), art. 53
+KW = Service("KW", HIRED, is_national=False, basic=500_000, allowances=100_000)  # wage KWD 600.000
+
+
+@pytest.mark.parametrize("years, termination, resignation", [
+    (2, 692_308, 0),  # 30 days x 600,000 / 26 = 692,307.69; resigning under 3 years: nothing
+    (4, 1_384_615, 692_308),  # 60 x 600,000 / 26 = 1,384,615.38; half = 692,307.69
+    (8, 3_530_769, 2_353_846),  # 75 x 600,000 / 26 = 1,730,769.23 + 3 x 600,000; two thirds = 2,353,846.15
+    (12, 5_930_769, 5_930_769),  # 1,730,769.23 + 7 x 600,000; all from 10 years
+    (30, 10_800_000, 10_800_000),  # 1,730,769.23 + 25 x 600,000 = 16,730,769 > 18 x 600,000
+])
+def test_kuwait_15_days_over_26_then_months_capped_at_18_with_resignation_shares(years, termination, resignation):
+    assert owed(KW, after(years), "termination") == termination == liability(KW, after(years))
+    assert owed(KW, after(years), "resignation") == resignation
+
+
+def test_kuwaitis_get_the_same_indemnity():
+    national = Service("KW", HIRED, is_national=True, basic=500_000, allowances=100_000)
+    assert owed(national, after(8), "termination") == 3_530_769
+
+
+# ---- Qatar: art. 54 (three weeks' basic a year, from one year)
+QA = Service("QA", HIRED, is_national=False, basic=900_000, allowances=300_000)  # basic QAR 9,000.00
+
+
+def test_qatar_three_weeks_of_basic_a_year_from_the_first_year():
+    assert owed(QA, after(0.5), "termination") == 0
+    assert owed(QA, after(4), "resignation") == 2_520_000  # 900,000 / 30 x 21 x 4 = 30,000 x 84
+    assert liability(Service("QA", HIRED, is_national=True, basic=900_000), after(4)) == 0
+
+
+# ---- Bahrain: art. 116 until March 2024, then SIO contributions (Edict 109/2023)
+def test_bahrain_expatriates_book_only_the_service_before_march_2024():
+    service = Service("BH", BAHRAIN_SIO_FROM - timedelta(days=5 * 365), is_national=False, basic=600_000,
+                      allowances=200_000)  # wage BHD 800.000, five years booked
+    assert liability(service, BAHRAIN_SIO_FROM) == 2_800_000  # 3 x 1/2 + 2 x 1 = 3.5 months of 800,000
+    assert liability(service, date(2026, 11, 30)) == 2_800_000  # the SIO carries the rest
+    assert owed(service, date(2026, 11, 30), "resignation") == 2_800_000  # no reduction in art. 116
+    assert sio_contribution(service, date(2026, 11, 1)) == 67_200  # 8.4% of 800,000: over 3 years
+    assert sio_contribution(service, date(2024, 2, 1)) == 0  # before the scheme
+
+
+def test_bahrain_sio_contribution_is_4_2_percent_in_the_first_three_years():
+    service = Service("BH", date(2023, 6, 1), is_national=False, basic=800_000)
+    # 274 days to 1 March 2024 (June to February, a leap February): 800,000 x 1/2 x 274 / 365 = 300,273.97
+    assert liability(service, date(2026, 11, 30)) == 300_274
+    assert sio_contribution(service, date(2024, 3, 1)) == 33_600  # 4.2% of 800,000
+    assert sio_contribution(service, date(2026, 6, 1)) == 67_200  # three years complete on 1 June 2026
+    assert sio_contribution(Service("BH", date(2023, 6, 1), is_national=True, basic=800_000),
+                            date(2026, 6, 1)) == 0
+
+
+# ---- Oman: art. 61 (a month's basic a year), the old rate for service before the law
+def test_oman_a_month_of_basic_a_year_and_the_old_rate_before_the_law():
+    straddling = Service("OM", OMAN_LAW_OF_2023_FROM - timedelta(days=2 * 365), is_national=False,
+                         basic=700_000, allowances=150_000)  # basic OMR 700.000
+    # 2 years before the law at 15 days (1/2 month) + 3 after at a month = 4 months of basic
+    assert owed(straddling, OMAN_LAW_OF_2023_FROM + timedelta(days=3 * 365), "termination") == 2_800_000
+    hired_since = Service("OM", OMAN_LAW_OF_2023_FROM, is_national=False, basic=700_000)
+    assert owed(hired_since, after(4, OMAN_LAW_OF_2023_FROM), "resignation") == 2_800_000  # 4 x 1 month
+    assert liability(Service("OM", HIRED, is_national=True, basic=700_000), after(10)) == 0
+
+
+# ---- Properties, for every country and every input
+services = st.builds(
+    Service, country=st.sampled_from(["SA", "AE", "KW", "QA", "BH", "OM"]),
+    hire_date=st.dates(min_value=date(1990, 1, 1), max_value=date(2026, 11, 1)),
+    is_national=st.booleans(), basic=st.integers(0, 10**9), allowances=st.integers(0, 10**9))
+spans = st.integers(0, 45 * 365)
+
+
+@given(services, spans, spans)
+def test_the_liability_never_falls_while_employed(service, first, second):
+    early, late = sorted((first, second))
+    start = service.hire_date
+    assert liability(service, start + timedelta(days=early)) <= liability(service, start + timedelta(days=late))
+
+
+@given(services, spans, spans, st.sampled_from(["termination", "resignation"]))
+def test_a_later_last_day_never_owes_less(service, first, second, reason):
+    early, late = sorted((first, second))
+    start = service.hire_date
+    assert owed(service, start + timedelta(days=early), reason) <= owed(service, start + timedelta(days=late), reason)
+
+
+@given(services, spans)
+def test_caps_hold_and_resigning_never_owes_more(service, days):
+    end = service.hire_date + timedelta(days=days)
+    full = owed(service, end, "termination")
+    assert full == liability(service, end)
+    assert 0 <= owed(service, end, "resignation") <= full
+    if service.country == "AE":
+        assert full <= 24 * service.basic
+    if service.country == "KW":
+        assert full <= 18 * service.wage
+
+
+@given(services, st.dates(min_value=date(2020, 1, 1), max_value=date(2030, 12, 1)))
+def test_only_bahrain_expatriates_pay_the_sio_4_2_or_8_4_percent_from_march_2024(service, month):
+    month = month.replace(day=1)
+    paid = sio_contribution(service, month)
+    if service.country != "BH" or service.is_national or month < BAHRAIN_SIO_FROM:
+        assert paid == 0
+    else:
+        assert paid in (percent_of(service.wage, "4.2"), percent_of(service.wage, "8.4"))
