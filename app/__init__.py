@@ -40,7 +40,7 @@ from app.models.base import private_file
 from app.oauth import routes as oauth_routes
 from app.oauth.server import make_server as make_oauth_server
 from app.ops import routes as ops_routes
-from config import ConfigurationError, config_from_env, rate_limit_file
+from config import ADDITIONS, ConfigurationError, config_from_env, rate_limit_file
 
 log = logging.getLogger(__name__)
 
@@ -120,6 +120,7 @@ def create_app(config=None, **overrides):
         on_endpoint_notice=lambda endpoint_id, notice: jobs.enqueue(webhooks.notify_endpoint, endpoint_id, notice),
         on_credentials_changed=authenticator.versions.changed if authenticator.versions is not None else None,
         sealer=Sealer([app.config["SECRET_KEY"], *app.config["SECRET_KEY_FALLBACKS"]]),
+        beyond_contract=ADDITIONS in app.config["LIVE_RELEASES"],
     )
 
     telemetry.register(app)  # before the request's own hooks: its clock includes them

@@ -66,6 +66,8 @@ CATALOG: dict[str, tuple[str, str, type[Schema]]] = {
     "attendance.rejected": ("A stored clock event could not become attendance.", "v1.2",
                             AttendanceRejectedEventDataSchema),
     "ping": ("Sent by the test operation.", "v1.2", PingEventDataSchema),
+    "payroll_run.wps_updated": ("HR recorded where the run's salary file stands with the bank (Wage Protection "
+                                "System): see `wps_status`.", "v1.3", PayrollRunEventDataSchema),
 }
 assert set(CATALOG) == set(EVENT_TYPES), "every event type is in the catalog"
 

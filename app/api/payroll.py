@@ -4,12 +4,13 @@ from flask.views import MethodView
 from marshmallow import ValidationError, fields, validate, validates_schema
 
 from app.api import ApiBlueprint, json_response
-from app.api.auth import current_company, operation
+from app.api.auth import additions_live, current_company, operation
 from app.api.pagination import fingerprint, paginate
 from app.api.schemas import UPDATED_SINCE, LocalizedNameSchema, OpenSchema, PageArgsSchema, Rfc3339, page_schema
 from app.domain.kernel.clock import from_db, to_db
 from app.domain.partner_safe import payroll_run_full, payroll_run_summary
 from app.domain.payroll.runs import VISIBLE_STATUSES, get_run, list_runs
+from config import ADDITIONS
 
 blp = ApiBlueprint("payroll", __name__, url_prefix="/v1/payroll-runs",
                 description="Closed payroll runs: run-level totals, components and journal. "
@@ -24,6 +25,7 @@ SUMMARY_EXAMPLE = {
     "totals": {"gross": "12840.000", "deductions": "512.430", "net": "12327.570",
                "employer_contributions": "561.230", "total_cost": "13401.230"},
     "finalized_at": "2026-11-21T09:00:00Z", "paid_at": None, "updated_at": "2026-11-21T09:00:00Z",
+    "wps_status": "submitted",
 }
 FULL_EXAMPLE = {
     **SUMMARY_EXAMPLE,
@@ -56,6 +58,13 @@ class PayrollRunSummarySchema(OpenSchema):
     finalized_at = fields.DateTime(required=True)
     paid_at = fields.DateTime(allow_none=True, required=True)
     updated_at = fields.DateTime(required=True)
+    wps_status = fields.String(metadata={
+        "x-release": ADDITIONS,
+        "description": "Beyond the contract (v1.3): where the run's salary file stands with the bank under the "
+                       "Wage Protection System, as HR records it: `not_submitted`, `submitted`, `accepted` or "
+                       "`rejected` (a rejected file is submitted again). The file itself is never shared. "
+                       "Each change is announced by `payroll_run.wps_updated`. Tolerate unknown values.",
+        "example": "submitted"})
 
 
 class ComponentSchema(OpenSchema):
@@ -117,13 +126,18 @@ class PayrollRuns(MethodView):
         filters = {key: args.get(key) for key in ("month_from", "month_to", "status", "updated_since")}
         since = filters["updated_since"]
         query = fingerprint("payroll_runs", company_id, *filters.values())
+        wps = additions_live()
+
+        def summary(run):
+            return payroll_run_summary(run, wps=wps)
+
         if since is None:
             return json_response(paginate(
                 args, query, lambda after, limit: list_runs(company_id, after=after, limit=limit, **filters),
-                payroll_run_summary, position_of=lambda run: (run.payroll_month, run.id)))
+                summary, position_of=lambda run: (run.payroll_month, run.id)))
         return json_response(paginate(  # oldest change first
             args, query, lambda after, limit: list_runs(company_id, after=after, limit=limit, **filters),
-            payroll_run_summary, position_of=lambda run: (from_db(run.updated_at).isoformat(), run.id),
+            summary, position_of=lambda run: (from_db(run.updated_at).isoformat(), run.id),
             parse=lambda at, run_id: (to_db(datetime.fromisoformat(at)), run_id)))
 
 
@@ -133,4 +147,4 @@ class PayrollRunById(MethodView):
     @blp.response(200, PayrollRunSchema, example=FULL_EXAMPLE)
     def get(self, payroll_run_id):
         """Read one closed payroll run with components and journal"""
-        return json_response(payroll_run_full(*get_run(current_company().id, payroll_run_id)))
+        return json_response(payroll_run_full(*get_run(current_company().id, payroll_run_id), wps=additions_live()))

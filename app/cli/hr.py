@@ -6,6 +6,7 @@
     flask --app wsgi payroll draft --entity ID --month 2026-11
     flask --app wsgi payroll finalize|pay|delete|discard RUN_ID
     flask --app wsgi payroll correct RUN_ID --employee ID --basic 1250.500
+    flask --app wsgi payroll wps RUN_ID --status submitted|accepted|rejected
 
 Money options are in major units of the company's currency ("1250.500" KWD).
 """
@@ -27,7 +28,7 @@ from app.domain.people.employees import resolve_employee
 from app.extensions import runtime
 
 employees_cli = AppGroup("employees", help="Hire, update, end employment, archive, bulk import.")
-payroll_cli = AppGroup("payroll", help="Payroll runs: draft, finalize, pay, correct, delete.")
+payroll_cli = AppGroup("payroll", help="Payroll runs: draft, finalize, pay, correct, delete, WPS status.")
 
 # option name -> field; money options are converted to minor units
 TEXT_OPTIONS = {
@@ -237,6 +238,18 @@ def payroll_discard(run_id):
     """Throw a draft away (partners never saw it; no event)."""
     payroll_actions.discard_draft(run(run_id))
     click.echo(f"discarded {run_id}")
+
+
+@payroll_cli.command("wps")
+@click.argument("run_id")
+@click.option("--status", "wps_status", required=True, type=click.Choice(payroll_actions.WPS_STATUSES[1:]),
+              help="Where the run's salary file now stands with the bank.")
+@one_line_errors
+def payroll_wps(run_id, wps_status):
+    """Record where a closed run stands with the bank under the Wage Protection System
+    (payroll_run.wps_updated, v1.3): submitted, then accepted or rejected (and submitted again)."""
+    payroll_actions.set_wps_status(run(run_id), wps_status, runtime())
+    click.echo(f"{run_id} is {wps_status} with the bank")
 
 
 GROUPS = (employees_cli, payroll_cli)

@@ -235,7 +235,7 @@ def payroll_run(run_id):
     rows.sort(key=lambda row: row[0].staff_number)
     return render_template(
         "console/payroll_run.html", run=run, rows=rows, earnings=EARNINGS, components=COMPONENTS,
-        journal=journal_of(run), entity=get_entity(run.entity_id),
+        journal=journal_of(run), entity=get_entity(run.entity_id), wps_next=payroll_actions.WPS_NEXT,
     )
 
 
@@ -264,6 +264,23 @@ def run_action(run_id, action):
     flash(done, "success")
     if action in ("delete", "discard"):
         return redirect(url_for("hr.payroll_runs"))
+    return redirect(url_for("hr.payroll_run", run_id=run.id))
+
+
+@bp.post("/payroll/<run_id>/wps/<wps_status>")
+@requires("payroll.manage")
+def wps(run_id, wps_status):
+    """Where the run's salary file stands with the bank (v1.3); a second click is refused."""
+    if wps_status not in payroll_actions.WPS_STATUSES:
+        abort(404)
+    run = payroll_actions.get_run_for_update(g.company.id, run_id)
+    try:
+        payroll_actions.set_wps_status(run, wps_status, runtime())
+    except DomainError as exc:
+        flash(_message(exc), "error")
+    else:
+        flash(f"The salary file is {wps_status.replace('_', ' ')} with the bank: partners see it as the run's "
+              "wps_status, and payroll_run.wps_updated is on its way.", "success")
     return redirect(url_for("hr.payroll_run", run_id=run.id))
 
 

@@ -62,9 +62,10 @@ def employee_form(row: dict) -> dict:
     }
 
 
-def payroll_run_summary(run: PayrollRun) -> dict:
+def payroll_run_summary(run: PayrollRun, *, wps: bool = True) -> dict:
+    """The run's summary form; with `wps` (while v1.3 is live), its `wps_status` too."""
     money = run.currency
-    return {
+    form = {
         "id": run.id,
         "entity_id": run.entity_id,
         "country": run.country,
@@ -83,13 +84,16 @@ def payroll_run_summary(run: PayrollRun) -> dict:
         "paid_at": format_utc(run.paid_at),
         "updated_at": format_utc(run.updated_at),
     }
+    if wps:
+        form["wps_status"] = run.wps_status
+    return form
 
 
 def payroll_run_full(run: PayrollRun, components: Iterable[PayrollComponent],
-                     entries: Iterable[tuple[JournalEntry, list[JournalLine]]]) -> dict:
+                     entries: Iterable[tuple[JournalEntry, list[JournalLine]]], *, wps: bool = True) -> dict:
     """`entries` is a list of (JournalEntry, [JournalLine]) in posting order."""
     money = run.currency
-    form = payroll_run_summary(run)
+    form = payroll_run_summary(run, wps=wps)
     form["components"] = [
         {
             "code": c.code,

@@ -23,7 +23,14 @@ from app.domain.kernel.errors import Conflict, ValidationFailed
 from app.domain.kernel.ids import new_id
 from app.domain.kernel.money import minor_digits
 from app.domain.kernel.runtime import Runtime
-from app.domain.payroll.actions import build_draft_run, correct_run, delete_run, finalize_run, mark_paid
+from app.domain.payroll.actions import (
+    build_draft_run,
+    correct_run,
+    delete_run,
+    finalize_run,
+    mark_paid,
+    set_wps_status,
+)
 from app.domain.people.actions import announce, end_employment, hire, update_employee
 from app.models import Branch, Company, Employee, Entity, PayrollLine, PayrollRun, User
 from app.models.base import locked, write_transaction
@@ -218,7 +225,7 @@ def _civil_id(rng, country_code, national):
 
 
 TRIGGERS = ("employee.created", "employee.updated", "employee.left", "payroll_run.finalized",
-            "payroll_run.paid", "payroll_run.corrected", "payroll_run.deleted")
+            "payroll_run.paid", "payroll_run.corrected", "payroll_run.deleted", "payroll_run.wps_updated")
 
 
 def trigger(company: Company, event_type: str, runtime: Runtime) -> str:
@@ -248,6 +255,12 @@ def trigger(company: Company, event_type: str, runtime: Runtime) -> str:
                        reason="Sandbox trigger")
         return f"{employee.staff_number} has left"
     runs = PayrollRun.select().where(PayrollRun.company == company.id, PayrollRun.status != "deleted")
+    if event_type == "payroll_run.wps_updated":  # the newest closed run's file, one step on with the bank
+        run = (runs.where(PayrollRun.status.in_(("finalized", "paid")), PayrollRun.wps_status != "accepted")
+               .order_by(PayrollRun.payroll_month.desc()).first()) or _finalize_next_month(company, runs, runtime)
+        step = "accepted" if run.wps_status == "submitted" else "submitted"
+        set_wps_status(run, step, runtime)
+        return f"the {run.payroll_month} run's salary file is now {step} with the bank"
     if event_type == "payroll_run.finalized":
         run = _finalize_next_month(company, runs, runtime)
         return f"finalized the {run.payroll_month} run"

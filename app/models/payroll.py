@@ -16,6 +16,7 @@ class PayrollRun(BaseModel):
     country = pw.CharField(max_length=2)
     payroll_month = pw.CharField(max_length=7)  # YYYY-MM; sorts as text
     status = pw.CharField(max_length=16)  # draft, finalized, paid, deleted
+    wps_status = pw.CharField(max_length=16, default="not_submitted")  # with the bank (WPS), v1.3
     currency = pw.CharField(max_length=3)
     employee_count = pw.IntegerField(default=0)
     gross_minor = pw.BigIntegerField(default=0)

@@ -627,3 +627,12 @@ def test_walking_the_feed_while_writers_commit_returns_every_event_once(committe
                                                                                OutboxEvent.type.in_(FEED))]
     assert len(ids) == len(set(ids)), "an event came twice"
     assert sorted(ids) == sorted(everything) and set(written) <= set(ids)
+
+
+def test_a_double_clicked_wps_step_is_recorded_and_announced_once(committed, race, company, clock, runtime):
+    for month in months():
+        run = finalized_run(committed, company, month, runtime)
+        one_won(race(payroll_actions.set_wps_status, run, "submitted", runtime), Conflict)
+        with connection():
+            assert PayrollRun.get_by_id(run.id).wps_status == "submitted"
+            assert len(events(company.id, "payroll_run.wps_updated", run.id)) == 1

@@ -247,7 +247,7 @@ def test_every_event_type_delivered_by_the_served_processes_matches_its_publishe
     assert catalog.status_code == 200, catalog.text
     schemas = {item["type"]: item["schema"] for item in catalog.json()["data"]}
     triggered = ("employee.created", "employee.updated", "payroll_run.finalized", "payroll_run.paid",
-                 "payroll_run.corrected", "payroll_run.deleted", "employee.left")
+                 "payroll_run.corrected", "payroll_run.wps_updated", "payroll_run.deleted", "employee.left")
     with Receiver() as receiver:
         endpoint = create(stack, receiver.url, list(schemas))
         for event_type in triggered:

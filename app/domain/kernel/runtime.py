@@ -14,7 +14,8 @@ logged and the sweeper finds the work later, and `Runtime(clock)` with no hand-o
 all (unit tests, one-off scripts) loses nothing either.
 
 It also carries the app's `sealer` (app/domain/kernel/sealing.py), for the secrets an
-action must store and read back (webhook signing secrets).
+action must store and read back (webhook signing secrets), and `beyond_contract`: whether
+what v1.3 adds (fields in event payloads, event types) is written (LIVE_RELEASES).
 """
 
 import logging
@@ -38,6 +39,7 @@ class Runtime:
     on_deliveries_due: Callable[[list], None] | None = None
     on_endpoint_notice: Callable[[str, str], None] | None = None
     sealer: Sealer | None = None
+    beyond_contract: bool = True
 
     def now(self) -> datetime:
         return self.clock.now()

@@ -7,6 +7,7 @@
                       a correcting entry posted
     delete_run        finalized -> deleted, reversed      payroll_run.deleted
     discard_draft     a draft is removed                  no event (never visible)
+    set_wps_status    a closed run's state with the bank  payroll_run.wps_updated (v1.3)
 
 Posted journal entries are never edited: a correction or a deletion posts a new entry
 (Contract, Payroll run states; DESIGN, payroll run full form).
@@ -197,6 +198,35 @@ def delete_run(run: PayrollRun, runtime: Runtime) -> PayrollRun:
         return _move(run, "deleted", "reversal", difference_journal(_posted_lines(run), []), runtime)
 
 
+# The Wage Protection System (v1.3): where a closed run's salary file stands with the
+# bank, as HR records it (the file itself never leaves the service: it holds IBANs and
+# each employee's pay). A rejected file is submitted again.
+WPS_STATUSES = ("not_submitted", "submitted", "accepted", "rejected")
+WPS_NEXT = {"not_submitted": ("submitted",), "submitted": ("accepted", "rejected"), "rejected": ("submitted",),
+            "accepted": ()}
+
+
+def set_wps_status(run: PayrollRun, wps_status: str, runtime: Runtime) -> PayrollRun:
+    """Record where a finalized or paid run stands with the bank, and announce it
+    (`payroll_run.wps_updated`, while v1.3 is live). Only the moves of WPS_NEXT: of two
+    clicks at once the second finds the state moved and is refused."""
+    if wps_status not in WPS_STATUSES:
+        raise ValidationFailed("unknown WPS status", [("wps_status", f"one of {', '.join(WPS_STATUSES)}")])
+    with write_transaction():
+        run = _locked(run)
+        if run.status not in ("finalized", "paid"):
+            raise Conflict(f"payroll run {run.id} is {run.status}; only a finalized or paid run goes to the bank")
+        if wps_status not in WPS_NEXT[run.wps_status]:
+            allowed = " or ".join(WPS_NEXT[run.wps_status]) or "nothing else (it is final)"
+            raise Conflict(f"payroll run {run.id} is {run.wps_status} with the bank; it can become {allowed}")
+        run.wps_status = wps_status
+        run.updated_at = to_db(runtime.now())
+        run.save()
+        if runtime.beyond_contract:
+            _announce(run, "payroll_run.wps_updated", runtime)
+    return run
+
+
 def discard_draft(run: PayrollRun) -> None:
     with write_transaction():
         run = _locked(run)
@@ -238,7 +268,7 @@ def _move(run, status, journal_kind, lines, runtime, *, stamp=None):
 def _announce(run, event_type, runtime):
     # Contract, Events: a deleted run is announced by its id only.
     data = ({"payroll_run_id": run.id} if event_type == "payroll_run.deleted"
-            else {"payroll_run": payroll_run_summary(run)})
+            else {"payroll_run": payroll_run_summary(run, wps=runtime.beyond_contract)})
     events.emit(Company.get_by_id(run.company_id), event_type, data, runtime)
 
 
