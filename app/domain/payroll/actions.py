@@ -18,6 +18,8 @@ waits, sees the moved state and is refused exactly as a later click would be. A 
 passed in is only a hint of which run is meant.
 """
 
+from datetime import date
+
 from app.domain.kernel import events
 from app.domain.kernel.clock import Clock, to_db
 from app.domain.kernel.countries import get_country
@@ -26,6 +28,7 @@ from app.domain.kernel.ids import new_id
 from app.domain.kernel.money import MAX_AMOUNT_MINOR
 from app.domain.kernel.runtime import Runtime
 from app.domain.partner_safe import payroll_run_summary
+from app.domain.payroll.end_of_service import Service, sio_contribution
 from app.domain.payroll.rules import (
     COMPONENTS,
     ComponentTotal,
@@ -77,7 +80,7 @@ def build_draft_run(entity: Entity, payroll_month: str, clock: Clock) -> Payroll
             Employee.entity == entity, Employee.status != "left", Employee.archived == False  # noqa: E712
         ).order_by(Employee.created_at, Employee.id)
     )
-    lines = {employee.id: employee_lines(pay_of(employee), country) for employee in employees}
+    lines = {employee.id: _lines_for(employee, pay_of(employee), country, payroll_month) for employee in employees}
     components, totals = summarize(lines.values())
     now = to_db(clock.now())
     with write_transaction():
@@ -163,7 +166,7 @@ def _correct(run, earnings_by_employee, runtime):
         pay = Pay(**{k: earnings.get(k, current.get(k, 0)) for k in ("basic", "housing", "transport",
                                                                        "other_allowance")},
                   is_national=employee.is_national)
-        lines[employee_id] = employee_lines(pay, country)
+        lines[employee_id] = _lines_for(employee, pay, country, run.payroll_month)
     if errors:
         raise ValidationFailed("invalid correction", errors)
     components, totals = summarize(lines.values())
@@ -270,6 +273,15 @@ def _announce(run, event_type, runtime):
     data = ({"payroll_run_id": run.id} if event_type == "payroll_run.deleted"
             else {"payroll_run": payroll_run_summary(run, wps=runtime.beyond_contract)})
     events.emit(Company.get_by_id(run.company_id), event_type, data, runtime)
+
+
+def _lines_for(employee, pay, country, payroll_month):
+    """One employee's lines for a month: pay by the country's rules, and in Bahrain the
+    SIO end-of-service contribution of an expatriate (app/domain/payroll/end_of_service.py)."""
+    service = Service(country.code, employee.hire_date, pay.is_national, pay.basic,
+                      pay.housing + pay.transport + pay.other_allowance)
+    month_start = date(int(payroll_month[:4]), int(payroll_month[5:]), 1)
+    return employee_lines(pay, country, sio=sio_contribution(service, month_start))
 
 
 def _components_of(run):

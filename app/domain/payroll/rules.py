@@ -38,6 +38,11 @@ COMPONENT_TYPES = (
     ComponentType("social_insurance_employer", "Social insurance (employer share)",
                   "التأمينات الاجتماعية (حصة صاحب العمل)", EMPLOYER, "5200",
                   "Employer social insurance expense"),
+    # Bahrain, from March 2024: the employer's monthly end-of-service contribution to the
+    # SIO for expatriates (Edict 109 of 2023; app/domain/payroll/end_of_service.py), owed
+    # to the SIO beside social insurance.
+    ComponentType("end_of_service_sio", "End-of-service contribution (SIO)", "اشتراك مكافأة نهاية الخدمة (الهيئة)",
+                  EMPLOYER, "5210", "End-of-service contributions"),
 )
 COMPONENTS = {c.code: c for c in COMPONENT_TYPES}
 SALARIES_PAYABLE = ("2110", "Salaries payable")
@@ -72,8 +77,9 @@ class ComponentTotal:
     employee_count: int
 
 
-def employee_lines(pay: Pay, country: Country) -> dict[str, int]:
-    """{component code: amount} for one employee, zero amounts left out."""
+def employee_lines(pay: Pay, country: Country, *, sio: int = 0) -> dict[str, int]:
+    """{component code: amount} for one employee, zero amounts left out. `sio`: the
+    month's end-of-service contribution to Bahrain's SIO (end_of_service.sio_contribution)."""
     earnings = {
         "basic": pay.basic, "housing": pay.housing,
         "transport": pay.transport, "other_allowance": pay.other_allowance,
@@ -85,6 +91,7 @@ def employee_lines(pay: Pay, country: Country) -> dict[str, int]:
     lines = dict(earnings)
     lines["social_insurance_employee"] = percent_of(base, rates.employee)
     lines["social_insurance_employer"] = percent_of(base, rates.employer)
+    lines["end_of_service_sio"] = sio
     return {code: amount for code, amount in lines.items() if amount}
 
 

@@ -57,10 +57,21 @@ pays = st.builds(
 )
 
 
-@given(st.lists(pays, max_size=30), st.sampled_from(sorted(COUNTRIES)))
+def test_a_bahrain_sio_contribution_is_an_employer_cost_owed_with_social_insurance():
+    lines = employee_lines(Pay(basic=600_000, housing=200_000), get_country("BH"), sio=67_200)
+    assert lines["end_of_service_sio"] == 67_200  # 8.4% of 800,000
+    components, totals = summarize([lines])
+    journal = accrual_journal(components)
+    assert ("5210", "End-of-service contributions", 67_200, 0) in journal
+    owed = {line[0]: line[3] for line in journal if line[3]}
+    # expatriate social insurance: 1% + 4% of 800,000, and the SIO contribution beside it
+    assert owed["2120"] == 8_000 + 32_000 + 67_200 and totals.employer_contributions == 32_000 + 67_200
+
+
+@given(st.lists(st.tuples(pays, st.integers(0, 10**8)), max_size=30), st.sampled_from(sorted(COUNTRIES)))
 def test_accrual_journal_balances_to_the_minor_unit_for_any_run(all_pay, code):
     country = get_country(code)
-    components, totals = summarize([employee_lines(p, country) for p in all_pay])
+    components, totals = summarize([employee_lines(p, country, sio=sio) for p, sio in all_pay])
     lines = accrual_journal(components)
     debit = sum(line[2] for line in lines)
     assert debit == sum(line[3] for line in lines)
