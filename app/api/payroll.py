@@ -44,6 +44,13 @@ class TotalsSchema(OpenSchema):
     net = fields.String(required=True, metadata=MONEY)
     employer_contributions = fields.String(required=True, metadata=MONEY)
     total_cost = fields.String(required=True, metadata={**MONEY, "description": "gross + employer_contributions."})
+    provisions = fields.String(metadata={
+        **MONEY, "x-release": ADDITIONS,
+        "description": "Beyond the contract (v1.3): the month's net change in the end-of-service provision, "
+                       "accruals less releases (components of kind `provision`); the journal posts it to "
+                       "5300 End-of-service benefits expense against 2300 End-of-service benefits provision. "
+                       "Not in total_cost, which is what the run pays; an end-of-service benefit paid to a "
+                       "leaver is in gross, out of the provision."})
 
 
 class PayrollRunSummarySchema(OpenSchema):
@@ -71,7 +78,8 @@ class ComponentSchema(OpenSchema):
     code = fields.String(required=True, metadata={"example": "housing"})
     name = fields.Nested(LocalizedNameSchema, required=True)
     kind = fields.String(required=True, metadata={
-        "description": "`earning`, `deduction` or `employer_contribution`."})
+        "description": "`earning`, `deduction` or `employer_contribution`; beyond the contract (v1.3), "
+                       "`provision`: a month's change in the end-of-service provision. Tolerate unknown values."})
     amount = fields.String(required=True, metadata=MONEY)
     employee_count = fields.Integer(required=True, metadata={"description": "Employees it applies to."})
 
@@ -85,7 +93,10 @@ class JournalLineSchema(OpenSchema):
 
 class JournalEntrySchema(OpenSchema):
     id = fields.String(required=True)
-    kind = fields.String(required=True, metadata={"description": "`accrual`, `payment`, `correction` or `reversal`."})
+    kind = fields.String(required=True, metadata={
+        "description": "`accrual`, `payment`, `correction` or `reversal`; beyond the contract (v1.3), `opening`: "
+                       "an entity's first run brings in the end-of-service provision earned before it "
+                       "(Dr 3100 Retained earnings, Cr 2300), apart from the month's cost. Tolerate unknown values."})
     posted_at = fields.DateTime(required=True)
     lines = fields.List(fields.Nested(JournalLineSchema), required=True,
                         metadata={"description": "Debits equal credits to the minor unit."})
@@ -126,10 +137,10 @@ class PayrollRuns(MethodView):
         filters = {key: args.get(key) for key in ("month_from", "month_to", "status", "updated_since")}
         since = filters["updated_since"]
         query = fingerprint("payroll_runs", company_id, *filters.values())
-        wps = additions_live()
+        additions = additions_live()
 
         def summary(run):
-            return payroll_run_summary(run, wps=wps)
+            return payroll_run_summary(run, additions=additions)
 
         if since is None:
             return json_response(paginate(
@@ -147,4 +158,5 @@ class PayrollRunById(MethodView):
     @blp.response(200, PayrollRunSchema, example=FULL_EXAMPLE)
     def get(self, payroll_run_id):
         """Read one closed payroll run with components and journal"""
-        return json_response(payroll_run_full(*get_run(current_company().id, payroll_run_id), wps=additions_live()))
+        run, components, entries = get_run(current_company().id, payroll_run_id)
+        return json_response(payroll_run_full(run, components, entries, additions=additions_live()))

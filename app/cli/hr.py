@@ -1,7 +1,7 @@
 """HR commands: drive every employee and payroll transition from a shell.
 
     flask --app wsgi employees hire --company ID --staff-number E-1 --name "..." ...
-    flask --app wsgi employees update|end|archive EMPLOYEE [--company ID] ...
+    flask --app wsgi employees update|end|archive EMPLOYEE [--company ID] ...   (end: --date, --resigned)
     flask --app wsgi employees import FILE.csv --company ID
     flask --app wsgi payroll draft --entity ID --month 2026-11
     flask --app wsgi payroll finalize|pay|delete|discard RUN_ID
@@ -126,8 +126,10 @@ def employees_update(employee_ref, company_id, **options):
 @company_option
 @click.option("--date", "termination_date", required=True, help="Last day, YYYY-MM-DD.")
 @click.option("--reason", default=None, help="Kept internal; partners only see status `left`.")
+@click.option("--resigned", is_flag=True, help="The employee resigned (the employer did not end it): kept internal; "
+                                               "it decides the end-of-service benefit owed.")
 @one_line_errors
-def employees_end(employee_ref, company_id, termination_date, reason):
+def employees_end(employee_ref, company_id, termination_date, reason, resigned):
     """End an employment on its last day: employee.left now if that day has come, else
     the date is recorded (employee.updated) and the employee leaves on it."""
     found = employee(employee_ref, company_id)
@@ -135,7 +137,7 @@ def employees_end(employee_ref, company_id, termination_date, reason):
     day = parse_date(termination_date, "date", errors)
     if errors:
         raise ValidationFailed("invalid date", errors)
-    ended = hr.end_employment(found.company_id, found.id, day, runtime(), reason=reason)
+    ended = hr.end_employment(found.company_id, found.id, day, runtime(), reason=reason, resigned=resigned)
     if ended.status == "left":
         click.echo(f"{found.staff_number} has left as of {day}")
     else:
@@ -173,7 +175,8 @@ def employees_import(path, company_id, as_json):
 def payroll_draft(entity_id, month, as_json):
     """Build a draft run from the entity's employees (invisible to partners)."""
     entity = get_entity(entity_id)
-    draft = payroll_actions.build_draft_run(entity, month, runtime())
+    current = runtime()
+    draft = payroll_actions.build_draft_run(entity, month, current, end_of_service=current.beyond_contract)
     emit(as_json, {"payroll_run_id": draft.id}, f"draft {draft.id} for {month}")
 
 

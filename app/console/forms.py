@@ -170,6 +170,10 @@ class EmployeeForm(FlaskForm):
 
 class EndEmploymentForm(FlaskForm):
     termination_date = DateField("Last day", validators=[InputRequired()])
+    leaving = SelectField("How they leave", choices=options((("termination", "The company ends it"),
+                                                             ("resignation", "They resign"))),
+                          default="termination",
+                          description="Kept inside the company; it decides the end-of-service benefit owed.")
     reason = TextAreaField("Reason (internal)", validators=[Optional(), Length(max=2000)],
                            description="Kept inside the company; partners only see the status `left`.")
 

@@ -23,7 +23,9 @@ from app.extensions import runtime
 
 bp = console_blueprint("hr", url_prefix="/console")
 PAGE_SIZE = 100
-EARNINGS = [code for code, component in COMPONENTS.items() if component.kind == EARNING]
+# The pay terms a run's page shows and corrects; a leaver's end-of-service benefit is paid
+# with the rest (in the row's net and the journal) but is the law's, not HR's to edit.
+EARNINGS = ["basic", "housing", "transport", "other_allowance"]
 MAX_PAGE = 100_000  # far past any company's last page, and far inside every integer column
 
 
@@ -94,7 +96,8 @@ def end_employment(employee_id):
     else:
         try:
             ended = actions.end_employment(g.company.id, found.id, form.termination_date.data, runtime(),
-                                           reason=(form.reason.data or "").strip() or None)
+                                           reason=(form.reason.data or "").strip() or None,
+                                           resigned=form.leaving.data == "resignation")
         except DomainError as exc:
             flash(_message(exc), "error")
         else:
@@ -210,7 +213,9 @@ def draft_run():
     if form.validate():
         try:
             entity = get_entity(form.entity.data, company_id=g.company.id)
-            run = payroll_actions.build_draft_run(entity, form.month.data.strftime("%Y-%m"), runtime())
+            current = runtime()
+            run = payroll_actions.build_draft_run(entity, form.month.data.strftime("%Y-%m"), current,
+                                                  end_of_service=current.beyond_contract)
         except DomainError as exc:
             flash(_message(exc), "error")
         else:
@@ -230,8 +235,9 @@ def payroll_run(run_id):
     rows = []
     for employee_id, amounts in lines.items():
         earned = {code: amounts.get(code, 0) for code in EARNINGS}
+        paid = sum(amount for code, amount in amounts.items() if COMPONENTS[code].kind == EARNING)
         deductions = sum(amount for code, amount in amounts.items() if COMPONENTS[code].kind == DEDUCTION)
-        rows.append((people[employee_id], earned, deductions, sum(earned.values()) - deductions))
+        rows.append((people[employee_id], earned, deductions, paid - deductions))
     rows.sort(key=lambda row: row[0].staff_number)
     return render_template(
         "console/payroll_run.html", run=run, rows=rows, earnings=EARNINGS, components=COMPONENTS,

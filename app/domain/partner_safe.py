@@ -62,9 +62,19 @@ def employee_form(row: dict) -> dict:
     }
 
 
-def payroll_run_summary(run: PayrollRun, *, wps: bool = True) -> dict:
-    """The run's summary form; with `wps` (while v1.3 is live), its `wps_status` too."""
+def payroll_run_summary(run: PayrollRun, *, additions: bool = True) -> dict:
+    """The run's summary form; with `additions` (while v1.3 is live), its `wps_status`
+    and `totals.provisions` too."""
     money = run.currency
+    totals = {
+        "gross": format_minor(run.gross_minor, money),
+        "deductions": format_minor(run.deductions_minor, money),
+        "net": format_minor(run.net_minor, money),
+        "employer_contributions": format_minor(run.employer_contributions_minor, money),
+        "total_cost": format_minor(run.total_cost_minor, money),
+    }
+    if additions:
+        totals["provisions"] = format_minor(run.provisions_minor, money)
     form = {
         "id": run.id,
         "entity_id": run.entity_id,
@@ -73,27 +83,21 @@ def payroll_run_summary(run: PayrollRun, *, wps: bool = True) -> dict:
         "status": run.status,
         "currency": money,
         "employee_count": run.employee_count,
-        "totals": {
-            "gross": format_minor(run.gross_minor, money),
-            "deductions": format_minor(run.deductions_minor, money),
-            "net": format_minor(run.net_minor, money),
-            "employer_contributions": format_minor(run.employer_contributions_minor, money),
-            "total_cost": format_minor(run.total_cost_minor, money),
-        },
+        "totals": totals,
         "finalized_at": format_utc(run.finalized_at),
         "paid_at": format_utc(run.paid_at),
         "updated_at": format_utc(run.updated_at),
     }
-    if wps:
+    if additions:
         form["wps_status"] = run.wps_status
     return form
 
 
 def payroll_run_full(run: PayrollRun, components: Iterable[PayrollComponent],
-                     entries: Iterable[tuple[JournalEntry, list[JournalLine]]], *, wps: bool = True) -> dict:
+                     entries: Iterable[tuple[JournalEntry, list[JournalLine]]], *, additions: bool = True) -> dict:
     """`entries` is a list of (JournalEntry, [JournalLine]) in posting order."""
     money = run.currency
-    form = payroll_run_summary(run, wps=wps)
+    form = payroll_run_summary(run, additions=additions)
     form["components"] = [
         {
             "code": c.code,

@@ -102,7 +102,8 @@ def create_sandbox(user: User, country_code: str, runtime: Runtime, *, seed: int
         ]
         for employee in _generate_employees(company, entity, branches, country, runtime.clock, rng):
             announce(company, employee.id, "employee.created", runtime)
-        run = build_draft_run(entity, previous_month(runtime.now(), company.timezone), runtime.clock)
+        run = build_draft_run(entity, previous_month(runtime.now(), company.timezone), runtime.clock,
+                              end_of_service=runtime.beyond_contract)
         finalize_run(run, runtime)
     return company
 
@@ -286,7 +287,7 @@ def _finalize_next_month(company, runs, runtime):
     latest = runs.order_by(PayrollRun.payroll_month.desc()).first()
     month = previous_month(runtime.now(), company.timezone) if latest is None else _month_after(latest.payroll_month)
     entity = Entity.get(Entity.company == company.id, Entity.primary == True)  # noqa: E712
-    return finalize_run(build_draft_run(entity, month, runtime.clock), runtime)
+    return finalize_run(build_draft_run(entity, month, runtime.clock, end_of_service=runtime.beyond_contract), runtime)
 
 
 def _month_after(month):

@@ -7,13 +7,20 @@ from app.models.employees import Employee
 from app.models.events import EmployeeAnnouncement, OutboxEvent
 from app.models.keys import ApiKey
 from app.models.oauth import OAuthApp, OAuthCode, OAuthConnection, OAuthToken
-from app.models.payroll import JournalEntry, JournalLine, PayrollComponent, PayrollLine, PayrollRun
+from app.models.payroll import (
+    EndOfServiceBalance,
+    JournalEntry,
+    JournalLine,
+    PayrollComponent,
+    PayrollLine,
+    PayrollRun,
+)
 from app.models.sessions import ConsoleSession, PasswordReset
 from app.models.webhooks import WebhookDelivery, WebhookEndpoint
 
 # In dependency order: what migrations create, tests truncate.
 ALL_MODELS = (
-    User, Company, Membership, Entity, Branch, Employee, PayrollRun, PayrollLine,
+    User, Company, Membership, Entity, Branch, Employee, PayrollRun, PayrollLine, EndOfServiceBalance,
     PayrollComponent, JournalEntry, JournalLine, ApiKey, OutboxEvent, EmployeeAnnouncement,
     AttendanceEvent, IdentityLink, AttendanceDay, ConsoleSession, PasswordReset, WebhookEndpoint, WebhookDelivery,
     OAuthApp, OAuthConnection, OAuthCode, OAuthToken,
@@ -21,7 +28,8 @@ ALL_MODELS = (
 
 __all__ = [
     "ALL_MODELS", "ApiKey", "AttendanceDay", "AttendanceEvent", "BaseModel", "Branch", "Company", "ConsoleSession",
-    "Employee", "EmployeeAnnouncement", "Entity", "IdentityLink", "JournalEntry", "JournalLine", "Membership",
+    "Employee", "EmployeeAnnouncement", "EndOfServiceBalance", "Entity", "IdentityLink", "JournalEntry",
+    "JournalLine", "Membership",
     "OAuthApp", "OAuthCode", "OAuthConnection", "OAuthToken", "OutboxEvent", "PasswordReset", "PayrollComponent",
     "PayrollLine", "PayrollRun", "User", "WebhookDelivery", "WebhookEndpoint", "db", "make_database",
 ]

@@ -46,6 +46,7 @@ class Employee(BaseModel):
     date_of_birth = pw.DateField(null=True)
     social_insurance_number = pw.CharField(max_length=20, null=True)
     leaving_reason = pw.TextField(null=True)
+    leaving_kind = pw.CharField(max_length=16, null=True)  # resignation or termination: what the law pays
     archived = pw.BooleanField(default=False)
 
     class Meta:

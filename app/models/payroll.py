@@ -24,6 +24,8 @@ class PayrollRun(BaseModel):
     net_minor = pw.BigIntegerField(default=0)
     employer_contributions_minor = pw.BigIntegerField(default=0)
     total_cost_minor = pw.BigIntegerField(default=0)
+    provisions_minor = pw.BigIntegerField(default=0)  # end-of-service accruals less releases (v1.3)
+    eos_opening_minor = pw.BigIntegerField(default=0)  # an entity's first run: the provision earned before it
     finalized_at = pw.DateTimeField(null=True)
     paid_at = pw.DateTimeField(null=True)
     created_at = pw.DateTimeField()
@@ -45,6 +47,24 @@ class PayrollLine(BaseModel):
     employee_id: str
     component_code = pw.CharField(max_length=40)
     amount_minor = pw.BigIntegerField()
+
+
+class EndOfServiceBalance(BaseModel):
+    """The end-of-service provision the books carry for one employee: before a run
+    (`booked_minor`) and after it (`balance_minor`). A leaver paid in the run is
+    `settled` (and carries 0 after it): later runs leave them be. Internal: a run's
+    journal carries only the totals."""
+
+    run = pw.ForeignKeyField(PayrollRun, backref="end_of_service", on_delete="CASCADE")
+    run_id: str
+    employee = pw.ForeignKeyField(Employee, backref="end_of_service")
+    employee_id: str
+    booked_minor = pw.BigIntegerField()
+    balance_minor = pw.BigIntegerField()
+    settled = pw.BooleanField(default=False)
+
+    class Meta:
+        indexes = ((("run", "employee"), True),)
 
 
 class PayrollComponent(BaseModel):

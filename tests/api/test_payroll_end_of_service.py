@@ -1,14 +1,37 @@
 """The end-of-service benefit in payroll runs (issue 25 part 2), through the API on
-whichever database the suite runs: so far, Bahrain's SIO contribution for expatriates
-(Edict 109 of 2023) as an employer contribution owed to the SIO."""
+whichever database the suite runs: in each of the six countries a run's journal carries
+the opening provision (an entity's first run) and the month's change, the provision
+equals what the law says was earned, leavers are settled in the run of their last month
+(termination and resignation), corrections and deletions move the lines; and Bahrain's
+SIO contribution for expatriates is an employer contribution owed to the SIO."""
 
 from datetime import date
 from decimal import Decimal
 
-from app.domain.kernel.money import percent_of
+import pytest
+
+from app.domain.kernel.countries import COUNTRIES
+from app.domain.kernel.money import minor_digits, percent_of
 from app.domain.payroll import actions as payroll
-from app.models import Employee, PayrollRun
+from app.domain.payroll.end_of_service import Service, liability, owed
+from app.domain.people import actions as hr
+from app.models import Employee, EndOfServiceBalance, PayrollRun
 from tests.conftest import bearer
+
+OCTOBER_END, SEPTEMBER_END = date(2026, 10, 31), date(2026, 9, 30)
+
+
+def service_of(person):
+    return Service(person.country, person.hire_date, person.is_national, person.basic_salary_minor,
+                   person.housing_allowance_minor + person.transport_allowance_minor + person.other_allowance_minor)
+
+
+def minor(amount, currency):
+    return int(Decimal(amount).scaleb(minor_digits(currency)))
+
+
+def read(client, headers, run_id):
+    return client.get(f"/v1/payroll-runs/{run_id}", headers=headers).get_json()
 
 
 def component(run, code):
@@ -67,3 +90,126 @@ def test_nowhere_else_and_never_for_nationals(client, make_sandbox, make_key):
         stored = PayrollRun.get(PayrollRun.company == company.id, PayrollRun.status == "finalized")
         run = client.get(f"/v1/payroll-runs/{stored.id}", headers=bearer(make_key(company))).get_json()
         assert component(run, "end_of_service_sio") is None, country
+
+
+@pytest.mark.parametrize("country", sorted(COUNTRIES))
+def test_a_first_run_posts_the_opening_provision_then_the_months_change_and_it_equals_what_was_earned(
+        client, make_sandbox, make_key, country):
+    company = make_sandbox(country)
+    headers = bearer(make_key(company))
+    stored = PayrollRun.get(PayrollRun.company == company.id, PayrollRun.status == "finalized")
+    assert stored.payroll_month == "2026-10"
+    run = read(client, headers, stored.id)
+    currency = run["currency"]
+    people = list(Employee.select().where(Employee.company == company.id))
+    opening = sum(liability(service_of(p), SEPTEMBER_END) for p in people)
+    earned = sum(liability(service_of(p), OCTOBER_END) for p in people)
+    # long service everywhere; Bahrain's provision stopped growing in March 2024 (the SIO's since)
+    assert (earned == opening if country == "BH" else earned > opening) and opening > 0
+
+    entries = {entry["kind"]: entry for entry in run["journal_entries"]}
+    assert list(entries) == ["opening", "accrual"]
+    assert [(line["account_code"], minor(line["debit"], currency), minor(line["credit"], currency))
+            for line in entries["opening"]["lines"]] == [("3100", opening, 0), ("2300", 0, opening)]
+    for entry in entries.values():
+        assert sum(Decimal(x["debit"]) for x in entry["lines"]) == sum(Decimal(x["credit"]) for x in entry["lines"])
+    assert -minor(balances(run)["2300"], currency) == earned  # the books carry what the law says was earned
+    accrual = component(run, "end_of_service_accrual") or {"kind": "provision", "amount": "0"}
+    assert accrual["kind"] == "provision" and minor(accrual["amount"], currency) == earned - opening
+    assert minor(run["totals"]["provisions"], currency) == earned - opening
+    assert minor(balances(run).get("5300", 0), currency) == earned - opening  # the month's cost only
+    rows = {row.employee_id: row for row in EndOfServiceBalance.select().where(EndOfServiceBalance.run == stored)}
+    assert {p.id: rows[p.id].balance_minor for p in people} == {p.id: liability(service_of(p), OCTOBER_END)
+                                                                for p in people}
+
+
+def next_run(company, runtime, month="2026-11"):
+    draft = payroll.build_draft_run(company.entities.get(), month, runtime.clock)
+    return payroll.finalize_run(draft, runtime)
+
+
+@pytest.mark.parametrize("country, staff, resigned", [
+    ("KW", "SBX-001", False),  # a Kuwaiti past ten years, let go: the whole indemnity
+    ("KW", "SBX-005", True),  # past three years, resigning: half (art. 53)
+    ("SA", "SBX-008", True),  # past five years, resigning: two thirds (art. 85)
+    ("AE", "SBX-004", False),  # under a year: nothing vested, nothing owed
+])
+def test_a_leaver_is_paid_in_the_run_of_their_last_month_and_the_rest_released(
+        client, make_sandbox, make_key, runtime, country, staff, resigned):
+    company = make_sandbox(country)
+    headers = bearer(make_key(company))
+    person = Employee.get(Employee.company == company.id, Employee.staff_number == staff)
+    last_day = date(2026, 11, 20)
+    hr.end_employment(company.id, person.id, last_day, runtime, resigned=resigned)
+    person = Employee.get_by_id(person.id)
+    carried = liability(service_of(person), OCTOBER_END)
+    earned_to_last_day = liability(service_of(person), last_day)
+    due = owed(service_of(person), last_day, "resignation" if resigned else "termination")
+    november = next_run(company, runtime)
+    run = read(client, headers, november.id)
+    currency = run["currency"]
+    benefit = component(run, "end_of_service_benefit")
+    if due:
+        assert benefit["kind"] == "earning" and benefit["employee_count"] == 1
+        assert minor(benefit["amount"], currency) == due
+    else:
+        assert benefit is None
+    released = minor((component(run, "end_of_service_release") or {"amount": "0"})["amount"], currency)
+    assert released == earned_to_last_day - due  # the unused part goes back through the expense
+    assert EndOfServiceBalance.get(run=november, employee=person).balance_minor == 0
+    assert [entry["kind"] for entry in run["journal_entries"]] == ["accrual"]  # no second opening
+    stayed = [p for p in Employee.select().where(Employee.company == company.id, Employee.id != person.id)]
+    october = PayrollRun.get(PayrollRun.company == company.id, PayrollRun.payroll_month == "2026-10")
+    together = balances(read(client, headers, october.id))["2300"] + balances(run)["2300"]
+    assert -minor(together, currency) == sum(liability(service_of(p), date(2026, 11, 30)) for p in stayed)
+    assert carried <= earned_to_last_day
+    payable = balances(run)["2110"]
+    assert -minor(payable, currency) == minor(run["totals"]["net"], currency)  # paid with the salaries
+    december = read(client, headers, next_run(company, runtime, "2026-12").id)
+    assert component(december, "end_of_service_benefit") is None  # settled once, never again
+
+
+def test_a_correction_moves_the_provision_and_a_deletion_reverses_it(client, make_sandbox, make_key, runtime):
+    company = make_sandbox("SA")
+    headers = bearer(make_key(company))
+    november = next_run(company, runtime)
+    person = Employee.get(Employee.company == company.id, Employee.staff_number == "SBX-006")  # 10.6 years
+    before = read(client, headers, november.id)
+    payroll.correct_run(november, {person.id: {"basic": person.basic_salary_minor + 100_000}}, runtime)
+    after = read(client, headers, november.id)
+    raised = Service("SA", person.hire_date, person.is_national, person.basic_salary_minor + 100_000,
+                     person.housing_allowance_minor + person.transport_allowance_minor + person.other_allowance_minor)
+    growth = liability(raised, date(2026, 11, 30)) - liability(service_of(person), date(2026, 11, 30))
+    assert growth > 0
+    assert minor(after["totals"]["provisions"], "SAR") - minor(before["totals"]["provisions"], "SAR") == growth
+    correction = after["journal_entries"][-1]
+    assert correction["kind"] == "correction"
+    assert {line["account_code"] for line in correction["lines"]} >= {"5300", "2300"}
+    assert EndOfServiceBalance.get(run=november, employee=person).balance_minor == liability(raised, date(2026, 11, 30))
+
+    december = next_run(company, runtime, "2026-12")
+    payroll.delete_run(december, runtime)
+    lines = payroll._posted_lines(PayrollRun.get_by_id(december.id))
+    for account in ("5300", "2300", "3100"):
+        assert sum(debit - credit for entry in lines for code, _, debit, credit in entry if code == account) == 0
+    january = next_run(company, runtime, "2027-01")  # the deleted run's balances are not carried
+    assert EndOfServiceBalance.get(run=january, employee=person).booked_minor == liability(raised, date(2026, 11, 30))
+
+
+def test_a_resignation_is_recorded_as_such_only_when_said(client, sandbox, runtime, run):
+    person = Employee.get(Employee.company == sandbox.id, Employee.staff_number == "SBX-009")
+    result = run("employees", "end", person.id, "--date", "2026-11-20", "--resigned")
+    assert result.exit_code == 0, result.output
+    assert Employee.get_by_id(person.id).leaving_kind == "resignation"
+    other = Employee.get(Employee.company == sandbox.id, Employee.staff_number == "SBX-010")
+    assert run("employees", "end", other.id, "--date", "2026-11-20").exit_code == 0
+    assert Employee.get_by_id(other.id).leaving_kind == "termination"
+
+
+def test_without_v1_3_a_run_carries_no_end_of_service_line(make_sandbox, clock):
+    company = make_sandbox("BH")
+    draft = payroll.build_draft_run(company.entities.get(), "2026-11", clock, end_of_service=False)
+    codes = {line.component_code for line in draft.lines}
+    assert not {code for code in codes if code.startswith("end_of_service")}
+    assert draft.eos_opening_minor == 0 and not EndOfServiceBalance.select().where(
+        EndOfServiceBalance.run == draft).exists()

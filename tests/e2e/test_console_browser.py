@@ -218,7 +218,12 @@ def test_hr_pages_drive_the_transitions(page, service):
     page.get_by_role("button", name="Mark paid").click()
     expect(flash(page)).to_contain_text("Marked paid")
     expect(page.get_by_role("button", name="Delete run")).to_have_count(0)
-    expect(page.locator(".actions")).to_contain_text("Paid runs cannot be deleted")
+    expect(page.locator(".heading .actions")).to_contain_text("Paid runs cannot be deleted")
+    page.get_by_role("button", name="Mark submitted").click()  # the salary file with the bank (v1.3)
+    expect(flash(page)).to_contain_text("The salary file is submitted with the bank")
+    page.get_by_role("button", name="Mark rejected").click()
+    expect(flash(page)).to_contain_text("rejected with the bank")
+    expect(page.get_by_role("button", name="Mark submitted")).to_be_visible()  # a rejected file goes again
     shot(page, "11-payroll-run")
 
 

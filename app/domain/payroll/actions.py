@@ -18,7 +18,8 @@ waits, sees the moved state and is refused exactly as a later click would be. A 
 passed in is only a hint of which run is meant.
 """
 
-from datetime import date
+from calendar import monthrange
+from datetime import date, timedelta
 
 from app.domain.kernel import events
 from app.domain.kernel.clock import Clock, to_db
@@ -28,9 +29,11 @@ from app.domain.kernel.ids import new_id
 from app.domain.kernel.money import MAX_AMOUNT_MINOR
 from app.domain.kernel.runtime import Runtime
 from app.domain.partner_safe import payroll_run_summary
-from app.domain.payroll.end_of_service import Service, sio_contribution
+from app.domain.payroll.end_of_service import Service, liability, owed, provision_lines, sio_contribution
 from app.domain.payroll.rules import (
     COMPONENTS,
+    EOS_PROVISION,
+    OPENING_EQUITY,
     ComponentTotal,
     Pay,
     accrual_journal,
@@ -44,6 +47,7 @@ from app.domain.payroll.rules import (
 from app.models import (
     Company,
     Employee,
+    EndOfServiceBalance,
     Entity,
     JournalEntry,
     JournalLine,
@@ -65,11 +69,14 @@ def get_run_for_update(company_id: str, run_id: str) -> PayrollRun:
     return run
 
 
-def build_draft_run(entity: Entity, payroll_month: str, clock: Clock) -> PayrollRun:
+def build_draft_run(entity: Entity, payroll_month: str, clock: Clock, *, end_of_service: bool = True) -> PayrollRun:
     """A draft run for `entity` and `payroll_month` from its employees' pay terms.
 
     Employees who have left, or were archived, are not paid. One live run per entity
-    and month: a second draft, or a draft beside a finalized run, is refused.
+    and month: a second draft, or a draft beside a finalized run, is refused. With
+    `end_of_service` (v1.3: callers pass their Runtime's `beyond_contract`), the run also
+    moves each employee's end-of-service provision to what they have earned at the
+    month's end, and settles the leavers not yet settled (`_end_of_service`).
     """
     if not isinstance(entity, Entity):
         entity = Entity.get_by_id(entity)
@@ -80,7 +87,9 @@ def build_draft_run(entity: Entity, payroll_month: str, clock: Clock) -> Payroll
             Employee.entity == entity, Employee.status != "left", Employee.archived == False  # noqa: E712
         ).order_by(Employee.created_at, Employee.id)
     )
-    lines = {employee.id: _lines_for(employee, pay_of(employee), country, payroll_month) for employee in employees}
+    lines = {employee.id: _lines_for(employee, pay_of(employee), country, payroll_month, sio=end_of_service)
+             for employee in employees}
+    balances, opening = _end_of_service(entity, payroll_month, employees, lines) if end_of_service else ({}, 0)
     components, totals = summarize(lines.values())
     now = to_db(clock.now())
     with write_transaction():
@@ -95,11 +104,68 @@ def build_draft_run(entity: Entity, payroll_month: str, clock: Clock) -> Payroll
         run = PayrollRun.create(
             id=new_id("prun"), company=entity.company_id, entity=entity, country=entity.country,
             payroll_month=payroll_month, status="draft", currency=entity.currency,
-            employee_count=len(employees), created_at=now, updated_at=now, **_totals_fields(totals),
+            employee_count=sum(1 for per_employee in lines.values() if per_employee), created_at=now,
+            updated_at=now, eos_opening_minor=opening, **_totals_fields(totals),
         )
         _store_lines(run, lines)
         _store_components(run, components)
+        if balances:
+            EndOfServiceBalance.insert_many([
+                {"run": run.id, "employee": employee_id, "booked_minor": booked, "balance_minor": balance or 0,
+                 "settled": balance is None}
+                for employee_id, (booked, balance) in balances.items()]).execute()
     return run
+
+
+def _month_bounds(payroll_month):
+    year, month = int(payroll_month[:4]), int(payroll_month[5:])
+    return date(year, month, 1), date(year, month, monthrange(year, month)[1])
+
+
+def _service(employee, pay, country_code):
+    return Service(country_code, employee.hire_date, pay.is_national, pay.basic,
+                   pay.housing + pay.transport + pay.other_allowance)
+
+
+def _end_of_service(entity, payroll_month, employees, lines):
+    """Add each employee's end-of-service lines to `lines` (app/domain/payroll/end_of_service.py):
+    those paid move the provision the books carry for them to what they have earned at
+    the month's end; a leaver not yet settled is paid what the law owes (by how they
+    left) out of it, and the rest is released. What the books carry comes from the
+    entity's run before this month; an entity's first run (or the first since these
+    lines began) starts from what was earned before the month, returned as the opening
+    amount. Returns ({employee id: (carried before, carried after or None once settled)},
+    opening)."""
+    month_start, month_end = _month_bounds(payroll_month)
+    eve = month_start - timedelta(days=1)
+    before = (PayrollRun.select().where(PayrollRun.entity == entity, PayrollRun.payroll_month < payroll_month,
+                                        PayrollRun.status != "deleted")
+              .order_by(PayrollRun.payroll_month.desc()).first())
+    carried_rows = (list(EndOfServiceBalance.select().where(EndOfServiceBalance.run == before))
+                    if before is not None else [])
+    booked = {row.employee_id: row.balance_minor for row in carried_rows if not row.settled}
+    first = not carried_rows  # nothing carried yet (or a run from before these lines): an opening
+    balances, opening = {}, 0
+    for employee in employees:
+        service = _service(employee, pay_of(employee), entity.country)
+        carried = liability(service, eve) if first else booked.get(employee.id, 0)
+        opening += carried if first else 0
+        earned = liability(service, month_end)
+        lines[employee.id].update(provision_lines(carried, earned))
+        balances[employee.id] = (carried, earned)
+    leavers = Employee.select().where(Employee.entity == entity, Employee.status == "left",
+                                      Employee.termination_date <= month_end)
+    for employee in leavers:
+        if (employee.termination_date < month_start) if first else (employee.id not in booked):
+            continue  # settled before, or left before the books carried anything for them
+        service = _service(employee, pay_of(employee), entity.country)
+        carried = liability(service, eve) if first else booked[employee.id]
+        opening += carried if first else 0
+        last_day = employee.termination_date
+        lines[employee.id] = provision_lines(carried, liability(service, last_day),
+                                             owed(service, last_day, employee.leaving_kind or "termination"))
+        balances[employee.id] = (carried, None)  # settled: nothing carried after
+    return balances, opening
 
 
 def finalize_run(run: PayrollRun, runtime: Runtime) -> PayrollRun:
@@ -108,6 +174,9 @@ def finalize_run(run: PayrollRun, runtime: Runtime) -> PayrollRun:
         run = _locked(run)
         if run.status != "draft":
             raise Conflict(f"payroll run {run.id} is {run.status}; only a draft can be finalized")
+        if run.eos_opening_minor:  # its own entry, so the accrual is this month's cost only
+            _post(run, "opening", [(*OPENING_EQUITY, run.eos_opening_minor, 0),
+                                   (*EOS_PROVISION, 0, run.eos_opening_minor)], runtime.now())
         return _move(run, "finalized", "accrual", accrual_journal(_components_of(run)), runtime,
                      stamp="finalized_at")
 
@@ -147,6 +216,7 @@ def correct_run(run: PayrollRun, earnings_by_employee: dict[str, dict[str, int]]
 def _correct(run, earnings_by_employee, runtime):
     country = get_country(run.country)
     lines = lines_by_employee(run)
+    eos = {row.employee_id: row for row in EndOfServiceBalance.select().where(EndOfServiceBalance.run == run)}
     employees = {e.id: e for e in Employee.select().where(Employee.id.in_(list(earnings_by_employee)),
                                                           Employee.entity == run.entity_id)}
     errors = []
@@ -163,10 +233,18 @@ def _correct(run, earnings_by_employee, runtime):
                            "other_allowance, each zero or more (at most 10^15 minor units)"))
             continue
         current = lines.get(employee_id, {})
+        if "end_of_service_benefit" in current:
+            errors.append((f"lines.{employee_id}", "a leaver's end-of-service settlement is not corrected"))
+            continue
         pay = Pay(**{k: earnings.get(k, current.get(k, 0)) for k in ("basic", "housing", "transport",
                                                                        "other_allowance")},
                   is_national=employee.is_national)
-        lines[employee_id] = _lines_for(employee, pay, country, run.payroll_month)
+        lines[employee_id] = _lines_for(employee, pay, country, run.payroll_month, sio=bool(eos))
+        carried = eos.get(employee_id)
+        if carried is not None:  # the provision follows the corrected wage
+            earned = liability(_service(employee, pay, run.country), _month_bounds(run.payroll_month)[1])
+            lines[employee_id].update(provision_lines(carried.booked_minor, earned))
+            carried.balance_minor = earned
     if errors:
         raise ValidationFailed("invalid correction", errors)
     components, totals = summarize(lines.values())
@@ -178,6 +256,9 @@ def _correct(run, earnings_by_employee, runtime):
     _store_lines(run, lines)
     PayrollComponent.delete().where(PayrollComponent.run == run).execute()
     _store_components(run, components)
+    for employee_id in earnings_by_employee:
+        if employee_id in eos:
+            eos[employee_id].save()
     _post(run, "correction", correction, now)
     for field, value in _totals_fields(totals).items():
         setattr(run, field, value)
@@ -271,17 +352,17 @@ def _move(run, status, journal_kind, lines, runtime, *, stamp=None):
 def _announce(run, event_type, runtime):
     # Contract, Events: a deleted run is announced by its id only.
     data = ({"payroll_run_id": run.id} if event_type == "payroll_run.deleted"
-            else {"payroll_run": payroll_run_summary(run, wps=runtime.beyond_contract)})
+            else {"payroll_run": payroll_run_summary(run, additions=runtime.beyond_contract)})
     events.emit(Company.get_by_id(run.company_id), event_type, data, runtime)
 
 
-def _lines_for(employee, pay, country, payroll_month):
-    """One employee's lines for a month: pay by the country's rules, and in Bahrain the
-    SIO end-of-service contribution of an expatriate (app/domain/payroll/end_of_service.py)."""
-    service = Service(country.code, employee.hire_date, pay.is_national, pay.basic,
-                      pay.housing + pay.transport + pay.other_allowance)
-    month_start = date(int(payroll_month[:4]), int(payroll_month[5:]), 1)
-    return employee_lines(pay, country, sio=sio_contribution(service, month_start))
+def _lines_for(employee, pay, country, payroll_month, *, sio=True):
+    """One employee's lines for a month: pay by the country's rules, and (`sio`, v1.3) in
+    Bahrain the SIO end-of-service contribution of an expatriate (end_of_service.py)."""
+    if not sio:
+        return employee_lines(pay, country)
+    month_start = _month_bounds(payroll_month)[0]
+    return employee_lines(pay, country, sio=sio_contribution(_service(employee, pay, country.code), month_start))
 
 
 def _components_of(run):
@@ -333,7 +414,7 @@ def _totals_fields(totals):
     return {
         "gross_minor": totals.gross, "deductions_minor": totals.deductions,
         "net_minor": totals.net, "employer_contributions_minor": totals.employer_contributions,
-        "total_cost_minor": totals.total_cost,
+        "total_cost_minor": totals.total_cost, "provisions_minor": totals.provisions,
     }
 
 

@@ -164,3 +164,17 @@ def sio_contribution(service: Service, month_start: date) -> int:
         return 0
     rate = Fraction(84, 1000) if years_between(service.hire_date, month_start) >= 3 else Fraction(42, 1000)
     return _minor(service.wage * rate)
+
+
+def provision_lines(booked: int, provision: int, owed_on_leaving: int | None = None) -> dict[str, int]:
+    """One employee's end-of-service lines in a run (component code -> amount, zeros
+    left out): what moves the provision the books carry for them (`booked`) to what they
+    have earned (`provision`, at the month's end, or at their last day for a leaver).
+    A leaver (`owed_on_leaving` given) is paid that out of it, and the rest is released:
+    after their run the books carry nothing for them."""
+    lines = {"end_of_service_accrual": max(provision - booked, 0),
+             "end_of_service_release": max(booked - provision, 0)}
+    if owed_on_leaving is not None:
+        lines["end_of_service_benefit"] = owed_on_leaving
+        lines["end_of_service_release"] += provision - owed_on_leaving
+    return {code: amount for code, amount in lines.items() if amount}

@@ -14,6 +14,7 @@ from app.domain.kernel.money import percent_of
 from app.models import Employee
 
 EARNING, DEDUCTION, EMPLOYER = "earning", "deduction", "employer_contribution"
+PROVISION = "provision"  # v1.3: a month's change in a liability the employer carries (end of service)
 Line = tuple[str, str, int, int]  # a journal line: account code, account name, debit, credit
 
 
@@ -23,8 +24,9 @@ class ComponentType:
     name_en: str
     name_ar: str
     kind: str
-    account_code: str  # expense account (earnings, employer contributions)
+    account_code: str  # the account debited (an expense for earnings and employer contributions)
     account_name: str
+    credit: tuple[str, str] | None = None  # a provision's account credited (code, name)
 
 
 # In the order components are shown.
@@ -43,9 +45,24 @@ COMPONENT_TYPES = (
     # to the SIO beside social insurance.
     ComponentType("end_of_service_sio", "End-of-service contribution (SIO)", "اشتراك مكافأة نهاية الخدمة (الهيئة)",
                   EMPLOYER, "5210", "End-of-service contributions"),
+    # The end-of-service benefit (app/domain/payroll/end_of_service.py): paid to a leaver
+    # in the run of their last month out of the provision (Dr provision, Cr salaries
+    # payable); the month's growth of the provision (Dr expense, Cr provision); and what a
+    # provision no longer needs, a resignation's reduction or a lower wage (Dr provision,
+    # Cr expense).
+    ComponentType("end_of_service_benefit", "End-of-service benefit", "مكافأة نهاية الخدمة", EARNING,
+                  "2300", "End-of-service benefits provision"),
+    ComponentType("end_of_service_accrual", "End-of-service provision (month's accrual)",
+                  "مخصص مكافأة نهاية الخدمة (استحقاق الشهر)", PROVISION, "5300", "End-of-service benefits expense",
+                  credit=("2300", "End-of-service benefits provision")),
+    ComponentType("end_of_service_release", "End-of-service provision released",
+                  "تحرير مخصص مكافأة نهاية الخدمة", PROVISION, "2300", "End-of-service benefits provision",
+                  credit=("5300", "End-of-service benefits expense")),
 )
 COMPONENTS = {c.code: c for c in COMPONENT_TYPES}
 SALARIES_PAYABLE = ("2110", "Salaries payable")
+EOS_PROVISION = ("2300", "End-of-service benefits provision")  # a non-current liability
+OPENING_EQUITY = ("3100", "Retained earnings")  # where an entity's first provision comes from
 SOCIAL_INSURANCE_PAYABLE = ("2120", "Social insurance payable")
 BANK = ("1010", "Bank")
 
@@ -68,6 +85,7 @@ class Totals:
     net: int
     employer_contributions: int
     total_cost: int
+    provisions: int = 0  # the month's net change in provisions: accruals less releases (v1.3)
 
 
 @dataclass(frozen=True)
@@ -111,7 +129,9 @@ def summarize(all_lines: Iterable[dict[str, int]]) -> tuple[list[ComponentTotal]
     for component in components:
         by_kind[COMPONENTS[component.code].kind] += component.amount
     gross, deductions, employer = by_kind[EARNING], by_kind[DEDUCTION], by_kind[EMPLOYER]
-    totals = Totals(gross, deductions, gross - deductions, employer, gross + employer)
+    provisions = sum(c.amount if COMPONENTS[c.code].credit == EOS_PROVISION else -c.amount
+                     for c in components if COMPONENTS[c.code].kind == PROVISION)
+    totals = Totals(gross, deductions, gross - deductions, employer, gross + employer, provisions)
     return components, totals
 
 
@@ -120,15 +140,18 @@ def accrual_journal(components: Iterable[ComponentTotal]) -> list[Line]:
 
     Dr each earning and the employer contribution to its expense account; Cr salaries
     payable with net pay and social insurance payable with both shares. It balances
-    because net = gross - employee deductions.
+    because net = gross - employee deductions. A provision's change is debited and
+    credited to its own two accounts.
     """
     debits: list[Line] = []
     credits: defaultdict[tuple[str, str], int] = defaultdict(int)
     for component in components:
         kind = COMPONENTS[component.code].kind
-        if kind in (EARNING, EMPLOYER):
+        if kind in (EARNING, EMPLOYER, PROVISION):
             debits.append((COMPONENTS[component.code].account_code,
                            COMPONENTS[component.code].account_name, component.amount, 0))
+        if kind == PROVISION:
+            credits[COMPONENTS[component.code].credit or EOS_PROVISION] += component.amount
         if kind in (DEDUCTION, EMPLOYER):
             credits[SOCIAL_INSURANCE_PAYABLE] += component.amount
         if kind == EARNING:

@@ -103,8 +103,10 @@ def update_employee(company_id: str, employee_id: str, changes: dict[str, Any], 
 
 
 def end_employment(company_id: str, employee_id: str, termination_date: Any, runtime: Runtime, *,
-                   reason: str | None = None) -> Employee:
-    """End an employment on `termination_date`, the last day worked. A day that has come
+                   reason: str | None = None, resigned: bool = False) -> Employee:
+    """End an employment on `termination_date`, the last day worked. `resigned`: the
+    employee resigned, rather than the employer ending it (internal, like `reason`: it
+    decides the end-of-service benefit owed, app/domain/payroll/end_of_service.py). A day that has come
     in the company's timezone makes the employee `left` now (employee.left). A later one
     is recorded (employee.updated: partners see the date ahead) and takes effect on that
     day (end_due_employments, an hourly job), as HR expects; ending again before then moves
@@ -120,7 +122,8 @@ def end_employment(company_id: str, employee_id: str, termination_date: Any, run
         company = Company.get_by_id(company_id)
         leaves_now = termination_date <= local_today(company, runtime.now())
         moved = leaves_now or employee.termination_date != termination_date  # the partner form changes
-        values: dict[str, object] = {"leaving_reason": reason or None}  # internal: no event, updated_at stays
+        values: dict[str, object] = {"leaving_reason": reason or None,  # internal: no event, updated_at stays
+                                     "leaving_kind": "resignation" if resigned else "termination"}
         if moved:
             values.update(termination_date=termination_date, updated_at=to_db(runtime.now()),
                           **({"status": "left"} if leaves_now else {}))

@@ -2,6 +2,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from app.domain.kernel.countries import COUNTRIES, get_country
+from app.domain.payroll.end_of_service import provision_lines
 from app.domain.payroll.rules import (
     Pay,
     accrual_journal,
@@ -105,3 +106,29 @@ def test_a_reversal_brings_every_account_back_to_zero(all_pay, code):
 
 def test_payment_moves_net_pay_from_salaries_payable_to_the_bank():
     assert payment_journal(1_500) == [("2110", "Salaries payable", 1_500, 0), ("1010", "Bank", 0, 1_500)]
+
+
+provision_moves = st.tuples(st.integers(0, 10**9), st.integers(0, 10**9), st.one_of(st.none(), st.floats(0, 1)))
+
+
+@given(st.lists(st.tuples(pays, provision_moves), max_size=20), st.sampled_from(sorted(COUNTRIES)))
+def test_end_of_service_lines_balance_and_move_the_provision_to_what_was_earned(people, code):
+    """Each employee: the books carried `booked`, they have earned `earned`; a leaver is
+    owed a share of it. The journal balances, the provision account moves by exactly
+    (what it should carry now) - (what it carried), and net pay includes what is owed."""
+    country = get_country(code)
+    all_lines, carried_before, carried_after, owed_total = [], 0, 0, 0
+    for pay, (booked, earned, share) in people:
+        owed = None if share is None else int(earned * share)
+        lines = employee_lines(pay, country)
+        lines.update(provision_lines(booked, earned, owed))
+        all_lines.append(lines)
+        carried_before += booked
+        carried_after += 0 if owed is not None else earned
+        owed_total += owed or 0
+    components, totals = summarize(all_lines)
+    journal = accrual_journal(components)
+    assert sum(line[2] for line in journal) == sum(line[3] for line in journal)
+    provision = net_by_account([journal]).get(("2300", "End-of-service benefits provision"), 0)
+    assert -provision == carried_after - carried_before
+    assert totals.provisions == -provision + owed_total  # accruals less releases; the benefit is paid from it
