@@ -252,6 +252,11 @@ RUN_ACTIONS = {
     "pay": (payroll_actions.mark_paid, "Marked paid: the payment is posted and payroll_run.paid is on its way."),
     "delete": (payroll_actions.delete_run, "Deleted: the journal is reversed and payroll_run.deleted is on its way."),
     "discard": (lambda run, runtime: payroll_actions.discard_draft(run), "Draft discarded."),
+    # Where the run's salary file stands with the bank (v1.3): one step a click.
+    **{f"wps_{step}": (payroll_actions.wps_step(step),
+                       f"The salary file is {step} with the bank: partners see it as the run's "
+                       "wps_status, and payroll_run.wps_updated is on its way.")
+       for step in payroll_actions.WPS_STATUSES[1:]},
 }
 
 
@@ -270,23 +275,6 @@ def run_action(run_id, action):
     flash(done, "success")
     if action in ("delete", "discard"):
         return redirect(url_for("hr.payroll_runs"))
-    return redirect(url_for("hr.payroll_run", run_id=run.id))
-
-
-@bp.post("/payroll/<run_id>/wps/<wps_status>")
-@requires("payroll.manage")
-def wps(run_id, wps_status):
-    """Where the run's salary file stands with the bank (v1.3); a second click is refused."""
-    if wps_status not in payroll_actions.WPS_STATUSES:
-        abort(404)
-    run = payroll_actions.get_run_for_update(g.company.id, run_id)
-    try:
-        payroll_actions.set_wps_status(run, wps_status, runtime())
-    except DomainError as exc:
-        flash(_message(exc), "error")
-    else:
-        flash(f"The salary file is {wps_status.replace('_', ' ')} with the bank: partners see it as the run's "
-              "wps_status, and payroll_run.wps_updated is on its way.", "success")
     return redirect(url_for("hr.payroll_run", run_id=run.id))
 
 

@@ -86,14 +86,14 @@ def test_the_console_records_each_step_and_a_second_click_is_refused(client, in_
     page = client.get(path)
     assert "With the bank (WPS)" in text(page) and "Mark submitted" in text(page)
     seen = event_ids(in_sandbox)
-    done = post(client, f"{path}/wps/submitted", page=path)
+    done = post(client, f"{path}/wps_submitted", page=path)
     assert "The salary file is submitted with the bank" in text(done)
     assert "Mark accepted" in text(done) and "Mark rejected" in text(done)
-    again = post(client, f"{path}/wps/submitted", page=path)
+    again = post(client, f"{path}/wps_submitted", page=path)
     assert "it can become accepted or rejected" in text(again)
     assert [e["type"] for e in new_events(in_sandbox, seen)] == ["payroll_run.wps_updated"]
     assert PayrollRun.get_by_id(closed.id).wps_status == "submitted"
-    assert post(client, f"{path}/wps/lost", page=path).status_code == 404
+    assert post(client, f"{path}/wps_lost", page=path).status_code == 404
 
 
 def test_partners_with_payroll_read_find_it_in_the_events_feed(client, headers, sandbox, runtime):

@@ -19,6 +19,7 @@ passed in is only a hint of which run is meant.
 """
 
 from calendar import monthrange
+from collections.abc import Callable
 from datetime import date, timedelta
 
 from app.domain.kernel import events
@@ -309,6 +310,11 @@ def set_wps_status(run: PayrollRun, wps_status: str, runtime: Runtime) -> Payrol
         if runtime.beyond_contract:
             _announce(run, "payroll_run.wps_updated", runtime)
     return run
+
+
+def wps_step(wps_status: str) -> Callable[[PayrollRun, Runtime], PayrollRun]:
+    """`set_wps_status` to one status, as the console's run actions take a move."""
+    return lambda run, runtime: set_wps_status(run, wps_status, runtime)
 
 
 def discard_draft(run: PayrollRun) -> None:
