@@ -10,7 +10,10 @@
     set_wps_status    a closed run's state with the bank  payroll_run.wps_updated (v1.3)
 
 Posted journal entries are never edited: a correction or a deletion posts a new entry
-(Contract, Payroll run states; DESIGN, payroll run full form).
+(Contract, Payroll run states; DESIGN, payroll run full form). A run also carries the
+end-of-service benefit (v1.3): the month's change in each employee's provision and the
+leavers' settlement as components, and, on an entity's first run, an `opening` entry
+posted before the accrual (`_end_of_service`).
 
 Each step re-reads the run under its row lock in the transaction that posts the journal
 and writes the event, and decides there (STYLE 14): of two clicks at once, the second
