@@ -125,6 +125,20 @@ class PayrollRunQueryArgsSchema(PageArgsSchema):
             raise ValidationError("must not be before `from`", "to")
 
 
+def _by_month(run):
+    """A run's keyset position in the list: newest month first."""
+    return run.payroll_month, run.id
+
+
+def _by_change(run):
+    """... and with `updated_since`: oldest change first."""
+    return from_db(run.updated_at).isoformat(), run.id
+
+
+def _change_at(at, run_id):
+    return to_db(datetime.fromisoformat(at)), run_id
+
+
 @blp.route("")
 class PayrollRuns(MethodView):
     @operation(blp, "listPayrollRuns", release="v1.0", scope="payroll:read", errors=(400, 401, 403, 429))
@@ -138,18 +152,10 @@ class PayrollRuns(MethodView):
         since = filters["updated_since"]
         query = fingerprint("payroll_runs", company_id, *filters.values())
         additions = additions_live()
-
-        def summary(run):
-            return payroll_run_summary(run, additions=additions)
-
-        if since is None:
-            return json_response(paginate(
-                args, query, lambda after, limit: list_runs(company_id, after=after, limit=limit, **filters),
-                summary, position_of=lambda run: (run.payroll_month, run.id)))
-        return json_response(paginate(  # oldest change first
+        order = {"position_of": _by_change, "parse": _change_at} if since else {"position_of": _by_month}
+        return json_response(paginate(
             args, query, lambda after, limit: list_runs(company_id, after=after, limit=limit, **filters),
-            summary, position_of=lambda run: (from_db(run.updated_at).isoformat(), run.id),
-            parse=lambda at, run_id: (to_db(datetime.fromisoformat(at)), run_id)))
+            lambda run: payroll_run_summary(run, additions=additions), **order))
 
 
 @blp.route("/<payroll_run_id>")

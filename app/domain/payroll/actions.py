@@ -157,11 +157,12 @@ def _end_of_service(entity, payroll_month, employees, lines):
         earned = liability(service, month_end)
         lines[employee.id].update(provision_lines(carried, earned))
         balances[employee.id] = (carried, earned)
+    # Leavers not yet settled: carried by the run before, or (an opening) gone this month.
     leavers = Employee.select().where(Employee.entity == entity, Employee.status == "left",
-                                      Employee.termination_date <= month_end)
+                                      Employee.termination_date <= month_end,
+                                      Employee.termination_date >= month_start if first
+                                      else Employee.id.in_(list(booked)))
     for employee in leavers:
-        if (employee.termination_date < month_start) if first else (employee.id not in booked):
-            continue  # settled before, or left before the books carried anything for them
         service = _service(employee, pay_of(employee), entity.country)
         carried = liability(service, eve) if first else booked[employee.id]
         opening += carried if first else 0
