@@ -13,6 +13,7 @@ and host, so a worker sending many deliveries to one receiver reuses its connect
 """
 
 import ipaddress
+import logging
 import re
 import socket
 import ssl
@@ -28,6 +29,7 @@ import urllib3
 from app.domain.webhooks.deliveries import Outcome
 from app.domain.webhooks.urls import check_url
 
+log = logging.getLogger(__name__)
 USER_AGENT = "SVC-Partner-API-Webhooks/1.2"
 READ_LIMIT = 64 * 1024  # more than the log keeps (1 KB); the rest is not read
 POOL_SIZE = 16  # kept-alive connections per receiver: one per sending thread (app/jobs/webhooks.py)
@@ -97,8 +99,18 @@ class Sender:
         self._pools, self._lock = {}, threading.Lock()
 
     def post(self, url, body, headers):
-        """POST `body` to `url`; the Outcome (never raises for the receiver's faults)."""
+        """POST `body` to `url`; the Outcome. Never raises: whatever the receiver answers
+        (or a fault of ours reading it) is an Outcome, since a raise would give the lane's
+        attempts back to be sent again and again."""
         started = time.monotonic()
+        try:
+            return self._post(url, body, headers, started)
+        except Exception as exc:
+            log.exception("a webhook receiver's answer could not be read")
+            return Outcome(None, error=f"the answer could not be read ({type(exc).__name__})",
+                           duration_ms=_ms(started))
+
+    def _post(self, url, body, headers, started):
         deadline = started + self.timeout
         try:
             target = check_url(url, self.resolver, self.allowed)

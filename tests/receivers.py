@@ -1,6 +1,8 @@
 """Real receivers for tests: an HTTP server on loopback that records every request (raw
-body and headers) and answers as it is told, and an SMTP handler that keeps messages."""
+body and headers) and answers as it is told, a raw one that answers any bytes at all,
+and an SMTP handler that keeps messages."""
 
+import socket
 import threading
 import time
 from email import message_from_bytes, policy
@@ -38,7 +40,8 @@ class Receiver:
         self.server.daemon_threads = True
         if ssl_context is not None:
             self.server.socket = ssl_context.wrap_socket(self.server.socket, server_side=True)
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        # Polled often, so a test that closes its receiver does not wait half a second.
+        self.thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True)
 
     @property
     def port(self):
@@ -67,3 +70,63 @@ class Inbox:
     async def handle_DATA(self, server, session, envelope):  # noqa: N802 (aiosmtpd's hook name)
         self.messages.append(message_from_bytes(envelope.content, policy=policy.default))
         return "250 OK"
+
+
+class RawReceiver:
+    """A receiver on loopback that answers every request with exactly the bytes it is
+    given (`answer`, set between requests), then closes the connection: status lines,
+    headers and bodies no HTTP library would write, for the hostile-receiver tests."""
+
+    def __init__(self, answer=b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"):
+        self.answer, self.requests = answer, 0
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.listener.settimeout(0.01)
+        self.running = True
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+
+    def _serve(self):
+        while self.running:
+            try:
+                conn, _ = self.listener.accept()
+            except TimeoutError:
+                continue
+            except OSError:
+                return
+            with conn:
+                conn.settimeout(5)
+                try:
+                    self._answer(conn)
+                except OSError:
+                    pass  # the sender gave up first
+
+    def _answer(self, conn):
+        data = b""
+        while b"\r\n\r\n" not in data:
+            chunk = conn.recv(65536)
+            if not chunk:
+                return
+            data += chunk
+        head, _, body = data.partition(b"\r\n\r\n")
+        length = next((int(line.split(b":", 1)[1]) for line in head.split(b"\r\n")
+                       if line.lower().startswith(b"content-length:")), 0)
+        while len(body) < length:
+            chunk = conn.recv(65536)
+            if not chunk:
+                return
+            body += chunk
+        self.requests += 1
+        conn.sendall(self.answer)
+        conn.shutdown(socket.SHUT_RDWR)
+
+    @property
+    def url(self):
+        return f"http://127.0.0.1:{self.listener.getsockname()[1]}/hook"
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.running = False
+        self.thread.join()
+        self.listener.close()

@@ -15,6 +15,7 @@ owner is warned. Both notices are handed on after commit.
 """
 
 import json
+import logging
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -38,11 +39,15 @@ CLAIM = timedelta(seconds=60)  # a claimed attempt is sent again if not finished
 DISABLE_AFTER = timedelta(days=7)
 WARN_AFTER = timedelta(days=3)
 RESPONSE_TEXT_LIMIT = 1024
+ERROR_TEXT_LIMIT = 500  # why an attempt got no answer, as stored
+HTTP_DATE_LIMIT = 64  # "Sunday, 06-Nov-1994 08:49:37 GMT" and its kin are far shorter
 LOG_SIZE, LOG_DAYS = 100, 30
 GONE = "endpoint_gone"  # disabled_reason after a 410 (v1.3)
 RETRY_AFTER_CAP = timedelta(hours=24)  # the latest a receiver's Retry-After may push an attempt
 REPLAY_DAYS = 30  # how far back a replay reaches
 STATUSES = ("succeeded", "failed", "pending")  # what partners see; `sending` shows as pending
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -202,16 +207,63 @@ def _group(pairs):
 
 def record_many(outcomes: Sequence[tuple[Attempt, Outcome]], now: datetime, runtime: Runtime, *,
                 receiver_signals: bool = True) -> list[str | None]:
-    """Store what attempts (Attempt, Outcome) got back, in one transaction: plan each
-    retry, move the endpoints' failure streaks, disable one after seven days of
-    failures. Only an attempt still `sending` is recorded (one recorded already, by a
-    worker whose claim it outlived, is left as it is). Returns the planned retries' ids
-    (None where none is planned).
+    """Store what attempts (Attempt, Outcome) got back: plan each retry, move the
+    endpoints' failure streaks, disable one after seven days of failures. Only an attempt
+    still `sending` is recorded (one recorded already, by a worker whose claim it
+    outlived, is left as it is). Returns the planned retries' ids (None where none is
+    planned).
 
     With `receiver_signals` (v1.3, beyond the contract), a receiver may also say "gone"
     (410: the endpoint is disabled at once, `endpoint_gone`, its owner told and its
     pending attempts cancelled) or "later" (429 or 503 with Retry-After: the next attempt
-    is not sent before then, at most 24 hours on; still the schedule's next attempt)."""
+    is not sent before then, at most 24 hours on; still the schedule's next attempt).
+
+    One answer can never lose another's: the batch is one transaction, and should it
+    fail, each outcome is recorded alone; one that still fails is recorded with its
+    status only and the fault as its error (`unrecordable`). A fault even then is the
+    database's, not the answer's: it is raised once the others are recorded."""
+    try:
+        return _record(outcomes, now, runtime, receiver_signals)
+    except Exception:
+        if len(outcomes) < 2:
+            return _record_alone(outcomes[0], now, runtime, receiver_signals) if outcomes else []
+        logger.warning("recording %d webhook outcomes together failed; recording each alone", len(outcomes),
+                    exc_info=True)
+    planned: list[str | None] = []
+    faults: list[Exception] = []
+    for pair in outcomes:
+        try:
+            planned += _record_alone(pair, now, runtime, receiver_signals)
+        except Exception as exc:
+            faults.append(exc)
+            planned.append(None)
+    if faults:
+        raise faults[0]
+    return planned
+
+
+def _record_alone(pair: tuple[Attempt, Outcome], now: datetime, runtime: Runtime,
+                  receiver_signals: bool) -> list[str | None]:
+    attempt, outcome = pair
+    try:
+        return _record([pair], now, runtime, receiver_signals)
+    except Exception as exc:
+        logger.warning("webhook delivery %s: its answer could not be recorded; recording its status alone",
+                    attempt.delivery_id, exc_info=True)
+        return _record([(attempt, unrecordable(outcome, exc))], now, runtime, receiver_signals)
+
+
+def unrecordable(outcome: Outcome, fault: Exception) -> Outcome:
+    """What is kept of an answer whose recording failed: its status, how long it took,
+    and the fault as its error; nothing else the receiver sent."""
+    status = outcome.status if isinstance(outcome.status, int) and 100 <= outcome.status <= 999 else None
+    return Outcome(status, duration_ms=outcome.duration_ms if isinstance(outcome.duration_ms, int) else 0,
+                   error=f"the answer could not be recorded ({type(fault).__name__}); only its status was kept")
+
+
+def _record(outcomes: Sequence[tuple[Attempt, Outcome]], now: datetime, runtime: Runtime,
+            receiver_signals: bool) -> list[str | None]:
+    """record_many's work, in one transaction."""
     gone = {attempt.endpoint_id for attempt, outcome in outcomes if receiver_signals and outcome.status == 410}
     with write_transaction():
         ended, planned = [], {}
@@ -225,8 +277,8 @@ def record_many(outcomes: Sequence[tuple[Attempt, Outcome]], now: datetime, runt
                 planned[attempt.delivery_id] = _attempt_row(attempt.endpoint_id, attempt.event_id, attempt.event_type,
                                                             attempt.attempt + 1, now, due=retry_at)
             ended.append(("succeeded" if outcome.succeeded else "failed", to_db(now), outcome.status,
-                          response_text(outcome.body), outcome.error, outcome.duration_ms,
-                          to_db(retry_at) if retry_at else None, attempt.delivery_id))
+                          response_text(outcome.body), storable(outcome.error, ERROR_TEXT_LIMIT),
+                          outcome.duration_ms, to_db(retry_at) if retry_at else None, attempt.delivery_id))
         recorded = update_rows(_ENDED, ended, only_if=(WebhookDelivery.status, "sending"))
         _insert([row for delivery_id, row in planned.items() if delivery_id in recorded])
         # The endpoints' rows are locked: two workers recording for one endpoint take
@@ -284,28 +336,41 @@ def _gone(endpoint: WebhookEndpoint, now: datetime, runtime: Runtime) -> None:
 
 def asked_later(retry_after: str | None, now: datetime) -> datetime | None:
     """When a receiver's Retry-After (delay-seconds, or an HTTP date) asks to be called
-    again, at most RETRY_AFTER_CAP from `now`; None when it asks for nothing usable."""
-    if not retry_after or not retry_after.strip():
+    again, at most RETRY_AFTER_CAP from `now`; None when it asks for nothing usable. The
+    header is the receiver's to write: nothing in it raises."""
+    text = retry_after.strip() if isinstance(retry_after, str) else ""
+    if not text:
         return None
-    text = retry_after.strip()
     if text.isascii() and text.isdigit():  # delay-seconds: ASCII digits only ("²" is a digit to str)
-        asked = now + timedelta(seconds=min(int(text), RETRY_AFTER_CAP.total_seconds()))
-    else:
-        try:
-            asked = parsedate_to_datetime(text)
-        except (TypeError, ValueError, IndexError, OverflowError):
-            return None
-        if asked.tzinfo is None:
-            return None
+        # Any length: past 6 digits it is over the cap anyway (and int() refuses 4,300).
+        digits = text.lstrip("0") or "0"
+        seconds = int(digits) if len(digits) <= 6 else RETRY_AFTER_CAP.total_seconds()
+        return now + min(timedelta(seconds=seconds), RETRY_AFTER_CAP)
+    if len(text) > HTTP_DATE_LIMIT:  # longer than any date RFC 9110 allows
+        return None
+    try:
+        asked = parsedate_to_datetime(text)
+    except (TypeError, ValueError, IndexError, OverflowError):
+        return None
+    if asked.tzinfo is None:
+        return None
     return min(max(asked, now), now + RETRY_AFTER_CAP)
 
 
 def response_text(body: bytes | None) -> str:
-    """At most 1 KB of the receiver's answer as text, cut on a character boundary."""
-    text = (body or b"")[:RESPONSE_TEXT_LIMIT].decode("utf-8", errors="ignore")
-    while len(text.encode()) > RESPONSE_TEXT_LIMIT:
-        text = text[:-1]
-    return text
+    """At most 1 KB of the receiver's answer as text a database can hold, cut on a
+    character boundary."""
+    return storable((body or b"")[:RESPONSE_TEXT_LIMIT].decode("utf-8", errors="ignore"), RESPONSE_TEXT_LIMIT) or ""
+
+
+def storable(text: str | None, limit: int) -> str | None:
+    """`text` as every database can store it, in at most `limit` UTF-8 bytes: NUL
+    (PostgreSQL's text refuses it) becomes U+FFFD, and what UTF-8 cannot encode
+    (a lone surrogate) "?"."""
+    if text is None:
+        return None
+    encoded = text.replace("\x00", "\ufffd").encode("utf-8", errors="replace")
+    return encoded[:limit].decode("utf-8", errors="ignore")  # a character cut in two is dropped
 
 
 def backlog(now: datetime) -> Backlog:
