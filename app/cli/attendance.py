@@ -10,7 +10,6 @@ partners name that no employee matched.
 A time without an offset is read in the company's timezone.
 """
 
-from datetime import datetime
 from zoneinfo import ZoneInfo
 
 import click
@@ -20,7 +19,7 @@ from app.cli.common import emit, json_option, one_line_errors
 from app.domain.access.companies import get_company
 from app.domain.attendance import ingest as attendance
 from app.domain.attendance.pairing import EVENT_TYPES
-from app.domain.kernel.clock import format_utc
+from app.domain.kernel.clock import format_utc, parse_rfc3339
 from app.domain.kernel.errors import ValidationFailed
 from app.domain.people.employees import resolve_employee
 from app.extensions import runtime
@@ -103,11 +102,10 @@ def _record(company_id, employee, kind, at, branch, channel, external_id, as_jso
 
 def _moment(text, timezone):
     """An aware datetime from RFC 3339, or from a local time in the company's timezone."""
-    try:
-        moment = datetime.fromisoformat(text.strip())
-    except ValueError:
-        raise ValidationFailed("Bad time.", errors=[("at", "a time like 2026-11-21 08:00 or with an offset")]) from None
-    return moment if moment.tzinfo else moment.replace(tzinfo=ZoneInfo(timezone))
+    moment = parse_rfc3339(text.strip(), ZoneInfo(timezone))
+    if moment is None:
+        raise ValidationFailed("Bad time.", errors=[("at", "a time like 2026-11-21 08:00 or with an offset")])
+    return moment
 
 
 GROUPS = (attendance_cli,)

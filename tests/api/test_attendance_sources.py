@@ -77,6 +77,9 @@ def test_punches_are_checked_like_partner_events(run, sandbox, clock, runtime):
         record_punch(sandbox, "emp_nobody", "clock_in", "2026-11-20T08:00:00+03:00", runtime, channel="manual")
     refused(run("attendance", "punch", "--company", sandbox.id, "--employee", "SBX-001", "--type", "clock_in",
                 "--at", "around eight"), "at:")
+    for past_the_calendar in ("9999-12-31T23:59:59-00:01", "0001-01-01 01:00"):  # the second in Kuwait's time
+        refused(run("attendance", "punch", "--company", sandbox.id, "--employee", "SBX-001", "--type", "clock_in",
+                    "--at", past_the_calendar), "at:")
     refused(run("attendance", "punch", "--company", sandbox.id, "--employee", "NOPE", "--type", "clock_in",
                 "--at", "2026-11-20 08:00"), "No employee 'NOPE'")
     assert AttendanceEvent.select().where(AttendanceEvent.company == sandbox.id).count() == 0

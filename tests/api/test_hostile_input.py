@@ -7,8 +7,9 @@ import json
 import pytest
 
 from app.domain.people.employees import roster
-from app.models import ApiKey, Company, Employee, User
+from app.models import ApiKey, Company, Employee, User, WebhookDelivery
 from tests.api.console import csrf, sign_in
+from tests.helpers import assert_problem, create_webhook
 
 PROBLEM = "application/problem+json"
 
@@ -32,6 +33,35 @@ def test_hostile_urls_get_a_problem(client, headers, url, status):
     response = client.get(url, headers=headers)
     assert response.status_code == status, response.get_data(as_text=True)[:300]
     assert response.mimetype == (PROBLEM if status >= 400 else "application/json")
+
+
+@pytest.mark.parametrize("url, field", [
+    ("/v1/events?since=9999-12-31T23:59:59-00:01", "since"),
+    ("/v1/employees?updated_since=0001-01-01T00:00:00%2B00:01", "updated_since"),
+    ("/v1/payroll-runs?updated_since=0001-01-01T00:00:00%2B00:01", "updated_since"),
+    ("/v1/employees?updated_since=9999-12-31T23:59:59.999999-23:59", "updated_since"),
+])
+def test_a_time_its_offset_carries_past_the_calendar_is_a_400_naming_it(client, headers, url, field):
+    body = assert_problem(client.get(url, headers=headers), 400, "invalid_request")
+    assert field in json.dumps(body)
+
+
+@pytest.mark.parametrize("url", ["/v1/events?since=9999-12-31T23:59:59Z", "/v1/events?since=0001-01-01T00:00:00Z",
+                                 "/v1/employees?updated_since=0001-01-01T00:00:00-00:01",
+                                 "/v1/payroll-runs?updated_since=9999-12-31T23:59:59Z"])
+def test_the_calendars_own_edges_are_read(client, headers, url):
+    assert client.get(url, headers=headers).status_code == 200
+
+
+def test_a_replay_since_past_the_calendar_is_a_422_naming_since_and_queues_nothing(client, headers, loopback,
+                                                                                  receiver):
+    endpoint = create_webhook(client, headers, receiver.url).get_json()
+    before = WebhookDelivery.select().count()
+    for since in ("9999-12-31T23:59:59-00:01", "0001-01-01T00:00:00+00:01"):
+        response = client.post(f"/v1/webhooks/{endpoint['id']}/replay", headers=headers, json={"since": since})
+        body = assert_problem(response, 422, "validation_failed")
+        assert [error["path"] for error in body["errors"]] == ["since"]
+    assert WebhookDelivery.select().count() == before
 
 
 def test_json_nested_a_thousand_deep_is_a_400(client, headers):

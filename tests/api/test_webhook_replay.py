@@ -84,6 +84,9 @@ def test_at_most_30_days_back_in_the_api_and_the_cli(app, client, headers, loopb
     refused = app.test_cli_runner().invoke(args=["webhooks", "replay", "--endpoint", endpoint["id"], "--since",
                                                  too_old])
     assert refused.exit_code != 0 and "30 days" in refused.output
+    refused = app.test_cli_runner().invoke(args=["webhooks", "replay", "--endpoint", endpoint["id"], "--since",
+                                                 "9999-12-31T23:59:59-00:01"])  # past UTC's calendar
+    assert refused.exit_code == 1 and "since" in refused.output and "Traceback" not in refused.output
     ok(app.test_cli_runner().invoke(args=["webhooks", "replay", "--endpoint", endpoint["id"], "--since",
                                           format_utc(clock.now())]))
 

@@ -4,7 +4,7 @@ Datetimes handed around are timezone-aware UTC; the database stores them as naiv
 """
 
 import re
-from datetime import UTC, datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone, tzinfo
 from typing import Protocol, overload
 
 
@@ -67,22 +67,35 @@ def format_utc(moment: datetime | None) -> str | None:
 # and an offset that is `Z` or `+hh:mm` (its note lets a space stand for the "T").
 RFC3339 = re.compile(
     r"(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):(\d{2}))", re.ASCII)
+# A wall-clock time with no offset, for a person typing at a command line: seconds optional.
+LOCAL_TIME = re.compile(r"(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?", re.ASCII)
 
 
-def parse_rfc3339(text: object) -> datetime | None:
+def parse_rfc3339(text: object, local_zone: tzinfo | None = None) -> datetime | None:
     """An aware datetime from an RFC 3339 timestamp with its offset, or None for anything
     else (ISO week dates, `+03` or `+0300`, no seconds, a comma, a space before the
-    offset, an impossible date). Fractions finer than microseconds are cut."""
-    match = RFC3339.fullmatch(text) if isinstance(text, str) else None
-    if match is None:
+    offset, an impossible date) and for a time UTC cannot hold (its offset carries it
+    before year 1 or past 9999). Fractions finer than microseconds are cut. With
+    `local_zone`, a wall-clock time without an offset (`2026-11-21 08:00`) is read in
+    that zone too. The one parser of every time the service is sent (the API, the CLI)."""
+    if not isinstance(text, str):
         return None
-    year, month, day, hour, minute, second, fraction, utc, sign, off_hours, off_minutes = match.groups()
-    if not utc and (int(off_hours) > 23 or int(off_minutes) > 59):
-        return None
-    try:
+    if (match := RFC3339.fullmatch(text)) is not None:
+        year, month, day, hour, minute, second, fraction, utc, sign, off_hours, off_minutes = match.groups()
+        if not utc and (int(off_hours) > 23 or int(off_minutes) > 59):
+            return None
         offset = timedelta(0) if utc else (1 if sign == "+" else -1) * timedelta(hours=int(off_hours),
                                                                                minutes=int(off_minutes))
-        return datetime(int(year), int(month), int(day), int(hour), int(minute), int(second),
-                        int((fraction or "0")[:6].ljust(6, "0")), tzinfo=timezone(offset))
-    except ValueError:  # Feb 30, hour 24, an offset of a day or more
+        zone: tzinfo = timezone(offset)
+    elif local_zone is not None and (match := LOCAL_TIME.fullmatch(text)) is not None:
+        year, month, day, hour, minute, second, fraction = match.groups()
+        zone = local_zone
+    else:
         return None
+    try:
+        moment = datetime(int(year), int(month), int(day), int(hour), int(minute), int(second or 0),
+                          int((fraction or "0")[:6].ljust(6, "0")), tzinfo=zone)
+        moment.astimezone(UTC)  # 9999-12-31T23:59:59-00:01 is a valid time past UTC's calendar
+    except (ValueError, OverflowError):  # Feb 30, hour 24, year 0, past the calendar
+        return None
+    return moment
