@@ -15,11 +15,14 @@ domain (app/domain/oauth/connections.py), as Authlib's Flask integration expects
   fills in a description Authlib leaves empty and answers invalid_client with 401.
 """
 
+import base64
+import binascii
 from datetime import timedelta
 
 from authlib.integrations.flask_oauth2 import AuthorizationServer
 from authlib.oauth2.rfc6749 import AuthorizationCodeMixin, ClientMixin, grants
 from authlib.oauth2.rfc6749 import errors as rfc6749
+from authlib.oauth2.rfc6749.authenticate_client import authenticate_client_secret_basic
 from authlib.oauth2.rfc6750 import BearerTokenGenerator
 from authlib.oauth2.rfc7009 import RevocationEndpoint
 from authlib.oauth2.rfc7636 import CodeChallenge
@@ -91,6 +94,27 @@ class Client(ClientMixin):
 
     def check_grant_type(self, grant_type):
         return grant_type in ("authorization_code", "refresh_token")
+
+
+def _client_secret_basic(query_client, request):
+    """Authlib's `client_secret_basic`, but credentials that are not UTF-8 once decoded
+    (`app_x\\xff:secret`) authenticate no client (invalid_client, 401): Authlib decodes
+    them with no thought that they may not be, and would raise."""
+    if not basic_credentials_readable(request.headers.get("Authorization")):
+        return None
+    return authenticate_client_secret_basic(query_client, request)
+
+
+def basic_credentials_readable(header: str | None) -> bool:
+    """Whether an `Authorization: Basic` header's credentials are text Authlib can read
+    (or the header is not Basic at all: that is for another method to judge)."""
+    if not header or " " not in header or header.split(None, 1)[0].lower() != "basic":
+        return True
+    try:
+        base64.b64decode(header.split(None, 1)[1]).decode("utf-8")
+    except (binascii.Error, ValueError):  # UnicodeDecodeError is a ValueError
+        return False
+    return True
 
 
 def _query_client(client_id):
@@ -336,6 +360,7 @@ def _registered_redirect_uri():
 
 def make_server():
     server = Server(query_client=_query_client, save_token=_save_token)
+    server.register_client_auth_method("client_secret_basic", _client_secret_basic)
     server.scopes_supported = list(SCOPES)
     server.register_token_generator("default", _token_generator())
     server.register_grant(CodeGrant, [S256Required()])

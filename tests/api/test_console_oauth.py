@@ -5,6 +5,8 @@ import re
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from app.domain.kernel.clock import format_utc, from_db
 from app.domain.oauth import apps
@@ -310,3 +312,29 @@ def test_apps_need_integrations_manage_and_the_preview(app, client, live_company
     assert client.get("/console/apps").status_code == 403
     monkeypatch.setitem(app.config, "OAUTH_PREVIEW", False)
     assert client.get("/console/apps").status_code == 404
+
+
+_ANY_TEXT = st.one_of(st.none(), st.text(max_size=40), st.sampled_from(["code", "S256", "plain", REDIRECT,
+                                                                          "employees:read payroll:read"]))
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(params=st.fixed_dictionaries({name: _ANY_TEXT for name in (
+           "response_type", "client_id", "redirect_uri", "scope", "state", "code_challenge",
+           "code_challenge_method")}), own_client=st.booleans(), approve=st.booleans())
+def test_the_consent_page_answers_any_query_without_a_fault(client, admin, ledgerly, params, own_client, approve):
+    """GET and POST /oauth/authorize under generated queries: a page, an error page or a
+    redirect to a registered URI, never a server error (the endpoints' fuzzing is
+    tests/api/test_oauth_generated.py's)."""
+    if own_client:
+        params["client_id"] = ledgerly[0].id
+    url = "/oauth/authorize?" + urlencode({k: v for k, v in params.items() if v is not None})
+    page = client.get(url)
+    assert page.status_code in (200, 302, 400), page.get_data(as_text=True)[:300]
+    if page.status_code == 302:
+        assert redirected_to(page)[0] == REDIRECT
+    token = csrf(client, "/console/")  # the session's token: the consent form's is the same
+    answer = client.post(url, data={"decision": "approve" if approve else "decline", "csrf_token": token})
+    assert answer.status_code in (200, 302, 400), answer.get_data(as_text=True)[:300]
+    if answer.status_code == 302:
+        assert redirected_to(answer)[0] == REDIRECT

@@ -7,6 +7,8 @@ import base64
 
 import pytest
 from authlib.oauth2.rfc8414 import AuthorizationServerMetadata
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from werkzeug.datastructures import MultiDict
 
 from app.domain.access.users import add_membership
@@ -195,6 +197,40 @@ def test_a_nul_in_client_id_is_invalid_client_in_json(client, partner, path):
     oauth_error(client.post(path, data=form), 401, "invalid_client")
     del form["client_id"]
     oauth_error(client.post(path, data=form, headers=basic("a\x00b", partner["secret"])), 401, "invalid_client")
+
+
+@pytest.mark.parametrize("path", ["/oauth/token", "/oauth/revoke"])
+def test_basic_credentials_that_are_not_utf_8_are_invalid_client_in_json(client, partner, path):
+    form = {"grant_type": "refresh_token", "refresh_token": "svc_rt_x", "token": "svc_rt_x"}
+    for credentials in ("YXBwX3j/OnNlY3JldA==",  # app_x\xff:secret, the case that answered 500
+                        base64.b64encode(partner["app"].id.encode() + b":\xc3\x28").decode(),
+                        base64.b64encode(b"\xed\xa0\x80:" + partner["secret"].encode()).decode()):  # a surrogate
+        refused = client.post(path, data=form, headers={"Authorization": f"Basic {credentials}"})
+        oauth_error(refused, 401, "invalid_client")
+        assert refused.headers["WWW-Authenticate"].startswith("Basic ")
+
+
+_SCHEMES = st.sampled_from(["Basic", "basic", "BASIC", "Bearer", "Digest", ""])
+_LATIN_1 = st.text(alphabet=st.characters(min_codepoint=1, max_codepoint=255, blacklist_characters="\r\n"),
+                   max_size=60)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(scheme=_SCHEMES, credentials=st.one_of(st.binary(max_size=60).map(lambda b: base64.b64encode(b).decode()),
+                                               _LATIN_1),
+       in_form=st.booleans(), path=st.sampled_from(["/oauth/token", "/oauth/revoke"]))
+def test_any_authorization_header_is_an_rfc_6749_answer(client, partner, scheme, credentials, in_form, path):
+    """Whatever an Authorization header holds, the answer is RFC 6749's JSON, never a
+    fault: the form's credentials (when sent) may still authenticate the client."""
+    form = {"grant_type": "refresh_token", "refresh_token": "svc_rt_x", "token": "svc_rt_x"}
+    if in_form:
+        form |= {"client_id": partner["app"].id, "client_secret": partner["secret"]}
+    response = client.post(path, data=form, headers={"Authorization": f"{scheme} {credentials}".strip()})
+    assert response.status_code in (200, 400, 401), response.get_data(as_text=True)
+    if response.status_code != 200:
+        body = response.get_json()
+        assert body["error"] in ("invalid_request", "invalid_client", "invalid_grant"), body
+        assert response.status_code == (401 if body["error"] == "invalid_client" else 400)
 
 
 def test_a_nul_in_another_field_is_invalid_request_in_json(client, partner, clock):
