@@ -1,6 +1,6 @@
 """Schemas shared by every resource: Problem, localized name, pages, common args."""
 
-from marshmallow import EXCLUDE, Schema, fields, validate
+from marshmallow import EXCLUDE, RAISE, Schema, fields, validate
 
 from app.api.problems import CODES
 from app.domain.kernel.clock import parse_rfc3339
@@ -16,6 +16,16 @@ class OpenSchema(Schema):
 
     class Meta:
         unknown = EXCLUDE
+
+
+class StrictSchema(OpenSchema):
+    """The request body of an operation this service adds (v1.3): a field it does not
+    know is refused (422 `validation_failed` naming it), so a misspelt option is never
+    silently taken for its default. The document says so (`additionalProperties: false`).
+    The contract's own bodies stay lenient (OpenSchema), as v1 has always taken them."""
+
+    class Meta:
+        unknown = RAISE
 
 
 class ProblemErrorSchema(OpenSchema):

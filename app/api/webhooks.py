@@ -12,7 +12,7 @@ from marshmallow import fields, validate
 
 from app.api import ApiBlueprint, empty_response, json_response
 from app.api.auth import additions_live, current_principal, operation
-from app.api.schemas import OpenSchema, Rfc3339
+from app.api.schemas import OpenSchema, Rfc3339, StrictSchema
 from app.domain.kernel.clock import format_utc
 from app.domain.webhooks import deliveries, endpoints
 from app.domain.webhooks.urls import check_url
@@ -144,7 +144,7 @@ class StrictInteger(fields.Integer):
         return value
 
 
-class RotateSecretSchema(OpenSchema):
+class RotateSecretSchema(StrictSchema):
     BODY_OPTIONAL = True  # no body: the defaults
 
     expire_previous_in = StrictInteger(
@@ -157,7 +157,7 @@ class RotateSecretSchema(OpenSchema):
                                  "replaced before, still in its overlap, stops now."})
 
 
-class ReplaySchema(OpenSchema):
+class ReplaySchema(StrictSchema):
     since = Rfc3339(required=True, metadata={
         "type": "string", "format": "date-time",
         "description": f"Send again the events of the endpoint's types created since this time (at most "

@@ -112,3 +112,12 @@ def test_it_is_v1_3_and_answers_only_while_v1_3_is_live(app, client, headers, lo
     assert_problem(replay(client, headers, endpoint["id"], since=format_utc(clock.now())), 404, "not_found")
     monkeypatch.setitem(app.config, "LIVE_OPERATIONS", ["replayWebhookEvents"])
     assert replay(client, headers, endpoint["id"], since=format_utc(clock.now())).status_code == 202
+
+
+def test_a_misspelt_field_is_422_naming_it_and_nothing_is_queued(client, headers, loopback, receiver, clock):
+    endpoint = create_webhook(client, headers, receiver.url).get_json()
+    since = format_utc(clock.now() - timedelta(days=1))
+    answer = replay(client, headers, endpoint["id"], since=since, only_failed=True)  # `status`, misspelt
+    assert_problem(answer, 422, "validation_failed")
+    assert [e["path"] for e in answer.get_json()["errors"]] == ["only_failed"]
+    assert not WebhookDelivery.select().where(WebhookDelivery.endpoint == endpoint["id"]).exists()

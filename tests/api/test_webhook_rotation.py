@@ -123,6 +123,20 @@ def test_a_bad_overlap_is_422_naming_it_and_changes_nothing(client, headers, end
     assert (after.secret_sealed, after.previous_secret_sealed) == (before.secret_sealed, None)
 
 
+@pytest.mark.parametrize("body, named", [({"expire_previous": 0}, ["expire_previous"]),
+                                         ({"expire_previous_in": 0, "Expire_Previous_In": 0}, ["Expire_Previous_In"]),
+                                         ({"expire_previous_in": 60, "x": 1, "y": 2}, ["x", "y"])])
+def test_a_misspelt_field_is_422_naming_it_and_the_old_secret_is_not_kept(client, headers, endpoint, body, named):
+    """The body of an operation this service adds is strict: `expire_previous` (for
+    `expire_previous_in`) once kept the old secret signing for a day, unasked."""
+    before = WebhookEndpoint.get_by_id(endpoint["id"]).secret_sealed
+    answer = rotate(client, headers, endpoint["id"], body)
+    assert_problem(answer, 422, "validation_failed")
+    assert sorted(e["path"] for e in answer.get_json()["errors"]) == named
+    assert all("unknown field" in e["message"].lower() for e in answer.get_json()["errors"])
+    assert WebhookEndpoint.get_by_id(endpoint["id"]).secret_sealed == before
+
+
 @pytest.mark.parametrize("raw", [b"{", b"[]", b'"x"', b" "])
 def test_a_body_that_is_not_a_json_object_is_refused_and_changes_nothing(client, headers, endpoint, raw):
     before = WebhookEndpoint.get_by_id(endpoint["id"]).secret_sealed
