@@ -20,6 +20,7 @@ from app.metrics import job_done, request_done
 
 log = logging.getLogger("app.request")
 job_log = logging.getLogger("app.job")
+error_log = logging.getLogger("app.error")
 TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s %(message)s"
 QUIET_PATHS = ("/healthz", "/readyz", "/metrics")
 JSON_NAMES = {"asctime": "time", "levelname": "level", "name": "logger"}
@@ -89,6 +90,15 @@ def _finished(response):
     log.log(level, "%s %s %s %.1f ms%s", facts["method"], facts["path"], facts["status"], facts["duration_ms"],
             _tail(facts, ("request_id", "credential_id", "user_id", "company_id")), extra=facts)
     return response
+
+
+def log_server_error(exc_info: BaseException | None = None) -> None:
+    """A server fault of this request, once: its request id, method and route template
+    (never the path: it may hold an id or a token), with the traceback when an exception
+    lies behind it. Flask asks for it for every unhandled exception
+    (`PartnerFlask.log_exception`); an error handler, for a 5xx raised without one."""
+    error_log.error("server error request_id=%s %s %s", g.get("request_id"), request.method, route_of(),
+                    exc_info=exc_info)
 
 
 def route_of() -> str:

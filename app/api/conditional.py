@@ -7,6 +7,12 @@ The tag is a hash of the bytes the view built, so it changes exactly when the bo
 feed is spared the body, not the request: the 304 is decided after the same checks and
 counts against the rate limit like any answer. `If-None-Match` is compared weakly, as
 RFC 9110 (13.1.2) says for it, and `*` matches any body.
+
+Whatever the release, every answer of an operation says it belongs to the credential
+that asked (`Cache-Control: private, no-cache`, `Vary: Authorization`): no shared cache
+may hand one key's answer to another, and a client's own cache revalidates (with the
+ETag) before it reuses one. The public pages under /v1 (the document, its explorer) are
+left as they are.
 """
 
 import hashlib
@@ -39,5 +45,19 @@ def tag_or_not_modified(response: Response) -> Response:
     return response
 
 
+PUBLIC_BLUEPRINTS = ("docs", "api-docs")  # the explorer and /v1/openapi.json
+CACHE_CONTROL = "private, no-cache"
+
+
+def private_to_the_credential(response: Response) -> Response:
+    """after_request: an answer of a /v1 operation may be kept only by the client that
+    asked, and only to revalidate."""
+    if request.path.startswith("/v1/") and request.blueprint not in PUBLIC_BLUEPRINTS:
+        response.headers["Cache-Control"] = CACHE_CONTROL
+        response.vary.add("Authorization")
+    return response
+
+
 def register(app: Flask) -> None:
     app.after_request(tag_or_not_modified)
+    app.after_request(private_to_the_credential)

@@ -1,7 +1,8 @@
 """What the published OpenAPI document says beyond the schemas. Partners generate
 clients from it, so it describes every header and error the service really sends.
 
-- Every response declares `X-Request-Id` (Contract, Conventions 7). Every response sent
+- Every response declares `X-Request-Id` (Contract, Conventions 7), and the
+  `Cache-Control` and `Vary` that keep it the caller's (app/api/conditional.py). Every response sent
   after the rate-limit step (all but 401) declares the three `X-RateLimit-*`; 429 also
   `Retry-After` (Contract, Limits).
 - The `default` response is a Problem in `application/problem+json` (Contract, Errors).
@@ -31,6 +32,11 @@ HEADERS = {
     "X-RateLimit-Reset": {"description": "Seconds until the allowance is fully restored.",
                           "schema": {"type": "integer"}},
     "Retry-After": {"description": "Seconds to wait before retrying.", "schema": {"type": "integer"}},
+    "Cache-Control": {"description": "`private, no-cache`: this answer is the calling credential's alone; no "
+                                     "shared cache may keep it, and a client revalidates before reusing it.",
+                      "schema": {"type": "string", "example": "private, no-cache"}},
+    "Vary": {"description": "`Authorization`: another credential gets its own answer.",
+             "schema": {"type": "string", "example": "Authorization"}},
     "ETag": {"description": "A strong tag of this body (beyond the contract, v1.3): send it back in "
                             "`If-None-Match` to be answered 304 while the body is the same.",
              "schema": {"type": "string", "example": '"5d41402abc4b2a76b9719d911017c592"'}, "x-release": ADDITIONS},
@@ -44,7 +50,7 @@ def header_refs(*names: str) -> dict[str, dict[str, str]]:
 
 def headers_of(status: int | str) -> dict[str, dict[str, str]]:
     """The headers a response with this status carries (401 comes before any counting)."""
-    names = ["X-Request-Id"]
+    names = ["X-Request-Id", "Cache-Control", "Vary"]
     if str(status) != "401":
         names.extend(RATE_LIMIT)
     if str(status) == "429":

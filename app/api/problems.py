@@ -15,7 +15,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
 from app.domain.kernel.errors import DomainError
-from app.telemetry import route_of
+from app.telemetry import log_server_error, route_of
 
 PROBLEM_MIMETYPE = "application/problem+json"
 
@@ -88,11 +88,8 @@ def handle_domain_error(exc: DomainError) -> Response:
 def handle_http_exception(exc: Any) -> Response:
     """HTTP errors under /v1 become problems: routing 404/405, 413, webargs 422, 500."""
     if exc.code == 500:
-        original = getattr(exc, "original_exception", None)
-        current_app.logger.error(
-            "unhandled error request_id=%s %s %s", g.get("request_id"), request.method,
-            route_of(), exc_info=original if isinstance(original, BaseException) else None,
-        )
+        if not isinstance(getattr(exc, "original_exception", None), BaseException):
+            log_server_error()  # an exception's traceback is logged already, once (PartnerFlask.log_exception)
         return problem_response("internal_error")
     code = STATUS_CODES.get(exc.code)
     headers = {}

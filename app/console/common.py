@@ -23,7 +23,7 @@ from app.domain.kernel.errors import DomainError
 from app.domain.kernel.money import format_minor
 from app.domain.kernel.sealing import Sealer
 from app.extensions import runtime
-from app.telemetry import route_of
+from app.telemetry import log_server_error, route_of
 
 csrf = CSRFProtect()
 
@@ -185,9 +185,8 @@ def _csrf_error(exc):
 
 def _error_page(exc):
     if exc.code is None or exc.code >= 500:
-        original = getattr(exc, "original_exception", None)
-        current_app.logger.error("console error request_id=%s %s %s", g.get("request_id"), request.method,
-                                 route_of(), exc_info=original if isinstance(original, BaseException) else None)
+        if not isinstance(getattr(exc, "original_exception", None), BaseException):
+            log_server_error()  # an exception's traceback is logged already, once (PartnerFlask.log_exception)
         return _render_error(500, "Something went wrong on our side, and it is logged. Try again in a minute; "
                                   f"if it keeps happening, give your administrator the reference "
                                   f"{g.get('request_id')}.")

@@ -7,18 +7,14 @@ text no database can store, a wrong method, a fault of ours (`http_error`, which
 create_app hands every HTTP error on these paths) are Authlib errors the server renders.
 """
 
-import logging
-
 from authlib.oauth2.rfc6749 import errors as rfc6749
-from flask import Blueprint, Response, abort, current_app, g, jsonify, request, url_for
+from flask import Blueprint, Response, abort, current_app, jsonify, request, url_for
 from werkzeug.exceptions import HTTPException
 
 from app.domain.access.keys import SCOPES
 from app.models.base import write_transaction
 from app.oauth.server import AUTH_METHODS, ServerError, describable, issuer
-from app.telemetry import route_of
-
-log = logging.getLogger(__name__)
+from app.telemetry import log_server_error
 
 blp = Blueprint("oauth", __name__)
 
@@ -96,9 +92,8 @@ def http_error(exc: HTTPException) -> Response:
     """An HTTP error of the token or revocation endpoint as RFC 6749 JSON, with its own
     status. A client id no database can hold names no client (invalid_client)."""
     if exc.code is None or exc.code >= 500:
-        original = getattr(exc, "original_exception", None)
-        log.error("oauth error request_id=%s %s %s", g.get("request_id"), request.method, route_of(),
-                  exc_info=original if isinstance(original, BaseException) else None)
+        if not isinstance(getattr(exc, "original_exception", None), BaseException):
+            log_server_error()  # an exception's traceback is logged already, once (PartnerFlask.log_exception)
         error: rfc6749.OAuth2Error = ServerError()
     elif getattr(exc, "field", None) == "client_id":  # app/api/request_limits.py: UnstorableField
         error = rfc6749.InvalidClientError(description="Unknown client ID.")

@@ -96,3 +96,18 @@ def test_without_v1_3_no_tag_is_sent_and_if_none_match_is_ignored(app, client, k
     monkeypatch.setitem(app.config, "LIVE_RELEASES", ["v1.0", "v1.1", "v1.2"])
     answer = client.get("/v1/company", headers={**key, "If-None-Match": "*"})
     assert answer.status_code == 200 and "ETag" not in answer.headers
+
+
+def test_every_answer_is_the_callers_alone_and_revalidated(client, headers):
+    """No shared cache may hand one key's answer to another (Cache-Control: private), and
+    a client revalidates with the ETag before reusing one (no-cache); whatever v1.3 says."""
+    first = client.get("/v1/employees", headers=headers)
+    again = client.get("/v1/employees", headers={**headers, "If-None-Match": first.headers["ETag"]})
+    missing = client.get("/v1/employees/emp_nobody", headers=headers)
+    posted = client.post("/v1/webhooks", headers=headers, json={"url": "nope"})
+    for answer in (first, again, missing, posted):
+        assert answer.headers["Cache-Control"] == "private, no-cache", answer.status_code
+        assert "Authorization" in answer.headers["Vary"]
+    assert again.status_code == 304
+    for public in ("/v1/openapi.json", "/v1/docs"):
+        assert client.get(public).headers.get("Cache-Control") != "private, no-cache"

@@ -3,6 +3,7 @@ import logging
 import pytest
 
 from app.api import company as company_api
+from app.api import employees as employees_api
 from app.api.auth import check_live_settings
 from app.api.ratelimit import make_limiter
 from app.domain.kernel.ids import new_id
@@ -39,6 +40,22 @@ def test_unexpected_fault_is_a_problem_500_without_traceback(app, client, header
     assert "secret internals" not in response.get_data(as_text=True)
     assert "Traceback" not in response.get_data(as_text=True)
     assert any(body["request_id"] in record.getMessage() for record in caplog.records)
+
+
+def test_an_unexpected_fault_is_logged_once_with_its_traceback_and_no_raw_path(app, client, headers, sandbox,
+                                                                             monkeypatch, caplog):
+    def broken(*args):
+        raise RuntimeError("secret internals")
+
+    monkeypatch.setattr(employees_api, "get_employee", broken)
+    monkeypatch.setitem(app.config, "PROPAGATE_EXCEPTIONS", False)
+    with caplog.at_level(logging.INFO):
+        response = client.get("/v1/employees/emp_private42", headers=headers)
+    body = assert_problem(response, 500, "internal_error")
+    faults = [record for record in caplog.records if record.exc_info]
+    assert len(faults) == 1 and faults[0].exc_info[0] is RuntimeError
+    assert body["request_id"] in faults[0].getMessage() and "/v1/employees/<employee_id>" in faults[0].getMessage()
+    assert not any("emp_private42" in record.getMessage() for record in caplog.records)
 
 
 def test_safe_client_request_id_is_echoed_and_unsafe_one_replaced(client, headers):
