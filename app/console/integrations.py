@@ -12,6 +12,7 @@ from flask import current_app, flash, g, redirect, render_template, request, url
 
 from app.console.common import console_blueprint, requires, sentence, show_once, take_shown_once
 from app.console.forms import CreateKeyForm, TriggerForm
+from app.console.scopes import SCOPE_WORDS
 from app.domain import credentials, sandbox
 from app.domain.access import keys
 from app.domain.kernel.errors import DomainError
@@ -86,6 +87,6 @@ def _render(form, **extra):
     return render_template(
         "console/integrations.html", form=form, keys=shown, show_revoked=show_revoked,
         revoked_count=sum(key.revoked_at is not None for key in every_key),
-        scopes=keys.SCOPES, trigger_form=TriggerForm(formdata=None),
+        scopes=keys.SCOPES, scope_words=SCOPE_WORDS, trigger_form=TriggerForm(formdata=None),
         connected_apps=oauth.connected_apps(g.company.id) if current_app.config["OAUTH_PREVIEW"] else None, **extra,
     )

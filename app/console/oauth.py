@@ -16,23 +16,10 @@ from authlib.oauth2.rfc6749.errors import OAuth2Error
 from flask import abort, current_app, g, redirect, render_template, request, url_for
 
 from app.console.common import SECURITY_HEADERS, console_blueprint, sentence
+from app.console.scopes import NEVER_SHARED, SCOPE_WORDS
 from app.domain.oauth import connections
 
 bp = console_blueprint("console_oauth")
-
-# What each scope returns, in the words the customer approves (Contract, Employee and
-# Payroll run): exactly what the API gives, and what it never does.
-SCOPE_WORDS = {
-    "employees:read": "Read your employees' work records: names, staff numbers, jobs, departments, branches, "
-                      "managers, work contact details, employment type and status, hire and end dates",
-    "payroll:read": "Read closed payroll runs: company totals by pay component and the journal entries",
-    "attendance:read": "Read attendance days: shifts, breaks and worked time",
-    "attendance:write": "Send clock-in, clock-out and break events",
-    "webhooks:manage": "Receive notifications of changes (webhooks)",
-}
-NEVER_SHARED = ("No app ever receives anyone's salary or allowances, bank details or IBAN, civil ID or passport "
-                "number, date of birth, social insurance number, documents, or reason for leaving.")
-
 
 @bp.route("/oauth/authorize", methods=["GET", "POST"])
 def authorize():

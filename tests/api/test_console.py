@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from app.console.scopes import SCOPE_WORDS
 from app.domain.access import companies, keys, signin
 from app.domain.access import users as access
 from app.domain.payroll.rules import net_by_account
@@ -197,6 +198,13 @@ def test_create_a_key_shown_once_that_works_then_revoke_it(client, app, admin, l
     revoked = post(client, f"/console/integrations/keys/{key.id}/revoke", page="/console/integrations")
     assert "Revoked" in text(revoked)
     assert api.get("/v1/company", headers=bearer(secret)).status_code == 401
+
+
+def test_the_key_form_says_what_each_scope_gives_webhooks_manage_included(client, admin):
+    page = text(client.get("/console/integrations"))
+    for scope, words in SCOPE_WORDS.items():
+        assert scope in page and words.replace("'", "&#39;") in page, scope
+    assert "full data of every event they subscribe to" in page
 
 
 def test_a_sandbox_gets_svc_test_keys(client, admin, clock):

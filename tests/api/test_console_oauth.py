@@ -209,6 +209,13 @@ def test_the_page_says_what_employees_read_returns_and_never_returns(client, adm
     body = text(client.get(authorize_url(ledgerly[0].id)))
     assert "pay details" not in body and "work contact details" in body
     assert "salary" in body and "IBAN" in body and "reason for leaving" in body
+    assert "single leaver" in body  # what a total over one person gives away
+
+
+def test_the_page_says_webhooks_manage_delivers_the_data_of_subscribed_events(client, admin, live_company, clock):
+    made, _ = apps.create_app(live_company, "Hooks", [REDIRECT], ["webhooks:manage"], clock)
+    body = text(client.get(authorize_url(apps.set_mode(made.id, "production").id, scope="webhooks:manage")))
+    assert "full data of every event they subscribe to" in body and "even without those scopes" in body
 
 
 def test_a_development_app_offers_no_company_outside_its_reach(client, admin, live_company, make_sandbox, clock):

@@ -5,7 +5,8 @@ The provision a journal carries is `liability(service, at)`: what the law would 
 the employment ended on that date by the employer's act (the vested amount, as Gulf
 payroll systems compute the monthly provision). What is paid on leaving is
 `owed(service, end, reason)`: the same, less what the law takes away from a worker who
-resigns. The reason for leaving stays internal (Contract: it is never returned).
+resigns. The reason for leaving is never returned (Contract), though a run with a single
+leaver lets a partner work it out (README, What a run reveals).
 
 Service is counted in days, a year being 365 of them, and every part of a year counts
 pro rata. Wages are the current monthly terms (the law's "last wage"). The model keeps
