@@ -95,8 +95,11 @@ class JournalEntrySchema(OpenSchema):
     id = fields.String(required=True)
     kind = fields.String(required=True, metadata={
         "description": "`accrual`, `payment`, `correction` or `reversal`; beyond the contract (v1.3), `opening`: "
-                       "an entity's first run brings in the end-of-service provision earned before it "
-                       "(Dr 3100 Retained earnings, Cr 2300), apart from the month's cost. Tolerate unknown values."})
+                       "a run brings in the end-of-service provision its employees had earned before the books "
+                       "carried them (Dr 3100 Retained earnings, Cr 2300), apart from the month's cost; and "
+                       "`true_up`: after a change to an earlier month (a correction, a deletion), the latest run "
+                       "brings the provision back to what the law owes its staff at its month's end. Tolerate "
+                       "unknown values."})
     posted_at = fields.DateTime(required=True)
     lines = fields.List(fields.Nested(JournalLineSchema), required=True,
                         metadata={"description": "Debits equal credits to the minor unit."})

@@ -53,7 +53,7 @@ class EndOfServiceBalance(BaseModel):
     """The end-of-service provision the books carry for one employee: before a run
     (`booked_minor`) and after it (`balance_minor`). A leaver paid in the run is
     `settled` (and carries 0 after it): later runs leave them be. Internal: a run's
-    journal carries only the totals."""
+    journal carries only the totals (app/domain/payroll/provision.py ties them)."""
 
     run = pw.ForeignKeyField(PayrollRun, backref="end_of_service", on_delete="CASCADE")
     run_id: str
@@ -61,6 +61,9 @@ class EndOfServiceBalance(BaseModel):
     employee_id: str
     booked_minor = pw.BigIntegerField()
     balance_minor = pw.BigIntegerField()
+    # What they had earned before the run's month: brought in by the run (Dr 3100) when
+    # the books did not carry them yet. None on rows from before it was kept.
+    opening_minor = pw.BigIntegerField(null=True)
     settled = pw.BooleanField(default=False)
 
     class Meta:
@@ -89,7 +92,7 @@ class JournalEntry(BaseModel):
     company_id: str
     run = pw.ForeignKeyField(PayrollRun, backref="journal_entries", on_delete="CASCADE")
     run_id: str
-    kind = pw.CharField(max_length=16)  # accrual, payment, correction, reversal
+    kind = pw.CharField(max_length=16)  # accrual, payment, correction, reversal; v1.3: opening, true_up
     currency = pw.CharField(max_length=3)
     posted_at = pw.DateTimeField()
     sequence = pw.IntegerField(default=1)  # posting order within the run

@@ -23,6 +23,7 @@ passed in is only a hint of which run is meant.
 
 from calendar import monthrange
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import date, timedelta
 
 from app.domain.kernel import events
@@ -33,6 +34,7 @@ from app.domain.kernel.ids import new_id
 from app.domain.kernel.money import MAX_AMOUNT_MINOR
 from app.domain.kernel.runtime import Runtime
 from app.domain.partner_safe import payroll_run_summary
+from app.domain.payroll import provision
 from app.domain.payroll.end_of_service import Service, liability, owed, provision_lines, sio_contribution
 from app.domain.payroll.rules import (
     COMPONENTS,
@@ -76,7 +78,7 @@ def get_run_for_update(company_id: str, run_id: str) -> PayrollRun:
 def build_draft_run(entity: Entity, payroll_month: str, clock: Clock, *, end_of_service: bool = True) -> PayrollRun:
     """A draft run for `entity` and `payroll_month` from its employees' pay terms.
 
-    Employees who have left, or were archived, are not paid. One live run per entity
+    Employees who had left by the month's end, or were archived, are not paid. One live run per entity
     and month: a second draft, or a draft beside a finalized run, is refused. With
     `end_of_service` (v1.3: callers pass their Runtime's `beyond_contract`), the run also
     moves each employee's end-of-service provision to what they have earned at the
@@ -86,9 +88,11 @@ def build_draft_run(entity: Entity, payroll_month: str, clock: Clock, *, end_of_
         entity = Entity.get_by_id(entity)
     _check_month(payroll_month)
     country = get_country(entity.country)
+    month_end = _month_bounds(payroll_month)[1]
     employees = list(
         Employee.select().where(
-            Employee.entity == entity, Employee.status != "left", Employee.archived == False  # noqa: E712
+            Employee.entity == entity, Employee.archived == False,  # noqa: E712
+            (Employee.status != "left") | (Employee.termination_date > month_end),  # a month built after they left
         ).order_by(Employee.created_at, Employee.id)
     )
     lines = {employee.id: _lines_for(employee, pay_of(employee), country, payroll_month, sio=end_of_service)
@@ -115,9 +119,9 @@ def build_draft_run(entity: Entity, payroll_month: str, clock: Clock, *, end_of_
         _store_components(run, components)
         if balances:
             EndOfServiceBalance.insert_many([
-                {"run": run.id, "employee": employee_id, "booked_minor": booked, "balance_minor": balance or 0,
-                 "settled": balance is None}
-                for employee_id, (booked, balance) in balances.items()]).execute()
+                {"run": run.id, "employee": employee_id, "booked_minor": held.booked, "balance_minor": held.balance,
+                 "opening_minor": held.opening, "settled": held.settled}
+                for employee_id, held in balances.items()]).execute()
     return run
 
 
@@ -131,46 +135,66 @@ def _service(employee, pay, country_code):
                    pay.housing + pay.transport + pay.other_allowance)
 
 
+@dataclass(frozen=True)
+class Carried:
+    """One employee's end-of-service provision around a run."""
+
+    booked: int  # what the books carried for them before the run
+    balance: int  # after it: what they have earned at the month's end (0 once settled)
+    opening: int  # what they had earned before the month; brought in by this run if the books did not carry them
+    settled: bool = False  # a leaver paid in this run (or one this entity no longer employs): nothing after it
+
+
 def _end_of_service(entity, payroll_month, employees, lines):
     """Add each employee's end-of-service lines to `lines` (app/domain/payroll/end_of_service.py):
     those paid move the provision the books carry for them to what they have earned at
     the month's end; a leaver not yet settled is paid what the law owes (by how they
-    left) out of it, and the rest is released. What the books carry comes from the
-    entity's run before this month; an entity's first run (or the first since these
-    lines began) starts from what was earned before the month, returned as the opening
-    amount. Returns ({employee id: (carried before, carried after or None once settled)},
-    opening)."""
+    left) out of it, and the rest is released; one the entity carried but no longer
+    employs (moved to another entity, archived) is released. What the books carry
+    comes from the entity's run before this month; an employee it does not carry yet
+    (the entity's first run, or someone entered or moved in since, with earlier
+    service) comes in with what they had earned before the month: the `opening`,
+    Dr 3100 and never the month's expense. Returns ({employee id: Carried}, opening)."""
     month_start, month_end = _month_bounds(payroll_month)
     eve = month_start - timedelta(days=1)
     before = (PayrollRun.select().where(PayrollRun.entity == entity, PayrollRun.payroll_month < payroll_month,
-                                        PayrollRun.status != "deleted")
+                                        PayrollRun.status.in_(("finalized", "paid")))
               .order_by(PayrollRun.payroll_month.desc()).first())
-    carried_rows = (list(EndOfServiceBalance.select().where(EndOfServiceBalance.run == before))
-                    if before is not None else [])
-    booked = {row.employee_id: row.balance_minor for row in carried_rows if not row.settled}
-    first = not carried_rows  # nothing carried yet (or a run from before these lines): an opening
-    balances, opening = {}, 0
+    booked = {row.employee_id: row.balance_minor for row in
+              EndOfServiceBalance.select().where(EndOfServiceBalance.run == before, ~EndOfServiceBalance.settled)}
+    carried, opening_total = {}, 0
+
+    def bring(employee, service):
+        """What the books carry for `employee` before the month, and what they had earned
+        by then (the opening, if the books do not carry them yet)."""
+        nonlocal opening_total
+        earned_before = liability(service, eve)
+        if employee.id in booked:
+            return booked[employee.id], earned_before
+        opening_total += earned_before
+        return earned_before, earned_before
+
     for employee in employees:
         service = _service(employee, pay_of(employee), entity.country)
-        carried = liability(service, eve) if first else booked.get(employee.id, 0)
-        opening += carried if first else 0
+        held, opening = bring(employee, service)
         earned = liability(service, month_end)
-        lines[employee.id].update(provision_lines(carried, earned))
-        balances[employee.id] = (carried, earned)
-    # Leavers not yet settled: carried by the run before, or (an opening) gone this month.
+        lines[employee.id].update(provision_lines(held, earned))
+        carried[employee.id] = Carried(held, earned, opening)
+    # Leavers not yet settled: carried by the run before, or whose last day is this month.
     leavers = Employee.select().where(Employee.entity == entity, Employee.status == "left",
                                       Employee.termination_date <= month_end,
-                                      Employee.termination_date >= month_start if first
-                                      else Employee.id.in_(list(booked)))
+                                      (Employee.termination_date >= month_start) | Employee.id.in_(list(booked)))
     for employee in leavers:
         service = _service(employee, pay_of(employee), entity.country)
-        carried = liability(service, eve) if first else booked[employee.id]
-        opening += carried if first else 0
+        held, opening = bring(employee, service)
         last_day = employee.termination_date
-        lines[employee.id] = provision_lines(carried, liability(service, last_day),
+        lines[employee.id] = provision_lines(held, liability(service, last_day),
                                              owed(service, last_day, employee.leaving_kind or "termination"))
-        balances[employee.id] = (carried, None)  # settled: nothing carried after
-    return balances, opening
+        carried[employee.id] = Carried(held, 0, opening, settled=True)
+    for employee_id in set(booked) - set(carried):  # moved to another entity, or archived
+        lines[employee_id] = provision_lines(booked[employee_id], 0)
+        carried[employee_id] = Carried(booked[employee_id], 0, 0, settled=True)
+    return carried, opening_total
 
 
 def finalize_run(run: PayrollRun, runtime: Runtime) -> PayrollRun:
@@ -182,8 +206,10 @@ def finalize_run(run: PayrollRun, runtime: Runtime) -> PayrollRun:
         if run.eos_opening_minor:  # its own entry, so the accrual is this month's cost only
             _post(run, "opening", [(*OPENING_EQUITY, run.eos_opening_minor, 0),
                                    (*EOS_PROVISION, 0, run.eos_opening_minor)], runtime.now())
-        return _move(run, "finalized", "accrual", accrual_journal(_components_of(run)), runtime,
-                     stamp="finalized_at")
+        run = _move(run, "finalized", "accrual", accrual_journal(_components_of(run)), runtime,
+                    stamp="finalized_at")
+        _tie(run, runtime)
+        return run
 
 
 def mark_paid(run: PayrollRun, runtime: Runtime) -> PayrollRun:
@@ -215,7 +241,9 @@ def correct_run(run: PayrollRun, earnings_by_employee: dict[str, dict[str, int]]
         run = _locked(run)
         if run.status not in ("finalized", "paid"):
             raise Conflict(f"payroll run {run.id} is {run.status}; only a finalized or paid run can be corrected")
-        return _correct(run, earnings_by_employee, runtime)
+        run = _correct(run, earnings_by_employee, runtime)
+        _tie(run, runtime)
+        return run
 
 
 def _correct(run, earnings_by_employee, runtime):
@@ -284,7 +312,9 @@ def delete_run(run: PayrollRun, runtime: Runtime) -> PayrollRun:
             raise Conflict(f"payroll run {run.id} is a draft; discard it instead")
         if run.status != "finalized":
             raise Conflict(f"payroll run {run.id} is {run.status}")
-        return _move(run, "deleted", "reversal", difference_journal(_posted_lines(run), []), runtime)
+        run = _move(run, "deleted", "reversal", difference_journal(_posted_lines(run), []), runtime)
+        _tie(run, runtime)
+        return run
 
 
 # The Wage Protection System (v1.3): where a closed run's salary file stands with the
@@ -357,6 +387,26 @@ def _move(run, status, journal_kind, lines, runtime, *, stamp=None):
     run.save()
     _announce(run, f"payroll_run.{status}", runtime)
     return run
+
+
+def _tie(moved: PayrollRun, runtime: Runtime) -> None:
+    """After a run moved: bring its entity's provision back to what the latest run owes
+    (app/domain/payroll/provision.py) with a `true_up` entry on that run, announced as
+    its correction when it is not the run that moved. Under the entity's lock, so two
+    moves at once each see what the other posted (v1.3, like the provision itself)."""
+    if not runtime.beyond_contract:
+        return
+    locked(Entity.select(Entity.id).where(Entity.id == moved.entity_id))
+    state = provision.tie(moved.entity_id)
+    latest = state.latest
+    lines = state.true_up() if latest is not None else []
+    if latest is None or not lines:
+        return
+    _post(latest, "true_up", lines, runtime.now())
+    if latest.id != moved.id:
+        latest.updated_at = to_db(runtime.now())
+        latest.save()
+        _announce(latest, "payroll_run.corrected", runtime)
 
 
 def _announce(run, event_type, runtime):

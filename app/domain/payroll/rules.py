@@ -62,6 +62,7 @@ COMPONENT_TYPES = (
 COMPONENTS = {c.code: c for c in COMPONENT_TYPES}
 SALARIES_PAYABLE = ("2110", "Salaries payable")
 EOS_PROVISION = ("2300", "End-of-service benefits provision")  # a non-current liability
+EOS_EXPENSE = ("5300", "End-of-service benefits expense")
 OPENING_EQUITY = ("3100", "Retained earnings")  # where an entity's first provision comes from
 SOCIAL_INSURANCE_PAYABLE = ("2120", "Social insurance payable")
 BANK = ("1010", "Bank")

@@ -1,0 +1,75 @@
+"""The end-of-service provision ties to HR, whatever happened before (issue 33).
+
+Invariant: after any run, correction or deletion, an entity's provision account (2300)
+holds what its latest posted run says the law owes the staff it carries at that month's
+end (the run's per-employee balances), and its opening-equity account (3100) what each
+of them had earned before the books first carried them (each employee's `opening` in
+the first posted run that carries them).
+
+How (the policy the accountant's guide states): the months already posted are not
+reopened. Runs carry each employee's provision from the run before; an action that
+changes an earlier month (a correction of a month that is not the latest, a deletion of
+any run but the latest, a draft built before an earlier month moved) leaves the books
+off by a known amount, and that difference is posted at once as one `true_up` entry in
+the latest period (the latest posted run): the part that is service from before the
+books (Dr or Cr 3100) apart from the rest (the expense, 5300). In the ordinary flow
+(runs month after month, corrections of the latest month) the true-up is zero and
+nothing is posted.
+"""
+
+from dataclasses import dataclass
+
+from peewee import fn
+
+from app.domain.payroll.rules import EOS_EXPENSE, EOS_PROVISION, OPENING_EQUITY, Line, difference_journal
+from app.models import EndOfServiceBalance, JournalEntry, JournalLine, PayrollRun
+from app.models.base import tuple_rows
+
+POSTED = ("finalized", "paid")
+
+
+@dataclass(frozen=True)
+class Tie:
+    """Where an entity's provision stands: what the books hold and what they should."""
+
+    latest: PayrollRun | None  # the latest posted run, where a true-up is posted; None: nothing to tie
+    provision: int  # 2300 as posted: credit balance
+    provision_owed: int  # the latest run's balances
+    opening: int  # 3100 as posted: debit balance
+    opening_owed: int  # each carried employee's opening, in the first posted run that carries them
+
+    def true_up(self) -> list[Line]:
+        """The lines that bring the books to what they should hold: the opening's part
+        against 3100, the rest against the expense; [] when they already do."""
+        opening = self.opening_owed - self.opening
+        rest = (self.provision_owed - self.provision) - opening
+        moves: list[Line] = [(*OPENING_EQUITY, opening, 0), (*EOS_PROVISION, 0, opening),
+                             (*EOS_EXPENSE, rest, 0), (*EOS_PROVISION, 0, rest)]
+        return difference_journal([], [(code, name, max(debit - credit, 0), max(credit - debit, 0))
+                                       for code, name, debit, credit in moves])
+
+
+def tie(entity_id: str) -> Tie:
+    """The entity's provision as posted and as owed (read inside the caller's transaction,
+    under the entity's lock)."""
+    posted = dict(tuple_rows(
+        JournalLine.select(JournalLine.account_code, fn.SUM(JournalLine.debit_minor - JournalLine.credit_minor))
+        .join(JournalEntry).join(PayrollRun)
+        .where(PayrollRun.entity == entity_id, JournalLine.account_code.in_((EOS_PROVISION[0], OPENING_EQUITY[0])))
+        .group_by(JournalLine.account_code)))
+    rows = (EndOfServiceBalance.select(EndOfServiceBalance, PayrollRun.payroll_month).join(PayrollRun)
+            .where(PayrollRun.entity == entity_id, PayrollRun.status.in_(POSTED))
+            .order_by(PayrollRun.payroll_month, PayrollRun.id))
+    first: dict[str, int] = {}
+    latest_month, owed = None, 0
+    for row in rows:
+        first.setdefault(row.employee_id, row.booked_minor if row.opening_minor is None else row.opening_minor)
+        if row.run.payroll_month != latest_month:
+            latest_month, owed = row.run.payroll_month, 0
+        owed += 0 if row.settled else row.balance_minor
+    latest = (PayrollRun.select().where(PayrollRun.entity == entity_id, PayrollRun.status.in_(POSTED))
+              .order_by(PayrollRun.payroll_month.desc(), PayrollRun.id.desc()).first())
+    if latest is not None and latest.payroll_month != latest_month:
+        latest = None  # the latest run carries no provision (built without v1.3's lines): nothing to tie
+    return Tie(latest, provision=-int(posted.get(EOS_PROVISION[0]) or 0), provision_owed=owed,
+               opening=int(posted.get(OPENING_EQUITY[0]) or 0), opening_owed=sum(first.values()))
