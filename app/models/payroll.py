@@ -25,7 +25,8 @@ class PayrollRun(BaseModel):
     employer_contributions_minor = pw.BigIntegerField(default=0)
     total_cost_minor = pw.BigIntegerField(default=0)
     provisions_minor = pw.BigIntegerField(default=0)  # end-of-service accruals less releases (v1.3)
-    eos_opening_minor = pw.BigIntegerField(default=0)  # an entity's first run: the provision earned before it
+    eos_opening_minor = pw.BigIntegerField(default=0)  # the provision earned before the books carried its staff
+    end_of_service_lines = pw.BooleanField(default=False)  # built with the end-of-service lines (v1.3)
     finalized_at = pw.DateTimeField(null=True)
     paid_at = pw.DateTimeField(null=True)
     created_at = pw.DateTimeField()

@@ -28,6 +28,7 @@ from app.domain.kernel.sealing import Sealer
 from app.domain.oauth import apps as oauth_apps
 from app.domain.oauth import connections as oauth
 from app.domain.payroll import actions as payroll_actions
+from app.domain.payroll import provision
 from app.domain.payroll.rules import accrual_journal, net_by_account
 from app.domain.people import actions as hr
 from app.domain.people import bulk
@@ -636,3 +637,35 @@ def test_a_double_clicked_wps_step_is_recorded_and_announced_once(committed, rac
         with connection():
             assert PayrollRun.get_by_id(run.id).wps_status == "submitted"
             assert len(events(company.id, "payroll_run.wps_updated", run.id)) == 1
+
+
+def one_each(*moves):
+    """A function that does the next of `moves` each time it is called (one per thread)."""
+    waiting, taking = iter(moves), threading.Lock()
+
+    def one():
+        with taking:
+            move = next(waiting)
+        return move()
+
+    return one
+
+
+def test_an_earlier_month_corrected_while_another_is_deleted_leaves_the_provision_tied(committed, race, company,
+                                                                                        clock, runtime):
+    """Each move posts its true-up under the entity's lock, seeing what the other posted
+    (issue 33): the provision ends where the latest run says, once."""
+    person = committed(lambda: Employee.get(Employee.company == company.id, Employee.staff_number == "SBX-001"))
+    entity = committed(lambda: company.entities.get())
+    for round_number in range(ROUNDS // 2):
+        year = 2027 + round_number
+        runs = [finalized_run(committed, company, f"{year}-{month:02d}", runtime) for month in (1, 2, 3)]
+        one = one_each(functools.partial(payroll_actions.correct_run, runs[0],
+                                         {person.id: {"basic": 1_500_000 + round_number}}, runtime),
+                       functools.partial(payroll_actions.delete_run, runs[1], runtime))
+        outcomes = race(one)
+        assert not [o for o in outcomes if isinstance(o, Exception)], outcomes
+        with connection():
+            assert provision.tie(entity.id).true_up() == []
+            assert JournalEntry.select().where(JournalEntry.run == runs[2].id,
+                                               JournalEntry.kind == "true_up").count() == 2

@@ -113,7 +113,7 @@ def build_draft_run(entity: Entity, payroll_month: str, clock: Clock, *, end_of_
             id=new_id("prun"), company=entity.company_id, entity=entity, country=entity.country,
             payroll_month=payroll_month, status="draft", currency=entity.currency,
             employee_count=sum(1 for per_employee in lines.values() if per_employee), created_at=now,
-            updated_at=now, eos_opening_minor=opening, **_totals_fields(totals),
+            updated_at=now, eos_opening_minor=opening, end_of_service_lines=end_of_service, **_totals_fields(totals),
         )
         _store_lines(run, lines)
         _store_components(run, components)

@@ -57,19 +57,21 @@ def tie(entity_id: str) -> Tie:
         .join(JournalEntry).join(PayrollRun)
         .where(PayrollRun.entity == entity_id, JournalLine.account_code.in_((EOS_PROVISION[0], OPENING_EQUITY[0])))
         .group_by(JournalLine.account_code)))
-    rows = (EndOfServiceBalance.select(EndOfServiceBalance, PayrollRun.payroll_month).join(PayrollRun)
+    rows = (EndOfServiceBalance.select(EndOfServiceBalance.employee, EndOfServiceBalance.run,
+                                       EndOfServiceBalance.booked_minor, EndOfServiceBalance.balance_minor,
+                                       EndOfServiceBalance.opening_minor, EndOfServiceBalance.settled)
+            .join(PayrollRun)
             .where(PayrollRun.entity == entity_id, PayrollRun.status.in_(POSTED))
             .order_by(PayrollRun.payroll_month, PayrollRun.id))
-    first: dict[str, int] = {}
-    latest_month, owed = None, 0
-    for row in rows:
-        first.setdefault(row.employee_id, row.booked_minor if row.opening_minor is None else row.opening_minor)
-        if row.run.payroll_month != latest_month:
-            latest_month, owed = row.run.payroll_month, 0
-        owed += 0 if row.settled else row.balance_minor
     latest = (PayrollRun.select().where(PayrollRun.entity == entity_id, PayrollRun.status.in_(POSTED))
               .order_by(PayrollRun.payroll_month.desc(), PayrollRun.id.desc()).first())
-    if latest is not None and latest.payroll_month != latest_month:
-        latest = None  # the latest run carries no provision (built without v1.3's lines): nothing to tie
+    first: dict[str, int] = {}
+    owed = 0
+    for row in rows:
+        first.setdefault(row.employee_id, row.booked_minor if row.opening_minor is None else row.opening_minor)
+        if latest is not None and row.run_id == latest.id and not row.settled:
+            owed += row.balance_minor
+    if latest is not None and not latest.end_of_service_lines:
+        latest = None  # built without v1.3's lines: it says nothing of the provision
     return Tie(latest, provision=-int(posted.get(EOS_PROVISION[0]) or 0), provision_owed=owed,
                opening=int(posted.get(OPENING_EQUITY[0]) or 0), opening_owed=sum(first.values()))
