@@ -2,8 +2,11 @@
 date, and what is owed when they leave. Pure functions on integer minor units; no I/O.
 
 The provision a journal carries is `liability(service, at)`: what the law would owe if
-the employment ended on that date by the employer's act (the vested amount, as Gulf
-payroll systems compute the monthly provision). What is paid on leaving is
+the employment ended on that date by the employer's act (as Gulf payroll systems compute
+the monthly provision), accrued from the first day even where the law pays only from a
+year of service (UAE, Qatar: IAS 19, the obligation builds as service is rendered; the
+year's rate pro rata, not weighed by the chance of reaching it, so the provision is never
+short; a leaver before the year is paid nothing and the accrual is released). What is paid on leaving is
 `owed(service, end, reason)`: the same, less what the law takes away from a worker who
 resigns. The reason for leaving is never returned (Contract), though a run with a single
 leaver lets a partner work it out (README, What a run reveals).
@@ -93,8 +96,12 @@ def _tiers(years: Fraction, first_years: int, first_rate: Fraction, later_rate: 
     return first_rate * first + later_rate * (years - first)
 
 
-def _full(service: Service, years: Fraction) -> Fraction:
-    """What the law gives for `years` of service on termination, in minor units (exact)."""
+def _full(service: Service, years: Fraction, *, from_the_first_day: bool = False) -> Fraction:
+    """What the law gives for `years` of service on termination, in minor units (exact).
+    `from_the_first_day`: where the law pays nothing before a year of service (UAE,
+    Qatar), the provision still accrues from the first day, as the law would owe at one
+    year, pro rata (IAS 19: the obligation builds as the service is rendered); what is
+    paid on leaving keeps the law's year."""
     country = service.country
     if country == "OM" and not service.is_national:
         before = min(years, years_between(service.hire_date, OMAN_LAW_OF_2023_FROM))
@@ -103,8 +110,9 @@ def _full(service: Service, years: Fraction) -> Fraction:
         return service.wage * _tiers(years, 5, Fraction(1, 2), Fraction(1))
     if service.is_national and country in ("AE", "QA", "BH", "OM"):
         return Fraction(0)  # in their country's pension scheme instead
+    vested = years >= 1 or from_the_first_day
     if country == "AE":
-        if years < 1:
+        if not vested:
             return Fraction(0)
         day = Fraction(service.basic * 12, DAYS_A_YEAR)
         return min(day * _tiers(years, 5, Fraction(21), Fraction(30)), Fraction(24 * service.basic))
@@ -112,7 +120,7 @@ def _full(service: Service, years: Fraction) -> Fraction:
         day = Fraction(service.wage, 26)  # 15 days' wage a year for five years, then 26 (a month)
         return min(day * _tiers(years, 5, Fraction(15), Fraction(26)), Fraction(18 * service.wage))
     if country == "QA":
-        return Fraction(0) if years < 1 else Fraction(service.basic, 30) * 21 * years
+        return Fraction(service.basic, 30) * 21 * years if vested else Fraction(0)
     if country == "BH":
         return service.wage * _tiers(years, 3, Fraction(1, 2), Fraction(1))
     raise ValueError(f"no end-of-service rule for country {country!r}")
@@ -128,8 +136,9 @@ def _booked_years(service: Service, at: date) -> Fraction:
 
 def liability(service: Service, at: date) -> int:
     """The provision for this employee at the end of `at`'s day: what ending the
-    employment that day would owe (before any resignation reduction)."""
-    return _minor(_full(service, _booked_years(service, at)))
+    employment that day would owe (before any resignation reduction), accrued from the
+    first day where the law pays only from one year (released on leaving before it)."""
+    return _minor(_full(service, _booked_years(service, at), from_the_first_day=True))
 
 
 # (years of service from which the share applies, the share), highest first.

@@ -52,8 +52,18 @@ def test_saudi_arabia_resignation_keeps_a_third_two_thirds_or_all(years, expecte
 AE = Service("AE", HIRED, is_national=False, basic=1_200_000, allowances=800_000)  # basic AED 12,000.00
 
 
+def test_uae_and_qatar_accrue_from_the_first_day_but_pay_only_from_one_year():
+    """IAS 19: the provision builds from the first day at the year's rate; a leaver
+    before the year is owed nothing (the accrual is released)."""
+    assert owed(AE, after(0.9), "termination") == 0
+    # 328 days: 21 days' basic a year (14,400,000 / 365 a day) x 328/365 = 744,509.29
+    assert liability(AE, after(0.9)) == 744_509
+    assert owed(QA, after(0.5), "termination") == 0
+    assert liability(QA, after(0.5)) == 314_137  # 900,000 / 30 x 21 x 182/365 = 314,136.99
+    assert liability(AE, after(1)) == owed(AE, after(1), "termination")  # from the year on, one figure
+
+
 @pytest.mark.parametrize("years, expected", [
-    (0.9, 0),  # under one year: nothing
     (3, 2_485_479),  # 63 days x (1,200,000 x 12 / 365) = 907,200,000 / 365 = 2,485,479.45
     (7, 6_509_589),  # (105 + 60) days: 165 x 14,400,000 / 365 = 6,509,589.04
     (30, 28_800_000),  # 855 days would be 33,731,507; the cap is 24 x 1,200,000
@@ -158,7 +168,8 @@ def test_a_later_last_day_never_owes_less(service, first, second, reason):
 def test_caps_hold_and_resigning_never_owes_more(service, days):
     end = service.hire_date + timedelta(days=days)
     full = owed(service, end, "termination")
-    assert full == liability(service, end)
+    vesting = service.country in ("AE", "QA") and days < 365  # accrued, not yet owed
+    assert full == (0 if vesting else liability(service, end))
     assert 0 <= owed(service, end, "resignation") <= full
     if service.country == "AE":
         assert full <= 24 * service.basic
