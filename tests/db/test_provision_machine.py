@@ -113,7 +113,8 @@ class ProvisionMachine(RuleBasedStateMachine):
     def _run(self, month):
         draft = payroll.build_draft_run(self.entity, month_name(month), self.runtime.clock)
         run = payroll.finalize_run(draft, self.runtime)
-        staying = {e for e, p in self.people.items() if p["left"] is None or p["left"] > month_end(month)}
+        staying = {e for e, p in self.people.items()
+                   if p["hired"] <= month_end(month) and (p["left"] is None or p["left"] > month_end(month))}
         # Leavers are settled in the run of their last month, or in the next run after
         # one that still carried them (the run of their last month was deleted).
         before = max((r for r in self.posted().values() if r["month"] < month), key=lambda r: r["month"],

@@ -45,9 +45,11 @@ from app.domain.payroll.rules import (
     accrual_journal,
     check_balanced,
     difference_journal,
+    employed_share,
     employee_lines,
     pay_of,
     payment_journal,
+    pro_rata,
     summarize,
 )
 from app.models import (
@@ -78,7 +80,8 @@ def get_run_for_update(company_id: str, run_id: str) -> PayrollRun:
 def build_draft_run(entity: Entity, payroll_month: str, clock: Clock, *, end_of_service: bool = True) -> PayrollRun:
     """A draft run for `entity` and `payroll_month` from its employees' pay terms.
 
-    Employees who had left by the month's end, or were archived, are not paid. One live run per entity
+    Everyone employed during the month is paid for the days employed (a joiner's first
+    month and a leaver's last, `rules.employed_share`); the archived are not. One live run per entity
     and month: a second draft, or a draft beside a finalized run, is refused. With
     `end_of_service` (v1.3: callers pass their Runtime's `beyond_contract`), the run also
     moves each employee's end-of-service provision to what they have earned at the
@@ -88,16 +91,17 @@ def build_draft_run(entity: Entity, payroll_month: str, clock: Clock, *, end_of_
         entity = Entity.get_by_id(entity)
     _check_month(payroll_month)
     country = get_country(entity.country)
-    month_end = _month_bounds(payroll_month)[1]
-    employees = list(
+    month_start, month_end = _month_bounds(payroll_month)
+    paid = list(
         Employee.select().where(
-            Employee.entity == entity, Employee.archived == False,  # noqa: E712
-            (Employee.status != "left") | (Employee.termination_date > month_end),  # a month built after they left
+            Employee.entity == entity, Employee.archived == False, Employee.hire_date <= month_end,  # noqa: E712
+            (Employee.status != "left") | (Employee.termination_date >= month_start),
         ).order_by(Employee.created_at, Employee.id)
     )
     lines = {employee.id: _lines_for(employee, pay_of(employee), country, payroll_month, sio=end_of_service)
-             for employee in employees}
-    balances, opening = _end_of_service(entity, payroll_month, employees, lines) if end_of_service else ({}, 0)
+             for employee in paid}
+    staying = [employee for employee in paid if employee.status != "left" or employee.termination_date > month_end]
+    balances, opening = _end_of_service(entity, payroll_month, staying, lines) if end_of_service else ({}, 0)
     components, totals = summarize(lines.values())
     now = to_db(clock.now())
     with write_transaction():
@@ -188,11 +192,11 @@ def _end_of_service(entity, payroll_month, employees, lines):
         service = _service(employee, pay_of(employee), entity.country)
         held, opening = bring(employee, service)
         last_day = employee.termination_date
-        lines[employee.id] = provision_lines(held, liability(service, last_day),
-                                             owed(service, last_day, employee.leaving_kind or "termination"))
+        lines.setdefault(employee.id, {}).update(provision_lines(  # with their last days' pay: the final settlement
+            held, liability(service, last_day), owed(service, last_day, employee.leaving_kind or "termination")))
         carried[employee.id] = Carried(held, 0, opening, settled=True)
     for employee_id in set(booked) - set(carried):  # moved to another entity, or archived
-        lines[employee_id] = provision_lines(booked[employee_id], 0)
+        lines.setdefault(employee_id, {}).update(provision_lines(booked[employee_id], 0))
         carried[employee_id] = Carried(booked[employee_id], 0, 0, settled=True)
     return carried, opening_total
 
@@ -266,8 +270,8 @@ def _correct(run, earnings_by_employee, runtime):
                            "other_allowance, each zero or more (at most 10^15 minor units)"))
             continue
         current = lines.get(employee_id, {})
-        if "end_of_service_benefit" in current:
-            errors.append((f"lines.{employee_id}", "a leaver's end-of-service settlement is not corrected"))
+        if "end_of_service_benefit" in current or (employee_id in eos and eos[employee_id].settled):
+            errors.append((f"lines.{employee_id}", "a leaver's final settlement is not corrected"))
             continue
         pay = Pay(**{k: earnings.get(k, current.get(k, 0)) for k in ("basic", "housing", "transport",
                                                                        "other_allowance")},
@@ -417,12 +421,15 @@ def _announce(run, event_type, runtime):
 
 
 def _lines_for(employee, pay, country, payroll_month, *, sio=True):
-    """One employee's lines for a month: pay by the country's rules, and (`sio`, v1.3) in
-    Bahrain the SIO end-of-service contribution of an expatriate (end_of_service.py)."""
+    """One employee's lines for a month: pay by the country's rules for the days they were
+    employed in it, and (`sio`, v1.3) in Bahrain the SIO end-of-service contribution of an
+    expatriate (end_of_service.py)."""
+    month_start, month_end = _month_bounds(payroll_month)
+    earned = pro_rata(pay, employed_share(country.code, month_start, month_end, employee.hire_date,
+                                          employee.termination_date))
     if not sio:
-        return employee_lines(pay, country)
-    month_start = _month_bounds(payroll_month)[0]
-    return employee_lines(pay, country, sio=sio_contribution(_service(employee, pay, country.code), month_start))
+        return employee_lines(earned, country)
+    return employee_lines(earned, country, sio=sio_contribution(_service(employee, pay, country.code), month_start))
 
 
 def _components_of(run):

@@ -8,6 +8,9 @@ states. Amounts are integer minor units throughout. A journal line is
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import date
+from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
 
 from app.domain.kernel.countries import Country
 from app.domain.kernel.money import percent_of
@@ -94,6 +97,46 @@ class ComponentTotal:
     code: str
     amount: int
     employee_count: int
+
+
+# How a month that is not worked whole is paid (a joiner's first, a leaver's last): the
+# days employed over a 30-day month where Gulf payrolls and the law's "day's wage" count
+# one (Saudi Arabia: the Ministry's day's wage is the month over 30; Qatar: art. 54's day
+# is the month's basic over 30; Bahrain and Oman: the month over 30 in the ministries'
+# calculators), the month's calendar days elsewhere (UAE: its day is a year's basic over
+# 365; Kuwait: its 26 is the indemnity's working month, not the salary's). A whole
+# month is the whole pay either way; so is any 30-day month (September) worked from
+# the same day. Readings from secondary sources, in shared/research/gulf-payroll-pro-rata.md.
+THIRTY_DAY_MONTH = frozenset({"SA", "QA", "BH", "OM"})
+
+
+def employed_share(country_code: str, month_start: date, month_end: date, hired: date,
+                   last_day: date | None) -> Fraction:
+    """The part of the month's pay earned by someone employed from `hired` to `last_day`
+    (None: still employed): 1 for the whole month, 0 for none of it."""
+    first, last = max(hired, month_start), min(last_day or month_end, month_end)
+    if last < first:
+        return Fraction(0)
+    if first == month_start and last == month_end:
+        return Fraction(1)
+    if country_code in THIRTY_DAY_MONTH:  # day 31 counts as 30; a month's last day is day 30
+        first_day = min(first.day, 30)
+        last_index = 30 if last == month_end else min(last.day, 30)
+        return Fraction(max(last_index - first_day + 1, 0), 30)
+    return Fraction((last - first).days + 1, (month_end - month_start).days + 1)
+
+
+def pro_rata(pay: Pay, share: Fraction) -> Pay:
+    """Every earning of `pay` for `share` of the month, each rounded half up to the minor unit."""
+    if share == 1:
+        return pay
+    return Pay(**{name: _share_of(getattr(pay, name), share)
+                  for name in ("basic", "housing", "transport", "other_allowance")}, is_national=pay.is_national)
+
+
+def _share_of(amount: int, share: Fraction) -> int:
+    exact = amount * share
+    return int((Decimal(exact.numerator) / Decimal(exact.denominator)).quantize(Decimal(1), rounding=ROUND_HALF_UP))
 
 
 def employee_lines(pay: Pay, country: Country, *, sio: int = 0) -> dict[str, int]:
