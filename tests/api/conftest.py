@@ -11,7 +11,9 @@ from app.domain.webhooks.urls import parse_networks
 from app.egress import Sender
 from app.mail import SmtpMailer
 from app.models import Company, OutboxEvent
+from tests.api.books import Books
 from tests.api.console import member, post, sign_in, throttle
+from tests.conftest import bearer
 from tests.helpers import free_port
 from tests.receivers import Inbox, Receiver
 
@@ -82,3 +84,11 @@ def receiver():
     """A webhook receiver on loopback that answers 200 and keeps what it got."""
     with Receiver() as running:
         yield running
+
+
+@pytest.fixture
+def books(transaction, clock, runtime, make_key):
+    """A live Kuwaiti company, its key, and a way to hire, run and read its books."""
+    company = companies.create_company("Ledger Test Co", "KW", clock)
+    companies.enable_partner_api(company.id, runtime)
+    return Books(company, bearer(make_key(company)), runtime)

@@ -175,7 +175,7 @@ def test_two_corrections_at_once_leave_the_journal_equal_to_the_lines(committed,
         with connection():
             stored = PayrollRun.get_by_id(run.id)
             posted = payroll_actions._posted_lines(stored, payroll_actions.ACCRUAL_KINDS)
-            target = accrual_journal(payroll_actions._components_of(stored))
+            target = accrual_journal(payroll_actions._components_of(stored), stored.country)
             expected = net_by_account([target])
             assert {k: v for k, v in net_by_account(posted).items() if v} == {k: v for k, v in expected.items() if v}
             assert len(events(company.id, "payroll_run.corrected", run.id)) == 2

@@ -1,5 +1,7 @@
 from decimal import Decimal
 
+import pytest
+
 from app.domain.kernel.clock import to_db
 from app.domain.kernel.ids import new_id
 from app.domain.payroll.actions import build_draft_run, finalize_run
@@ -88,3 +90,28 @@ def test_another_companys_run_is_404(client, headers, make_sandbox):
     other = make_sandbox("QA")
     theirs = PayrollRun.get(PayrollRun.company == other)
     assert_problem(client.get(f"/v1/payroll-runs/{theirs.id}", headers=headers), 404, "not_found")
+
+
+@pytest.mark.parametrize("country, payable, expense", [
+    ("SA", ("2121", "GOSI payable"), ("5201", "Employer contributions: GOSI")),
+    ("KW", ("2122", "PIFSS payable"), ("5202", "Employer contributions: PIFSS")),
+    ("AE", ("2123", "GPSSA payable"), ("5203", "Employer contributions: GPSSA")),
+    ("QA", ("2124", "GRSIA payable"), ("5204", "Employer contributions: GRSIA")),
+    ("BH", ("2125", "SIO payable"), ("5205", "Employer contributions: SIO")),
+    ("OM", ("2126", "SPF payable"), ("5206", "Employer contributions: SPF")),
+])
+def test_social_insurance_is_owed_to_each_countrys_agency_on_its_own_accounts(client, make_sandbox, make_key,
+                                                                               country, payable, expense):
+    company = make_sandbox(country)
+    headers = bearer(make_key(company))
+    [summary] = client.get("/v1/payroll-runs", headers=headers).get_json()["data"]
+    run = client.get(f"/v1/payroll-runs/{summary['id']}", headers=headers).get_json()
+    amounts = {c["code"]: Decimal(c["amount"]) for c in run["components"]}
+    lines = [line for entry in run["journal_entries"] for line in entry["lines"]]
+    owed = sum(Decimal(line["credit"]) - Decimal(line["debit"]) for line in lines
+               if (line["account_code"], line["account_name"]) == payable)
+    assert owed == (amounts.get("social_insurance_employee", 0) + amounts.get("social_insurance_employer", 0)
+                    + amounts.get("end_of_service_sio", 0))  # Bahrain's SIO collects its contribution too
+    cost = sum(Decimal(line["debit"]) for line in lines if (line["account_code"], line["account_name"]) == expense)
+    assert cost == amounts.get("social_insurance_employer", 0) and owed > 0
+    assert not {line["account_code"] for line in lines} & {"2120", "5200"}

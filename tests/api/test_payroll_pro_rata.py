@@ -7,7 +7,6 @@ from decimal import Decimal
 
 from app.domain.payroll.end_of_service import Service, owed
 from app.domain.people import actions as hr
-from tests.api.test_payroll_provision import Books, books  # noqa: F401 (the fixture)
 
 
 def component(client, books, run, code):

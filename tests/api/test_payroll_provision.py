@@ -7,61 +7,15 @@ auditors reproduced, each against the same staff with no such history."""
 from datetime import date
 from decimal import Decimal
 
-import pytest
-
 from app.domain.access import companies
 from app.domain.kernel.ids import new_id
 from app.domain.payroll import actions as payroll
-from app.domain.payroll.end_of_service import Service, liability
 from app.domain.people import actions as hr
 from app.models import Employee, Entity, OutboxEvent, PayrollRun
+from tests.api.books import Books
 from tests.conftest import bearer
 
 STAFF = [("K-1", date(2014, 3, 1), 900_000), ("K-2", date(2019, 6, 15), 1_250_000), ("K-3", date(2023, 1, 10), 700_000)]
-
-
-@pytest.fixture
-def books(transaction, clock, runtime, make_key):
-    """A live Kuwaiti company, its key, and a way to hire, run and read its books."""
-    company = companies.create_company("Ledger Test Co", "KW", clock)
-    companies.enable_partner_api(company.id, runtime)
-    return Books(company, bearer(make_key(company)), runtime)
-
-
-class Books:
-    def __init__(self, company, headers, runtime):
-        self.company, self.headers, self.runtime = company, headers, runtime
-        self.entity = Entity.get(Entity.company == company.id)
-
-    def hire(self, staff_number, hire_date, basic, entity=None):
-        return hr.hire(self.company, {"staff_number": staff_number, "name_en": staff_number,
-                                      "employment_type": "full_time", "hire_date": hire_date,
-                                      "basic_salary_minor": basic, "entity": (entity or self.entity).id},
-                       self.runtime)
-
-    def run(self, month, entity=None):
-        draft = payroll.build_draft_run(entity or self.entity, month, self.runtime.clock)
-        return payroll.finalize_run(draft, self.runtime)
-
-    def posted(self, client, account, entity=None):
-        """An account's balance (debit less credit, minor units) over every run of the
-        entity a partner can read."""
-        entity_id = (entity or self.entity).id
-        runs = client.get("/v1/payroll-runs?limit=200", headers=self.headers).get_json()
-        total = Decimal(0)
-        for summary in (run for run in runs["data"] if run["entity_id"] == entity_id):
-            run = client.get(f"/v1/payroll-runs/{summary['id']}", headers=self.headers).get_json()
-            for entry in run["journal_entries"]:
-                for line in entry["lines"]:
-                    if line["account_code"] == account:
-                        total += Decimal(line["debit"]) - Decimal(line["credit"])
-        return int(total * 1000)
-
-    def owed(self, at, people=None):
-        """What the law owes these employees (default: all still employed) on `at`, on
-        their pay terms as HR holds them."""
-        people = people or Employee.select().where(Employee.company == self.company.id, Employee.status != "left")
-        return sum(liability(Service("KW", p.hire_date, p.is_national, p.basic_salary_minor), at) for p in people)
 
 
 def kinds(client, books, run):

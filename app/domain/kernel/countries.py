@@ -167,3 +167,32 @@ def get_country(code: str) -> Country:
         raise ValueError(
             f"unknown country {code!r}; expected one of {', '.join(COUNTRY_CODES)}"
         ) from None
+
+
+@dataclass(frozen=True)
+class Agency:
+    """The social-insurance agency of a country: each bills separately, so what is owed to
+    it (both shares, and Bahrain's end-of-service contribution) is a payable of its own,
+    and the employer's share an expense of its own (shared/research/gulf-payroll-pro-rata.md)."""
+
+    short: str  # as payrolls and statements name it
+    name_en: str
+    key: str  # the payable's stable account key, the same in every company
+    payable: tuple[str, str]  # (account code, account name)
+    expense: tuple[str, str]  # the employer's share
+
+
+AGENCIES = {
+    "SA": Agency("GOSI", "General Organization for Social Insurance", "social_insurance_payable_gosi",
+                 ("2121", "GOSI payable"), ("5201", "Employer contributions: GOSI")),
+    "KW": Agency("PIFSS", "Public Institution for Social Security", "social_insurance_payable_pifss",
+                 ("2122", "PIFSS payable"), ("5202", "Employer contributions: PIFSS")),
+    "AE": Agency("GPSSA", "General Pension and Social Security Authority", "social_insurance_payable_gpssa",
+                 ("2123", "GPSSA payable"), ("5203", "Employer contributions: GPSSA")),
+    "QA": Agency("GRSIA", "General Retirement and Social Insurance Authority", "social_insurance_payable_grsia",
+                 ("2124", "GRSIA payable"), ("5204", "Employer contributions: GRSIA")),
+    "BH": Agency("SIO", "Social Insurance Organization", "social_insurance_payable_sio",
+                 ("2125", "SIO payable"), ("5205", "Employer contributions: SIO")),
+    "OM": Agency("SPF", "Social Protection Fund", "social_insurance_payable_spf",
+                 ("2126", "SPF payable"), ("5206", "Employer contributions: SPF")),
+}

@@ -210,7 +210,7 @@ def finalize_run(run: PayrollRun, runtime: Runtime) -> PayrollRun:
         if run.eos_opening_minor:  # its own entry, so the accrual is this month's cost only
             _post(run, "opening", [(*OPENING_EQUITY, run.eos_opening_minor, 0),
                                    (*EOS_PROVISION, 0, run.eos_opening_minor)], runtime.now())
-        run = _move(run, "finalized", "accrual", accrual_journal(_components_of(run)), runtime,
+        run = _move(run, "finalized", "accrual", accrual_journal(_components_of(run), run.country), runtime,
                     stamp="finalized_at")
         _tie(run, runtime)
         return run
@@ -285,7 +285,7 @@ def _correct(run, earnings_by_employee, runtime):
     if errors:
         raise ValidationFailed("invalid correction", errors)
     components, totals = summarize(lines.values())
-    correction = difference_journal(_posted_lines(run, ACCRUAL_KINDS), accrual_journal(components))
+    correction = difference_journal(_posted_lines(run, ACCRUAL_KINDS), accrual_journal(components, run.country))
     if not correction:
         raise ValidationFailed("the correction changes no amount", [("lines", "no amount differs")])
     now = runtime.now()

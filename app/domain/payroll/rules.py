@@ -12,7 +12,7 @@ from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
-from app.domain.kernel.countries import Country
+from app.domain.kernel.countries import AGENCIES, Country
 from app.domain.kernel.money import percent_of
 from app.models import Employee
 
@@ -38,11 +38,12 @@ COMPONENT_TYPES = (
     ComponentType("housing", "Housing allowance", "بدل السكن", EARNING, "5110", "Housing allowances"),
     ComponentType("transport", "Transport allowance", "بدل المواصلات", EARNING, "5120", "Transport allowances"),
     ComponentType("other_allowance", "Other allowances", "بدلات أخرى", EARNING, "5130", "Other allowances"),
+    # Social insurance is owed to the country's agency, and the employer's share is that
+    # agency's expense (countries.AGENCIES; accrual_journal).
     ComponentType("social_insurance_employee", "Social insurance (employee share)",
-                  "التأمينات الاجتماعية (حصة الموظف)", DEDUCTION, "2120", "Social insurance payable"),
+                  "التأمينات الاجتماعية (حصة الموظف)", DEDUCTION, "", ""),  # the agency's payable
     ComponentType("social_insurance_employer", "Social insurance (employer share)",
-                  "التأمينات الاجتماعية (حصة صاحب العمل)", EMPLOYER, "5200",
-                  "Employer social insurance expense"),
+                  "التأمينات الاجتماعية (حصة صاحب العمل)", EMPLOYER, "", ""),  # the agency's expense
     # Bahrain, from March 2024: the employer's monthly end-of-service contribution to the
     # SIO for expatriates (Edict 109 of 2023; app/domain/payroll/end_of_service.py), owed
     # to the SIO beside social insurance.
@@ -67,7 +68,6 @@ SALARIES_PAYABLE = ("2110", "Salaries payable")
 EOS_PROVISION = ("2300", "End-of-service benefits provision")  # a non-current liability
 EOS_EXPENSE = ("5300", "End-of-service benefits expense")
 OPENING_EQUITY = ("3100", "Retained earnings")  # where an entity's first provision comes from
-SOCIAL_INSURANCE_PAYABLE = ("2120", "Social insurance payable")
 BANK = ("1010", "Bank")
 
 
@@ -179,25 +179,28 @@ def summarize(all_lines: Iterable[dict[str, int]]) -> tuple[list[ComponentTotal]
     return components, totals
 
 
-def accrual_journal(components: Iterable[ComponentTotal]) -> list[Line]:
-    """The accrual entry for a closed run: expenses debited, liabilities credited.
+def accrual_journal(components: Iterable[ComponentTotal], country_code: str) -> list[Line]:
+    """The accrual entry for a closed run of a country: expenses debited, liabilities credited.
 
-    Dr each earning and the employer contribution to its expense account; Cr salaries
-    payable with net pay and social insurance payable with both shares. It balances
-    because net = gross - employee deductions. A provision's change is debited and
-    credited to its own two accounts.
+    Dr each earning and the employer contribution to its expense account (the employer's
+    social insurance to its agency's); Cr salaries payable with net pay, and the
+    country's social-insurance agency (GOSI, PIFSS, ...) with both shares and whatever
+    else it collects. It balances because net = gross - employee deductions. A
+    provision's change is debited and credited to its own two accounts.
     """
+    agency = AGENCIES[country_code]
     debits: list[Line] = []
     credits: defaultdict[tuple[str, str], int] = defaultdict(int)
     for component in components:
         kind = COMPONENTS[component.code].kind
         if kind in (EARNING, EMPLOYER, PROVISION):
-            debits.append((COMPONENTS[component.code].account_code,
-                           COMPONENTS[component.code].account_name, component.amount, 0))
+            account = (agency.expense if component.code == "social_insurance_employer"
+                       else (COMPONENTS[component.code].account_code, COMPONENTS[component.code].account_name))
+            debits.append((*account, component.amount, 0))
         if kind == PROVISION:
             credits[COMPONENTS[component.code].credit or EOS_PROVISION] += component.amount
         if kind in (DEDUCTION, EMPLOYER):
-            credits[SOCIAL_INSURANCE_PAYABLE] += component.amount
+            credits[agency.payable] += component.amount
         if kind == EARNING:
             credits[SALARIES_PAYABLE] += component.amount
         elif kind == DEDUCTION:

@@ -62,18 +62,19 @@ def test_a_bahrain_sio_contribution_is_an_employer_cost_owed_with_social_insuran
     lines = employee_lines(Pay(basic=600_000, housing=200_000), get_country("BH"), sio=67_200)
     assert lines["end_of_service_sio"] == 67_200  # 8.4% of 800,000
     components, totals = summarize([lines])
-    journal = accrual_journal(components)
+    journal = accrual_journal(components, "BH")
     assert ("5210", "End-of-service contributions", 67_200, 0) in journal
+    assert ("5205", "Employer contributions: SIO", 32_000, 0) in journal
     owed = {line[0]: line[3] for line in journal if line[3]}
-    # expatriate social insurance: 1% + 4% of 800,000, and the SIO contribution beside it
-    assert owed["2120"] == 8_000 + 32_000 + 67_200 and totals.employer_contributions == 32_000 + 67_200
+    # expatriate social insurance: 1% + 4% of 800,000, and the SIO contribution beside it, all owed to the SIO
+    assert owed["2125"] == 8_000 + 32_000 + 67_200 and totals.employer_contributions == 32_000 + 67_200
 
 
 @given(st.lists(st.tuples(pays, st.integers(0, 10**8)), max_size=30), st.sampled_from(sorted(COUNTRIES)))
 def test_accrual_journal_balances_to_the_minor_unit_for_any_run(all_pay, code):
     country = get_country(code)
     components, totals = summarize([employee_lines(p, country, sio=sio) for p, sio in all_pay])
-    lines = accrual_journal(components)
+    lines = accrual_journal(components, code)
     debit = sum(line[2] for line in lines)
     assert debit == sum(line[3] for line in lines)
     assert debit == totals.total_cost
@@ -83,7 +84,7 @@ def test_accrual_journal_balances_to_the_minor_unit_for_any_run(all_pay, code):
 
 def accrual_of(all_pay, code):
     components, _ = summarize([employee_lines(pay, get_country(code)) for pay in all_pay])
-    return accrual_journal(components)
+    return accrual_journal(components, code)
 
 
 @given(st.lists(pays, max_size=12), st.lists(pays, max_size=12), st.sampled_from(sorted(COUNTRIES)))
@@ -127,7 +128,7 @@ def test_end_of_service_lines_balance_and_move_the_provision_to_what_was_earned(
         carried_after += 0 if owed is not None else earned
         owed_total += owed or 0
     components, totals = summarize(all_lines)
-    journal = accrual_journal(components)
+    journal = accrual_journal(components, code)
     assert sum(line[2] for line in journal) == sum(line[3] for line in journal)
     provision = net_by_account([journal]).get(("2300", "End-of-service benefits provision"), 0)
     assert -provision == carried_after - carried_before
