@@ -32,7 +32,8 @@ FULL_EXAMPLE = {
     "components": [{"code": "basic", "name": {"en": "Basic salary", "ar": "الراتب الأساسي"},
                     "kind": "earning", "amount": "9300.000", "employee_count": 10}],
     "journal_entries": [{"id": "jrn_4TqP8vLm2XcN6bR9kZw1Yd", "kind": "accrual",
-                         "posted_at": "2026-11-21T09:00:00Z",
+                         "posted_at": "2026-11-21T09:00:00Z", "accounting_date": "2026-10-31",
+                         "memo": "Payroll 2026-10, Gulf Trading, accrual", "reverses": None, "corrects": None,
                          "lines": [{"account_code": "5100", "account_name": "Basic salaries",
                                     "debit": "9300.000", "credit": "0.000"}]}],
 }
@@ -101,6 +102,24 @@ class JournalEntrySchema(OpenSchema):
                        "brings the provision back to what the law owes its staff at its month's end. Tolerate "
                        "unknown values."})
     posted_at = fields.DateTime(required=True)
+    accounting_date = fields.Date(allow_none=True, metadata={
+        "x-release": ADDITIONS,
+        "description": "Beyond the contract (v1.3): the date of the period the entry belongs to. An accrual "
+                       "or opening: the payroll month's last day; a payment: the day it was paid; a "
+                       "correction, reversal or true-up: the last day of the latest month posted for the "
+                       "entity when it was posted (posted months are not reopened). Null on entries posted "
+                       "before it was kept."})
+    memo = fields.String(allow_none=True, metadata={
+        "x-release": ADDITIONS, "example": "Payroll 2026-09, Gulf Trading, accrual",
+        "description": "Beyond the contract (v1.3): what the entry is, for the ledger's narration."})
+    reverses = fields.String(allow_none=True, metadata={
+        "x-release": ADDITIONS,
+        "description": "Beyond the contract (v1.3): on a `reversal`, the id of the run's accrual entry it "
+                       "reverses (with everything posted on the run since); otherwise null."})
+    corrects = fields.String(allow_none=True, metadata={
+        "x-release": ADDITIONS,
+        "description": "Beyond the contract (v1.3): on a `correction`, the id of the run's accrual entry it "
+                       "corrects; otherwise null."})
     lines = fields.List(fields.Nested(JournalLineSchema), required=True,
                         metadata={"description": "Debits equal credits to the minor unit."})
 

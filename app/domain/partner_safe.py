@@ -113,6 +113,7 @@ def payroll_run_full(run: PayrollRun, components: Iterable[PayrollComponent],
             "id": entry.id,
             "kind": entry.kind,
             "posted_at": format_utc(entry.posted_at),
+            **(_entry_additions(entry) if additions else {}),
             "lines": [
                 {
                     "account_code": line.account_code,
@@ -126,3 +127,9 @@ def payroll_run_full(run: PayrollRun, components: Iterable[PayrollComponent],
         for entry, lines in entries
     ]
     return form
+
+
+def _entry_additions(entry: JournalEntry) -> dict:
+    """v1.3: what an accountant dates and traces an entry by."""
+    return {"accounting_date": entry.accounting_date.isoformat() if entry.accounting_date else None,
+            "memo": entry.memo, "reverses": entry.reverses, "corrects": entry.corrects}

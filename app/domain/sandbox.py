@@ -267,7 +267,9 @@ def trigger(company: Company, event_type: str, runtime: Runtime) -> str:
         return f"finalized the {run.payroll_month} run"
     if event_type == "payroll_run.corrected":
         run = runs.where(PayrollRun.status.in_(("finalized", "paid"))).order_by(PayrollRun.payroll_month.desc()).first()
-        employee = PayrollLine.select().where(PayrollLine.run == run).first() if run else None
+        employee = (PayrollLine.select().join(Employee)  # someone paid that month, not a leaver settled in it
+                    .where(PayrollLine.run == run, PayrollLine.component_code == "basic", Employee.status != "left")
+                    .first()) if run else None
         if employee is None:
             raise Conflict("no run to correct; trigger payroll_run.finalized first")
         current = Employee.get_by_id(employee.employee_id)

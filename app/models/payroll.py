@@ -97,6 +97,12 @@ class JournalEntry(BaseModel):
     currency = pw.CharField(max_length=3)
     posted_at = pw.DateTimeField()
     sequence = pw.IntegerField(default=1)  # posting order within the run
+    # v1.3: the date of the period it belongs to, what it is, and the entry it changes
+    # (None on entries posted before these were kept).
+    accounting_date = pw.DateField(null=True)
+    memo = pw.CharField(max_length=200, null=True)
+    reverses = pw.CharField(max_length=40, null=True)  # a reversal: the run's accrual entry
+    corrects = pw.CharField(max_length=40, null=True)  # a correction: the run's accrual entry
 
 
 class JournalLine(BaseModel):

@@ -11,7 +11,7 @@ from app.domain.access import companies
 from app.domain.kernel.ids import new_id
 from app.domain.payroll import actions as payroll
 from app.domain.people import actions as hr
-from app.models import Employee, Entity, OutboxEvent, PayrollRun
+from app.models import Employee, Entity, JournalEntry, OutboxEvent, PayrollRun
 from tests.api.books import Books
 from tests.conftest import bearer
 
@@ -98,3 +98,38 @@ def test_months_run_in_order_post_no_true_up(client, books):
     runs.append(books.run("2026-09"))
     assert all("true_up" not in kinds(client, books, run) for run in runs)
     assert PayrollRun.select().where(PayrollRun.entity == books.entity.id).count() == 3
+
+
+def entries_of(client, books, run):
+    return client.get(f"/v1/payroll-runs/{run.id}", headers=books.headers).get_json()["journal_entries"]
+
+
+def test_entries_are_dated_described_and_linked_to_what_they_change(client, books, clock):
+    people = [books.hire(*staff) for staff in STAFF]
+    july, august = books.run("2026-07"), books.run("2026-08")
+    payroll.mark_paid(august, books.runtime)
+    payroll.correct_run(july, {people[0].id: {"basic": 950_000}}, books.runtime)  # an earlier month
+    september = books.run("2026-09")
+    payroll.delete_run(september, books.runtime)
+    opening, accrual, correction = entries_of(client, books, july)
+    assert (opening["kind"], opening["accounting_date"]) == ("opening", "2026-07-31")
+    assert (accrual["accounting_date"], accrual["memo"]) == ("2026-07-31", "Payroll 2026-07, Ledger Test Co, accrual")
+    assert accrual["reverses"] is None and accrual["corrects"] is None
+    # Posted months are not reopened: July's correction belongs to August, the latest month then.
+    assert (correction["kind"], correction["accounting_date"], correction["corrects"]) == (
+        "correction", "2026-08-31", accrual["id"])
+    payment = next(e for e in entries_of(client, books, august) if e["kind"] == "payment")
+    assert payment["accounting_date"] == clock.now().date().isoformat()  # the day it was paid (Kuwait's date)
+    true_up = next(e for e in entries_of(client, books, august) if e["kind"] == "true_up")
+    assert true_up["accounting_date"] == "2026-08-31" and "true-up" in true_up["memo"]
+    # A deleted run is not readable through the API: its rows say what its reversal reverses.
+    rows = {row.kind: row for row in JournalEntry.select().where(JournalEntry.run == september.id)}
+    assert rows["reversal"].reverses == rows["accrual"].id and rows["reversal"].accounting_date == date(2026, 9, 30)
+
+
+def test_without_v1_3_entries_carry_the_contracts_fields_only(app, client, books, monkeypatch):
+    books.hire(*STAFF[0])
+    july = books.run("2026-07")
+    monkeypatch.setitem(app.config, "LIVE_RELEASES", ["v1.0", "v1.1", "v1.2"])
+    [*_, accrual] = entries_of(client, books, july)
+    assert set(accrual) == {"id", "kind", "posted_at", "lines"}

@@ -25,6 +25,7 @@ from calendar import monthrange
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, timedelta
+from zoneinfo import ZoneInfo
 
 from app.domain.kernel import events
 from app.domain.kernel.clock import Clock, to_db
@@ -462,12 +463,34 @@ def _posted_lines(run, kinds=None):
     return list(entries.values())
 
 
+MEMO_WORDS = {
+    "accrual": "accrual",
+    "opening": "end-of-service provision earned before the books carried them",
+    "payment": "payment of net pay",
+    "correction": "correction",
+    "reversal": "reversal (the run was deleted)",
+    "true_up": "end-of-service provision true-up after a change to an earlier month",
+}
+
+
 def _post(run, kind, lines, now):
+    """Post one balanced entry on `run`, dated for the accountant (v1.3): an accrual or an
+    opening on the payroll month's last day; a payment on the day it was paid (the
+    company's date); a correction, reversal or true-up in the latest period, the last day
+    of the entity's latest posted month (posted months are not reopened: provision.py).
+    A correction names the accrual it corrects, a reversal the accrual it reverses."""
     check_balanced(lines)
     sequence = JournalEntry.select().where(JournalEntry.run == run).count() + 1
+    accrual = (JournalEntry.select(JournalEntry.id).where(JournalEntry.run == run, JournalEntry.kind == "accrual")
+               .order_by(JournalEntry.sequence).first()) if kind in ("correction", "reversal") else None
+    entity = Entity.get_by_id(run.entity_id)
     entry = JournalEntry.create(
         id=new_id("jrn"), company=run.company_id, run=run, kind=kind,
         currency=run.currency, posted_at=to_db(now), sequence=sequence,
+        accounting_date=_accounting_date(run, kind, now), memo=f"Payroll {run.payroll_month}, {entity.name_en}, "
+                                                                 f"{MEMO_WORDS[kind]}"[:200],
+        corrects=accrual.id if accrual is not None and kind == "correction" else None,
+        reverses=accrual.id if accrual is not None and kind == "reversal" else None,
     )
     JournalLine.insert_many(
         [{"entry": entry.id, "position": i, "account_code": code, "account_name": name,
@@ -475,6 +498,17 @@ def _post(run, kind, lines, now):
          for i, (code, name, debit, credit) in enumerate(lines)]
     ).execute()
     return entry
+
+
+def _accounting_date(run, kind, now):
+    if kind in ("accrual", "opening"):
+        return _month_bounds(run.payroll_month)[1]
+    if kind == "payment":
+        return now.astimezone(ZoneInfo(Company.get_by_id(run.company_id).timezone)).date()
+    latest = (PayrollRun.select(PayrollRun.payroll_month)
+              .where(PayrollRun.entity == run.entity_id, PayrollRun.status.in_(("finalized", "paid")))
+              .order_by(PayrollRun.payroll_month.desc()).first())
+    return _month_bounds(latest.payroll_month if latest is not None else run.payroll_month)[1]
 
 
 def _totals_fields(totals):
