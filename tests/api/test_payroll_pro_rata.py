@@ -6,6 +6,7 @@ from datetime import date
 from decimal import Decimal
 
 from app.domain.payroll.end_of_service import Service, owed
+from app.domain.payroll import actions as payroll
 from app.domain.people import actions as hr
 
 
@@ -33,3 +34,12 @@ def test_a_leavers_last_month_pays_their_days_and_the_benefit_together(client, b
     body = client.get(f"/v1/payroll-runs/{october.id}", headers=books.headers).get_json()
     assert Decimal(body["totals"]["gross"]) * 1000 == 400_000 + benefit  # one final settlement
     assert component(client, books, books.run("2026-11"), "basic") == (0, 0)  # nothing after it
+
+
+def test_a_part_months_correction_states_what_the_month_pays(client, books):
+    """HR sees and edits the amounts paid: correcting a joiner's half month pays what was
+    entered, not half of it again; the unchanged housing stays as paid."""
+    person = books.hire("J-2", date(2026, 9, 16), 900_000)
+    september = books.run("2026-09")
+    payroll.correct_run(september, {person.id: {"basic": 500_000}}, books.runtime)
+    assert component(client, books, september, "basic") == (500_000, 1)

@@ -48,6 +48,7 @@ from app.domain.payroll.rules import (
     difference_journal,
     employed_share,
     employee_lines,
+    monthly_terms,
     pay_of,
     payment_journal,
     pro_rata,
@@ -274,13 +275,15 @@ def _correct(run, earnings_by_employee, runtime):
         if "end_of_service_benefit" in current or (employee_id in eos and eos[employee_id].settled):
             errors.append((f"lines.{employee_id}", "a leaver's final settlement is not corrected"))
             continue
-        pay = Pay(**{k: earnings.get(k, current.get(k, 0)) for k in ("basic", "housing", "transport",
-                                                                       "other_allowance")},
-                  is_national=employee.is_national)
-        lines[employee_id] = _lines_for(employee, pay, country, run.payroll_month, sio=bool(eos))
+        # What the month pays (a part month's amounts as paid, as HR sees and edits them).
+        paid = Pay(**{k: earnings.get(k, current.get(k, 0)) for k in ("basic", "housing", "transport",
+                                                                        "other_allowance")},
+                   is_national=employee.is_national)
+        lines[employee_id] = _lines_for(employee, paid, country, run.payroll_month, sio=bool(eos), as_paid=True)
         carried = eos.get(employee_id)
-        if carried is not None:  # the provision follows the corrected wage
-            earned = liability(_service(employee, pay, run.country), _month_bounds(run.payroll_month)[1])
+        if carried is not None:  # the provision follows the corrected wage (the month's terms)
+            monthly = monthly_terms(paid, _share(employee, country.code, run.payroll_month))
+            earned = liability(_service(employee, monthly, run.country), _month_bounds(run.payroll_month)[1])
             lines[employee_id].update(provision_lines(carried.booked_minor, earned))
             carried.balance_minor = earned
     if errors:
@@ -421,16 +424,22 @@ def _announce(run, event_type, runtime):
     events.emit(Company.get_by_id(run.company_id), event_type, data, runtime)
 
 
-def _lines_for(employee, pay, country, payroll_month, *, sio=True):
-    """One employee's lines for a month: pay by the country's rules for the days they were
-    employed in it, and (`sio`, v1.3) in Bahrain the SIO end-of-service contribution of an
-    expatriate (end_of_service.py)."""
-    month_start, month_end = _month_bounds(payroll_month)
-    earned = pro_rata(pay, employed_share(country.code, month_start, month_end, employee.hire_date,
-                                          employee.termination_date))
+def _lines_for(employee, pay, country, payroll_month, *, sio=True, as_paid=False):
+    """One employee's lines for a month: `pay` (monthly terms) by the country's rules for
+    the days they were employed in it, and (`sio`, v1.3) in Bahrain the SIO end-of-service
+    contribution of an expatriate (end_of_service.py). `as_paid`: `pay` is already what
+    the month pays (a correction states the month's amounts)."""
+    share = _share(employee, country.code, payroll_month)
+    earned, monthly = (pay, monthly_terms(pay, share)) if as_paid else (pro_rata(pay, share), pay)
     if not sio:
         return employee_lines(earned, country)
-    return employee_lines(earned, country, sio=sio_contribution(_service(employee, pay, country.code), month_start))
+    month_start = _month_bounds(payroll_month)[0]
+    return employee_lines(earned, country,
+                          sio=sio_contribution(_service(employee, monthly, country.code), month_start))
+
+
+def _share(employee, country_code, payroll_month):
+    return employed_share(country_code, *_month_bounds(payroll_month), employee.hire_date, employee.termination_date)
 
 
 def _components_of(run):

@@ -134,6 +134,14 @@ def pro_rata(pay: Pay, share: Fraction) -> Pay:
                   for name in ("basic", "housing", "transport", "other_allowance")}, is_national=pay.is_national)
 
 
+def monthly_terms(paid: Pay, share: Fraction) -> Pay:
+    """The monthly terms behind what a part month paid (`pro_rata`'s inverse, to the minor
+    unit): what the end-of-service rules and Bahrain's SIO contribution are measured on."""
+    if share in (0, 1):
+        return paid
+    return pro_rata(paid, 1 / share)
+
+
 def _share_of(amount: int, share: Fraction) -> int:
     exact = amount * share
     return int((Decimal(exact.numerator) / Decimal(exact.denominator)).quantize(Decimal(1), rounding=ROUND_HALF_UP))
