@@ -21,7 +21,7 @@ from app.cli.common import emit, json_option, one_line_errors
 from app.domain.access.companies import get_company, get_entity
 from app.domain.kernel.errors import NotFound, ValidationFailed
 from app.domain.kernel.money import example_amount, parse_major
-from app.domain.payroll import actions as payroll_actions
+from app.domain.payroll import drafts, moves
 from app.domain.people import actions as hr
 from app.domain.people import bulk
 from app.domain.people.employees import resolve_employee
@@ -90,7 +90,7 @@ def employee(text, company_id=None):
 
 
 def run(run_id):
-    return payroll_actions.get_run_for_update(None, run_id)
+    return drafts.get_hr_run(None, run_id)
 
 
 @employees_cli.command("hire")
@@ -176,7 +176,7 @@ def payroll_draft(entity_id, month, as_json):
     """Build a draft run from the entity's employees (invisible to partners)."""
     entity = get_entity(entity_id)
     current = runtime()
-    draft = payroll_actions.build_draft_run(entity, month, current, end_of_service=current.beyond_contract)
+    draft = drafts.build_draft_run(entity, month, current, end_of_service=current.beyond_contract)
     emit(as_json, {"payroll_run_id": draft.id}, f"draft {draft.id} for {month}")
 
 
@@ -185,7 +185,7 @@ def payroll_draft(entity_id, month, as_json):
 @one_line_errors
 def payroll_finalize(run_id):
     """Close a draft and post its accrual journal (payroll_run.finalized)."""
-    payroll_actions.finalize_run(run(run_id), runtime())
+    moves.finalize_run(run(run_id), runtime())
     click.echo(f"finalized {run_id}")
 
 
@@ -194,7 +194,7 @@ def payroll_finalize(run_id):
 @one_line_errors
 def payroll_pay(run_id):
     """Mark a finalized run paid and post the payment journal (payroll_run.paid)."""
-    payroll_actions.mark_paid(run(run_id), runtime())
+    moves.mark_paid(run(run_id), runtime())
     click.echo(f"paid {run_id}")
 
 
@@ -221,7 +221,7 @@ def payroll_correct(run_id, employee, **amounts):
     if not earnings:
         raise click.UsageError("give at least one of --basic, --housing, --transport, --other-allowance")
     employee_id = resolve_employee(target.company_id, employee)
-    payroll_actions.correct_run(target, {employee_id: earnings}, runtime())
+    moves.correct_run(target, {employee_id: earnings}, runtime())
     click.echo(f"corrected {run_id}")
 
 
@@ -230,7 +230,7 @@ def payroll_correct(run_id, employee, **amounts):
 @one_line_errors
 def payroll_delete(run_id):
     """Delete a finalized run: its journal is reversed (payroll_run.deleted)."""
-    payroll_actions.delete_run(run(run_id), runtime())
+    moves.delete_run(run(run_id), runtime())
     click.echo(f"deleted {run_id}")
 
 
@@ -239,19 +239,19 @@ def payroll_delete(run_id):
 @one_line_errors
 def payroll_discard(run_id):
     """Throw a draft away (partners never saw it; no event)."""
-    payroll_actions.discard_draft(run(run_id))
+    moves.discard_draft(run(run_id))
     click.echo(f"discarded {run_id}")
 
 
 @payroll_cli.command("wps")
 @click.argument("run_id")
-@click.option("--status", "wps_status", required=True, type=click.Choice(payroll_actions.WPS_STATUSES[1:]),
+@click.option("--status", "wps_status", required=True, type=click.Choice(moves.WPS_STATUSES[1:]),
               help="Where the run's salary file now stands with the bank.")
 @one_line_errors
 def payroll_wps(run_id, wps_status):
     """Record where a closed run stands with the bank under the Wage Protection System
     (payroll_run.wps_updated, v1.3): submitted, then accepted or rejected (and submitted again)."""
-    payroll_actions.set_wps_status(run(run_id), wps_status, runtime())
+    moves.set_wps_status(run(run_id), wps_status, runtime())
     click.echo(f"{run_id} is {wps_status} with the bank")
 
 

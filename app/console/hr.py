@@ -14,8 +14,8 @@ from app.domain.access.companies import branches_of, entities_of, get_entity
 from app.domain.kernel.countries import COUNTRIES
 from app.domain.kernel.errors import DomainError, ValidationFailed
 from app.domain.kernel.money import example_amount, format_minor, parse_major
-from app.domain.payroll import actions as payroll_actions
-from app.domain.payroll.rules import COMPONENTS, DEDUCTION, EARNING
+from app.domain.payroll import drafts, moves
+from app.domain.payroll.rules import COMPONENTS
 from app.domain.payroll.runs import journal_of
 from app.domain.people import actions
 from app.domain.people.employees import by_ids, by_staff_number, find_employees
@@ -25,7 +25,6 @@ bp = console_blueprint("hr", url_prefix="/console")
 PAGE_SIZE = 100
 # The pay terms a run's page shows and corrects; a leaver's end-of-service benefit is paid
 # with the rest (in the row's net and the journal) but is the law's, not HR's to edit.
-EARNINGS = ["basic", "housing", "transport", "other_allowance"]
 MAX_PAGE = 100_000  # far past any company's last page, and far inside every integer column
 
 
@@ -201,7 +200,7 @@ def _message(exc):
 def payroll_runs():
     # The month HR most often builds: this one, in the company's time zone.
     this_month = runtime().now().astimezone(ZoneInfo(g.company.timezone)).date().replace(day=1)
-    return render_template("console/payroll.html", runs=payroll_actions.hr_runs(g.company.id),
+    return render_template("console/payroll.html", runs=drafts.hr_runs(g.company.id),
                            form=_draft_form(DraftRunForm(formdata=None, month=this_month)),
                            entities=entities_of(g.company.id))
 
@@ -214,7 +213,7 @@ def draft_run():
         try:
             entity = get_entity(form.entity.data, company_id=g.company.id)
             current = runtime()
-            run = payroll_actions.build_draft_run(entity, form.month.data.strftime("%Y-%m"), current,
+            run = drafts.build_draft_run(entity, form.month.data.strftime("%Y-%m"), current,
                                                   end_of_service=current.beyond_contract)
         except DomainError as exc:
             flash(_message(exc), "error")
@@ -229,34 +228,26 @@ def draft_run():
 @bp.get("/payroll/<run_id>")
 @requires("payroll.manage")
 def payroll_run(run_id):
-    run = payroll_actions.get_run_for_update(g.company.id, run_id)
-    lines = payroll_actions.lines_by_employee(run)
-    people = by_ids(g.company.id, lines)
-    rows = []
-    for employee_id, amounts in lines.items():
-        earned = {code: amounts.get(code, 0) for code in EARNINGS}
-        paid = sum(amount for code, amount in amounts.items() if COMPONENTS[code].kind == EARNING)
-        deductions = sum(amount for code, amount in amounts.items() if COMPONENTS[code].kind == DEDUCTION)
-        rows.append((people[employee_id], earned, deductions, paid - deductions))
-    rows.sort(key=lambda row: row[0].staff_number)
+    run = drafts.get_hr_run(g.company.id, run_id)
     return render_template(
-        "console/payroll_run.html", run=run, rows=rows, earnings=EARNINGS, components=COMPONENTS,
-        journal=journal_of(run), entity=get_entity(run.entity_id), wps_next=payroll_actions.WPS_NEXT,
+        "console/payroll_run.html", run=run, rows=drafts.pay_rows(run), earnings=drafts.EARNINGS,
+        components=COMPONENTS,
+        journal=journal_of(run), entity=get_entity(run.entity_id), wps_next=moves.WPS_NEXT,
     )
 
 
 # action -> (domain function, what it did)
 RUN_ACTIONS = {
-    "finalize": (payroll_actions.finalize_run,
+    "finalize": (moves.finalize_run,
                  "Finalized: the accrual is posted and payroll_run.finalized is on its way."),
-    "pay": (payroll_actions.mark_paid, "Marked paid: the payment is posted and payroll_run.paid is on its way."),
-    "delete": (payroll_actions.delete_run, "Deleted: the journal is reversed and payroll_run.deleted is on its way."),
-    "discard": (lambda run, runtime: payroll_actions.discard_draft(run), "Draft discarded."),
+    "pay": (moves.mark_paid, "Marked paid: the payment is posted and payroll_run.paid is on its way."),
+    "delete": (moves.delete_run, "Deleted: the journal is reversed and payroll_run.deleted is on its way."),
+    "discard": (lambda run, runtime: moves.discard_draft(run), "Draft discarded."),
     # Where the run's salary file stands with the bank (v1.3): one step a click.
-    **{f"wps_{step}": (payroll_actions.wps_step(step),
+    **{f"wps_{step}": (moves.wps_step(step),
                        f"The salary file is {step} with the bank: partners see it as the run's "
                        "wps_status, and payroll_run.wps_updated is on its way.")
-       for step in payroll_actions.WPS_STATUSES[1:]},
+       for step in moves.WPS_STATUSES[1:]},
 }
 
 
@@ -265,7 +256,7 @@ RUN_ACTIONS = {
 def run_action(run_id, action):
     if action not in RUN_ACTIONS:
         abort(404)
-    run = payroll_actions.get_run_for_update(g.company.id, run_id)
+    run = drafts.get_hr_run(g.company.id, run_id)
     act, done = RUN_ACTIONS[action]
     try:
         act(run, runtime())
@@ -282,28 +273,25 @@ def run_action(run_id, action):
 @requires("payroll.manage")
 def correct(run_id):
     """The run page sends every line's earnings; those that differ become the correction."""
-    run = payroll_actions.get_run_for_update(g.company.id, run_id)
-    lines = payroll_actions.lines_by_employee(run)
-    changes, problems = {}, []
-    for employee_id, amounts in lines.items():
-        for code in EARNINGS:
+    run = drafts.get_hr_run(g.company.id, run_id)
+    entered, problems = {}, []
+    for employee_id in drafts.lines_by_employee(run):
+        for code in drafts.EARNINGS:
             text = request.form.get(f"{employee_id}.{code}")
             if text is None:
                 continue
             try:
-                value = parse_major(text or "0", run.currency)
+                entered.setdefault(employee_id, {})[code] = parse_major(text or "0", run.currency)
             except ValueError:
                 problems.append(f"{text!r} is not an amount in {run.currency}")
-                continue
-            if value != amounts.get(code, 0):
-                changes.setdefault(employee_id, {})[code] = value
+    changes = moves.changed_earnings(run, entered)
     if problems:
         flash("; ".join(problems), "error")
     elif not changes:
         flash("No amount was changed, so there is nothing to correct.", "info")
     else:
         try:
-            payroll_actions.correct_run(run, changes, runtime())
+            moves.correct_run(run, changes, runtime())
         except DomainError as exc:
             flash(_message(exc), "error")
         else:

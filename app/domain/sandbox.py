@@ -23,14 +23,8 @@ from app.domain.kernel.errors import Conflict, ValidationFailed
 from app.domain.kernel.ids import new_id
 from app.domain.kernel.money import minor_digits
 from app.domain.kernel.runtime import Runtime
-from app.domain.payroll.actions import (
-    build_draft_run,
-    correct_run,
-    delete_run,
-    finalize_run,
-    mark_paid,
-    set_wps_status,
-)
+from app.domain.payroll.drafts import build_draft_run
+from app.domain.payroll.moves import correct_run, delete_run, finalize_run, mark_paid, set_wps_status
 from app.domain.people.actions import announce, end_employment, hire, update_employee
 from app.models import Branch, Company, Employee, Entity, PayrollLine, PayrollRun, User
 from app.models.base import locked, write_transaction

@@ -3,7 +3,7 @@ partner reads the journals (the `books` fixture is tests/api/conftest.py's)."""
 
 from decimal import Decimal
 
-from app.domain.payroll import actions as payroll
+from app.domain.payroll import drafts, moves
 from app.domain.payroll.end_of_service import Service, liability
 from app.domain.people import actions as hr
 from app.models import Employee, Entity
@@ -21,8 +21,8 @@ class Books:
                        self.runtime)
 
     def run(self, month, entity=None):
-        draft = payroll.build_draft_run(entity or self.entity, month, self.runtime.clock)
-        return payroll.finalize_run(draft, self.runtime)
+        draft = drafts.build_draft_run(entity or self.entity, month, self.runtime.clock)
+        return moves.finalize_run(draft, self.runtime)
 
     def posted(self, client, account, entity=None):
         """An account's balance (debit less credit, minor units) over every run of the

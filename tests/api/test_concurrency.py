@@ -27,8 +27,7 @@ from app.domain.kernel.runtime import Runtime
 from app.domain.kernel.sealing import Sealer
 from app.domain.oauth import apps as oauth_apps
 from app.domain.oauth import connections as oauth
-from app.domain.payroll import actions as payroll_actions
-from app.domain.payroll import provision
+from app.domain.payroll import drafts, moves, provision
 from app.domain.payroll.rules import accrual_journal, net_by_account
 from app.domain.people import actions as hr
 from app.domain.people import bulk
@@ -122,12 +121,12 @@ def entries(run_id, kind):
 
 def finalized_run(committed, company, month, runtime):
     entity = committed(lambda: company.entities.get())
-    draft = committed(payroll_actions.build_draft_run, entity, month, runtime.clock)
-    return committed(payroll_actions.finalize_run, draft, runtime)
+    draft = committed(drafts.build_draft_run, entity, month, runtime.clock)
+    return committed(moves.finalize_run, draft, runtime)
 
 
 def correct_basic(run, person, amounts, runtime):
-    return payroll_actions.correct_run(run, {person.id: {"basic": next(amounts)}}, runtime)
+    return moves.correct_run(run, {person.id: {"basic": next(amounts)}}, runtime)
 
 
 def months():
@@ -137,8 +136,8 @@ def months():
 def test_finalizing_twice_at_once_posts_one_accrual(committed, race, company, clock, runtime):
     entity = committed(lambda: company.entities.get())
     for month in months():
-        draft = committed(payroll_actions.build_draft_run, entity, month, clock)
-        one_won(race(payroll_actions.finalize_run, draft, runtime), Conflict)
+        draft = committed(drafts.build_draft_run, entity, month, clock)
+        one_won(race(moves.finalize_run, draft, runtime), Conflict)
         with connection():
             assert entries(draft.id, "accrual") == 1
             assert len(events(company.id, "payroll_run.finalized", draft.id)) == 1
@@ -147,7 +146,7 @@ def test_finalizing_twice_at_once_posts_one_accrual(committed, race, company, cl
 def test_paying_twice_at_once_posts_one_payment(committed, race, company, clock, runtime):
     for month in months():
         run = finalized_run(committed, company, month, runtime)
-        one_won(race(payroll_actions.mark_paid, run, runtime), Conflict)
+        one_won(race(moves.mark_paid, run, runtime), Conflict)
         with connection():
             assert entries(run.id, "payment") == 1
             assert len(events(company.id, "payroll_run.paid", run.id)) == 1
@@ -156,7 +155,7 @@ def test_paying_twice_at_once_posts_one_payment(committed, race, company, clock,
 def test_deleting_twice_at_once_posts_one_reversal_and_zeroes_the_accounts(committed, race, company, clock, runtime):
     for month in months():
         run = finalized_run(committed, company, month, runtime)
-        one_won(race(payroll_actions.delete_run, run, runtime), (Conflict, NotFound))
+        one_won(race(moves.delete_run, run, runtime), (Conflict, NotFound))
         with connection():
             assert entries(run.id, "reversal") == 1
             assert len(events(company.id, "payroll_run.deleted", run.id)) == 1
@@ -174,8 +173,8 @@ def test_two_corrections_at_once_leave_the_journal_equal_to_the_lines(committed,
         assert not [o for o in outcomes if isinstance(o, Exception)], outcomes
         with connection():
             stored = PayrollRun.get_by_id(run.id)
-            posted = payroll_actions._posted_lines(stored, payroll_actions.ACCRUAL_KINDS)
-            target = accrual_journal(payroll_actions._components_of(stored), stored.country)
+            posted = moves._posted_lines(stored, moves.ACCRUAL_KINDS)
+            target = accrual_journal(moves._components_of(stored), stored.country)
             expected = net_by_account([target])
             assert {k: v for k, v in net_by_account(posted).items() if v} == {k: v for k, v in expected.items() if v}
             assert len(events(company.id, "payroll_run.corrected", run.id)) == 2
@@ -184,7 +183,7 @@ def test_two_corrections_at_once_leave_the_journal_equal_to_the_lines(committed,
 def test_two_drafts_for_one_month_at_once_make_one_run(committed, race, company, clock):
     entity = committed(lambda: company.entities.get())
     for month in months():
-        one_won(race(payroll_actions.build_draft_run, entity, month, clock), Conflict)
+        one_won(race(drafts.build_draft_run, entity, month, clock), Conflict)
         with connection():
             assert PayrollRun.select().where(PayrollRun.entity == entity.id, PayrollRun.payroll_month == month,
                                              PayrollRun.status != "deleted").count() == 1
@@ -279,7 +278,7 @@ def test_linking_one_reference_twice_at_once_keeps_one_link(committed, race, com
 def test_no_race_here_leaks_an_unexpected_error(committed, race, company, clock, runtime):
     """Every loser above is a domain refusal: the console shows it, the API answers 409."""
     run = finalized_run(committed, company, "2028-01", runtime)
-    outcomes = race(payroll_actions.delete_run, run, runtime, threads=4)
+    outcomes = race(moves.delete_run, run, runtime, threads=4)
     assert all(not isinstance(o, Exception) or isinstance(o, DomainError) for o in outcomes), outcomes
     assert sum(not isinstance(o, Exception) for o in outcomes) == 1
 
@@ -295,8 +294,8 @@ def test_one_reset_link_used_twice_at_once_sets_one_password(committed, race, cl
 def test_discarding_a_draft_twice_at_once_removes_it_once(committed, race, company, clock):
     entity = committed(lambda: company.entities.get())
     for month in months():
-        draft = committed(payroll_actions.build_draft_run, entity, month, clock)
-        one_won(race(payroll_actions.discard_draft, draft), NotFound)
+        draft = committed(drafts.build_draft_run, entity, month, clock)
+        one_won(race(moves.discard_draft, draft), NotFound)
         with connection():
             assert PayrollRun.get_or_none(PayrollRun.id == draft.id) is None
 
@@ -633,7 +632,7 @@ def test_walking_the_feed_while_writers_commit_returns_every_event_once(committe
 def test_a_double_clicked_wps_step_is_recorded_and_announced_once(committed, race, company, clock, runtime):
     for month in months():
         run = finalized_run(committed, company, month, runtime)
-        one_won(race(payroll_actions.set_wps_status, run, "submitted", runtime), Conflict)
+        one_won(race(moves.set_wps_status, run, "submitted", runtime), Conflict)
         with connection():
             assert PayrollRun.get_by_id(run.id).wps_status == "submitted"
             assert len(events(company.id, "payroll_run.wps_updated", run.id)) == 1
@@ -660,9 +659,9 @@ def test_an_earlier_month_corrected_while_another_is_deleted_leaves_the_provisio
     for round_number in range(ROUNDS // 2):
         year = 2027 + round_number
         runs = [finalized_run(committed, company, f"{year}-{month:02d}", runtime) for month in (1, 2, 3)]
-        one = one_each(functools.partial(payroll_actions.correct_run, runs[0],
+        one = one_each(functools.partial(moves.correct_run, runs[0],
                                          {person.id: {"basic": 1_500_000 + round_number}}, runtime),
-                       functools.partial(payroll_actions.delete_run, runs[1], runtime))
+                       functools.partial(moves.delete_run, runs[1], runtime))
         outcomes = race(one)
         assert not [o for o in outcomes if isinstance(o, Exception)], outcomes
         with connection():

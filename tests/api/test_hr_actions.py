@@ -9,7 +9,7 @@ import pytest
 
 from app.domain.access.companies import create_company
 from app.domain.kernel.errors import Conflict, ValidationFailed
-from app.domain.payroll import actions as payroll
+from app.domain.payroll import drafts, moves
 from app.domain.payroll.rules import net_by_account
 from app.domain.people import actions as hr
 from app.domain.people import bulk
@@ -171,18 +171,18 @@ def assert_every_entry_balances(run):
 @pytest.fixture
 def finalized(sandbox, clock, runtime):
     entity = sandbox.entities.get()
-    return payroll.finalize_run(payroll.build_draft_run(entity, "2026-11", runtime), runtime)
+    return moves.finalize_run(drafts.build_draft_run(entity, "2026-11", runtime), runtime)
 
 
 def test_build_and_finalize(sandbox, clock, client, headers, runtime):
     seen = event_ids(sandbox)
-    draft = payroll.build_draft_run(sandbox.entities.get(), "2026-11", clock)
+    draft = drafts.build_draft_run(sandbox.entities.get(), "2026-11", clock)
     assert new_events(sandbox, seen) == [] and draft.status == "draft"
     with pytest.raises(Conflict):
-        payroll.build_draft_run(sandbox.entities.get(), "2026-11", clock)
+        drafts.build_draft_run(sandbox.entities.get(), "2026-11", clock)
     with pytest.raises(Conflict):
-        payroll.mark_paid(draft, runtime)
-    payroll.finalize_run(draft, runtime)
+        moves.mark_paid(draft, runtime)
+    moves.finalize_run(draft, runtime)
     [event] = new_events(sandbox, seen)
     assert event["type"] == "payroll_run.finalized"
     api = client.get(f"/v1/payroll-runs/{draft.id}", headers=headers).get_json()
@@ -193,7 +193,7 @@ def test_build_and_finalize(sandbox, clock, client, headers, runtime):
 def test_mark_paid_posts_the_payment_journal(sandbox, finalized, clock, client, headers, runtime):
     seen = event_ids(sandbox)
     clock.advance(days=3)
-    payroll.mark_paid(finalized, runtime)
+    moves.mark_paid(finalized, runtime)
     [event] = new_events(sandbox, seen)
     assert event["type"] == "payroll_run.paid" and event["data"]["payroll_run"]["status"] == "paid"
     assert event["data"]["payroll_run"]["paid_at"] == "2026-11-24T09:00:00Z"
@@ -204,7 +204,7 @@ def test_mark_paid_posts_the_payment_journal(sandbox, finalized, clock, client, 
     assert balances[("1010", "Bank")] == -finalized.net_minor
     assert_every_entry_balances(finalized)
     with pytest.raises(Conflict):
-        payroll.mark_paid(finalized, runtime)
+        moves.mark_paid(finalized, runtime)
     run = client.get(f"/v1/payroll-runs/{finalized.id}", headers=headers).get_json()
     assert [e["kind"] for e in run["journal_entries"]] == ["accrual", "payment"]
 
@@ -212,13 +212,13 @@ def test_mark_paid_posts_the_payment_journal(sandbox, finalized, clock, client, 
 @pytest.mark.parametrize("pay_first", [False, True])
 def test_correct_recomputes_totals_and_posts_a_correcting_entry(sandbox, finalized, clock, pay_first, runtime):
     if pay_first:
-        payroll.mark_paid(finalized, runtime)
+        moves.mark_paid(finalized, runtime)
     before = PayrollRun.get_by_id(finalized.id)
     gross_before, status_before = before.gross_minor, before.status
     employee = staff(sandbox)
     seen = event_ids(sandbox)
     raised = employee.basic_salary_minor + 100_000
-    payroll.correct_run(before, {employee.id: {"basic": raised}}, runtime)
+    moves.correct_run(before, {employee.id: {"basic": raised}}, runtime)
     after = PayrollRun.get_by_id(finalized.id)
     [event] = new_events(sandbox, seen)
     assert event["type"] == "payroll_run.corrected"
@@ -239,14 +239,14 @@ def test_correct_recomputes_totals_and_posts_a_correcting_entry(sandbox, finaliz
 def test_a_correction_that_changes_nothing_is_refused(sandbox, finalized, clock, runtime):
     employee = staff(sandbox)
     with pytest.raises(ValidationFailed):
-        payroll.correct_run(finalized, {employee.id: {"basic": employee.basic_salary_minor}}, runtime)
+        moves.correct_run(finalized, {employee.id: {"basic": employee.basic_salary_minor}}, runtime)
     with pytest.raises(ValidationFailed):
-        payroll.correct_run(finalized, {"emp_nobody": {"basic": 1}}, runtime)
+        moves.correct_run(finalized, {"emp_nobody": {"basic": 1}}, runtime)
 
 
 def test_delete_reverses_the_journal_and_the_run_vanishes(sandbox, finalized, clock, client, headers, runtime):
     seen = event_ids(sandbox)
-    payroll.delete_run(finalized, runtime)
+    moves.delete_run(finalized, runtime)
     [event] = new_events(sandbox, seen)
     assert event["type"] == "payroll_run.deleted" and event["data"] == {"payroll_run_id": finalized.id}
     assert [kind for kind, _ in entry_lines(finalized)] == ["accrual", "reversal"]
@@ -257,18 +257,18 @@ def test_delete_reverses_the_journal_and_the_run_vanishes(sandbox, finalized, cl
 
 
 def test_a_paid_run_cannot_be_deleted_nor_a_draft(sandbox, finalized, clock, runtime):
-    payroll.mark_paid(finalized, runtime)
+    moves.mark_paid(finalized, runtime)
     with pytest.raises(Conflict, match="paid run cannot be deleted"):
-        payroll.delete_run(finalized, runtime)
-    draft = payroll.build_draft_run(sandbox.entities.get(), "2026-12", clock)
+        moves.delete_run(finalized, runtime)
+    draft = drafts.build_draft_run(sandbox.entities.get(), "2026-12", clock)
     with pytest.raises(Conflict, match="draft"):
-        payroll.delete_run(draft, runtime)
-    payroll.discard_draft(draft)
+        moves.delete_run(draft, runtime)
+    moves.discard_draft(draft)
     assert PayrollRun.get_or_none(PayrollRun.id == draft.id) is None
 
 
 def test_money_totals_stay_exact_strings(sandbox, finalized, clock, runtime):
-    payroll.correct_run(finalized, {staff(sandbox).id: {"housing": 123_456}}, runtime)
+    moves.correct_run(finalized, {staff(sandbox).id: {"housing": 123_456}}, runtime)
     [event] = [e for e in outbox(sandbox) if e["type"] == "payroll_run.corrected"]
     gross = event["data"]["payroll_run"]["totals"]["gross"]
     assert Decimal(gross) == Decimal(PayrollRun.get_by_id(finalized.id).gross_minor) / 1000

@@ -4,7 +4,8 @@ import pytest
 
 from app.domain.kernel.clock import to_db
 from app.domain.kernel.ids import new_id
-from app.domain.payroll.actions import build_draft_run, finalize_run
+from app.domain.payroll.drafts import build_draft_run
+from app.domain.payroll.moves import finalize_run
 from app.models import Entity, PayrollRun
 from tests.conftest import bearer
 from tests.helpers import assert_problem

@@ -12,7 +12,7 @@ import pytest
 
 from app.domain.kernel.countries import COUNTRIES
 from app.domain.kernel.money import minor_digits, percent_of
-from app.domain.payroll import actions as payroll
+from app.domain.payroll import drafts, moves
 from app.domain.payroll.end_of_service import Service, liability, owed
 from app.domain.people import actions as hr
 from app.models import Employee, EndOfServiceBalance, PayrollRun
@@ -70,17 +70,17 @@ def test_bahrain_expatriates_cost_the_sio_contribution_and_it_moves_with_correct
         "amount"]) + Decimal(component(run, "social_insurance_employee")["amount"]))
 
     raised = expatriates[0]
-    payroll.correct_run(stored, {raised.id: {"basic": raised.basic_salary_minor + 100_000}}, runtime)
+    moves.correct_run(stored, {raised.id: {"basic": raised.basic_salary_minor + 100_000}}, runtime)
     corrected = client.get(f"/v1/payroll-runs/{stored.id}", headers=headers).get_json()
     change = expected(raised, raised.basic_salary_minor + 100_000) - expected(raised, raised.basic_salary_minor)
     assert (Decimal(component(corrected, "end_of_service_sio")["amount"]) - Decimal(sio["amount"])) * 1000 == change
     assert balances(corrected)["5210"] == Decimal(component(corrected, "end_of_service_sio")["amount"])
 
-    other = payroll.finalize_run(payroll.build_draft_run(company.entities.get(), "2026-09", runtime.clock), runtime)
-    payroll.delete_run(other, runtime)
+    other = moves.finalize_run(drafts.build_draft_run(company.entities.get(), "2026-09", runtime.clock), runtime)
+    moves.delete_run(other, runtime)
     stored_other = PayrollRun.get_by_id(other.id)
     assert stored_other.status == "deleted"
-    reversed_lines = payroll._posted_lines(stored_other)
+    reversed_lines = moves._posted_lines(stored_other)
     assert sum(debit - credit for entry in reversed_lines for code, _, debit, credit in entry if code == "5210") == 0
 
 
@@ -124,8 +124,8 @@ def test_a_first_run_posts_the_opening_provision_then_the_months_change_and_it_e
 
 
 def next_run(company, runtime, month="2026-11"):
-    draft = payroll.build_draft_run(company.entities.get(), month, runtime.clock)
-    return payroll.finalize_run(draft, runtime)
+    draft = drafts.build_draft_run(company.entities.get(), month, runtime.clock)
+    return moves.finalize_run(draft, runtime)
 
 
 @pytest.mark.parametrize("country, staff, resigned", [
@@ -175,7 +175,7 @@ def test_a_correction_moves_the_provision_and_a_deletion_reverses_it(client, mak
     november = next_run(company, runtime)
     person = Employee.get(Employee.company == company.id, Employee.staff_number == "SBX-006")  # 10.6 years
     before = read(client, headers, november.id)
-    payroll.correct_run(november, {person.id: {"basic": person.basic_salary_minor + 100_000}}, runtime)
+    moves.correct_run(november, {person.id: {"basic": person.basic_salary_minor + 100_000}}, runtime)
     after = read(client, headers, november.id)
     raised = Service("SA", person.hire_date, person.is_national, person.basic_salary_minor + 100_000,
                      person.housing_allowance_minor + person.transport_allowance_minor + person.other_allowance_minor)
@@ -188,8 +188,8 @@ def test_a_correction_moves_the_provision_and_a_deletion_reverses_it(client, mak
     assert EndOfServiceBalance.get(run=november, employee=person).balance_minor == liability(raised, date(2026, 11, 30))
 
     december = next_run(company, runtime, "2026-12")
-    payroll.delete_run(december, runtime)
-    lines = payroll._posted_lines(PayrollRun.get_by_id(december.id))
+    moves.delete_run(december, runtime)
+    lines = moves._posted_lines(PayrollRun.get_by_id(december.id))
     for account in ("5300", "2300", "3100"):
         assert sum(debit - credit for entry in lines for code, _, debit, credit in entry if code == account) == 0
     january = next_run(company, runtime, "2027-01")  # the deleted run's balances are not carried
@@ -208,7 +208,7 @@ def test_a_resignation_is_recorded_as_such_only_when_said(client, sandbox, runti
 
 def test_without_v1_3_a_run_carries_no_end_of_service_line(make_sandbox, clock):
     company = make_sandbox("BH")
-    draft = payroll.build_draft_run(company.entities.get(), "2026-11", clock, end_of_service=False)
+    draft = drafts.build_draft_run(company.entities.get(), "2026-11", clock, end_of_service=False)
     codes = {line.component_code for line in draft.lines}
     assert not {code for code in codes if code.startswith("end_of_service")}
     assert draft.eos_opening_minor == 0 and not EndOfServiceBalance.select().where(

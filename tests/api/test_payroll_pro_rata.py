@@ -5,8 +5,8 @@ leaver's final settlement (last days' pay and the end-of-service benefit) in one
 from datetime import date
 from decimal import Decimal
 
+from app.domain.payroll import moves
 from app.domain.payroll.end_of_service import Service, owed
-from app.domain.payroll import actions as payroll
 from app.domain.people import actions as hr
 
 
@@ -41,5 +41,5 @@ def test_a_part_months_correction_states_what_the_month_pays(client, books):
     entered, not half of it again; the unchanged housing stays as paid."""
     person = books.hire("J-2", date(2026, 9, 16), 900_000)
     september = books.run("2026-09")
-    payroll.correct_run(september, {person.id: {"basic": 500_000}}, books.runtime)
+    moves.correct_run(september, {person.id: {"basic": 500_000}}, books.runtime)
     assert component(client, books, september, "basic") == (500_000, 1)

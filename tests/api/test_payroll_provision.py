@@ -9,7 +9,7 @@ from decimal import Decimal
 
 from app.domain.access import companies
 from app.domain.kernel.ids import new_id
-from app.domain.payroll import actions as payroll
+from app.domain.payroll import moves
 from app.domain.people import actions as hr
 from app.models import Employee, Entity, JournalEntry, OutboxEvent, PayrollRun
 from tests.api.books import Books
@@ -29,7 +29,7 @@ def test_deleting_the_first_run_after_later_ones_posts_its_opening_again(client,
     july, _, september = books.run("2026-07"), books.run("2026-08"), books.run("2026-09")
     untouched = books.posted(client, "2300")
     assert -untouched == books.owed(date(2026, 9, 30))
-    payroll.delete_run(july, books.runtime)
+    moves.delete_run(july, books.runtime)
     assert -books.posted(client, "2300") == books.owed(date(2026, 9, 30)) == -untouched
     # The books now begin in August: what was earned to 31 July is opening equity.
     assert books.posted(client, "3100") == books.owed(date(2026, 7, 31))
@@ -53,7 +53,7 @@ def test_a_correction_of_an_earlier_month_then_the_raise_in_hr_is_booked_once(cl
     for month in ("2026-07", "2026-08", "2026-09", "2026-10"):
         other.run(month)
     person = Employee.get(Employee.company == books.company.id, Employee.staff_number == "K-2")
-    payroll.correct_run(july, {person.id: {"basic": raised["K-2"]}}, books.runtime)
+    moves.correct_run(july, {person.id: {"basic": raised["K-2"]}}, books.runtime)
     assert -books.posted(client, "2300") == books.owed(date(2026, 9, 30))  # September's terms, not July's
     hr.update_employee(books.company.id, person.id, {"basic_salary_minor": raised["K-2"]}, books.runtime)
     books.run("2026-10")
@@ -94,7 +94,7 @@ def test_an_employee_moved_to_another_entity_is_released_here_and_opened_there(c
 def test_months_run_in_order_post_no_true_up(client, books):
     people = [books.hire(*staff) for staff in STAFF]
     runs = [books.run(month) for month in ("2026-07", "2026-08")]
-    payroll.correct_run(runs[-1], {people[1].id: {"basic": 1_400_000}}, books.runtime)  # the latest month
+    moves.correct_run(runs[-1], {people[1].id: {"basic": 1_400_000}}, books.runtime)  # the latest month
     runs.append(books.run("2026-09"))
     assert all("true_up" not in kinds(client, books, run) for run in runs)
     assert PayrollRun.select().where(PayrollRun.entity == books.entity.id).count() == 3
@@ -107,10 +107,10 @@ def entries_of(client, books, run):
 def test_entries_are_dated_described_and_linked_to_what_they_change(client, books, clock):
     people = [books.hire(*staff) for staff in STAFF]
     july, august = books.run("2026-07"), books.run("2026-08")
-    payroll.mark_paid(august, books.runtime)
-    payroll.correct_run(july, {people[0].id: {"basic": 950_000}}, books.runtime)  # an earlier month
+    moves.mark_paid(august, books.runtime)
+    moves.correct_run(july, {people[0].id: {"basic": 950_000}}, books.runtime)  # an earlier month
     september = books.run("2026-09")
-    payroll.delete_run(september, books.runtime)
+    moves.delete_run(september, books.runtime)
     opening, accrual, correction = entries_of(client, books, july)
     assert (opening["kind"], opening["accounting_date"]) == ("opening", "2026-07-31")
     assert (accrual["accounting_date"], accrual["memo"]) == ("2026-07-31", "Payroll 2026-07, Ledger Test Co, accrual")

@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 
 from app.domain.kernel.errors import Conflict, ValidationFailed
-from app.domain.payroll import actions as payroll
+from app.domain.payroll import drafts, moves
 from app.models import PayrollRun
 from tests.api.console import post, text
 from tests.helpers import event_ids, new_events
@@ -36,28 +36,28 @@ def test_an_hr_command_moves_the_run_with_the_bank_and_partners_see_each_step(cl
     assert "iban" not in str(shown).lower()
 
 
-@pytest.mark.parametrize("moves, refused, says", [
+@pytest.mark.parametrize("steps, refused, says", [
     ((), "accepted", "it can become submitted"),
     (("submitted",), "submitted", "it can become accepted or rejected"),
     (("submitted", "accepted"), "rejected", "nothing else (it is final)"),
 ])
-def test_a_move_the_bank_cannot_make_is_refused_and_changes_nothing(sandbox, runtime, moves, refused, says):
+def test_a_move_the_bank_cannot_make_is_refused_and_changes_nothing(sandbox, runtime, steps, refused, says):
     closed = closed_run(sandbox)
-    for step in moves:
-        payroll.set_wps_status(closed, step, runtime)
+    for step in steps:
+        moves.set_wps_status(closed, step, runtime)
     before = PayrollRun.get_by_id(closed.id)
     with pytest.raises(Conflict, match=re.escape(says)):
-        payroll.set_wps_status(closed, refused, runtime)
+        moves.set_wps_status(closed, refused, runtime)
     after = PayrollRun.get_by_id(closed.id)
     assert (after.wps_status, after.updated_at) == (before.wps_status, before.updated_at)
 
 
 def test_only_a_closed_run_goes_to_the_bank_and_only_known_states(sandbox, runtime, clock):
-    draft = payroll.build_draft_run(sandbox.entities.get(), "2026-12", clock)
+    draft = drafts.build_draft_run(sandbox.entities.get(), "2026-12", clock)
     with pytest.raises(Conflict, match="only a finalized or paid run"):
-        payroll.set_wps_status(draft, "submitted", runtime)
+        moves.set_wps_status(draft, "submitted", runtime)
     with pytest.raises(ValidationFailed):
-        payroll.set_wps_status(closed_run(sandbox), "lost", runtime)
+        moves.set_wps_status(closed_run(sandbox), "lost", runtime)
 
 
 def test_the_command_says_a_refusal_in_one_line(sandbox, run):
@@ -70,9 +70,9 @@ def test_without_v1_3_nothing_is_sent_of_it(app, client, headers, sandbox, runti
     closed = closed_run(sandbox)
     quiet = replace(runtime, beyond_contract=False)  # as create_app builds it with v1.3 out of LIVE_RELEASES
     seen = event_ids(sandbox)
-    payroll.set_wps_status(closed, "submitted", quiet)
+    moves.set_wps_status(closed, "submitted", quiet)
     assert new_events(sandbox, seen) == []  # no event type beyond the contract
-    payroll.mark_paid(closed, quiet)
+    moves.mark_paid(closed, quiet)
     [paid] = new_events(sandbox, seen)
     assert "wps_status" not in paid["data"]["payroll_run"]
     monkeypatch.setitem(app.config, "LIVE_RELEASES", ["v1.0", "v1.1", "v1.2"])
@@ -98,6 +98,6 @@ def test_the_console_records_each_step_and_a_second_click_is_refused(client, in_
 
 def test_partners_with_payroll_read_find_it_in_the_events_feed(client, headers, sandbox, runtime):
     closed = closed_run(sandbox)
-    payroll.set_wps_status(closed, "submitted", runtime)
+    moves.set_wps_status(closed, "submitted", runtime)
     feed = client.get("/v1/events?types=payroll_run.wps_updated", headers=headers).get_json()["data"]
     assert [e["data"]["payroll_run"]["wps_status"] for e in feed] == ["submitted"]

@@ -6,7 +6,7 @@ from datetime import date
 
 from app.domain.attendance.days import due_for_pairing, settle
 from app.domain.attendance.ingest import ingest
-from app.domain.payroll import actions as payroll
+from app.domain.payroll import drafts, moves
 from app.domain.people import actions as hr
 from app.domain.people import bulk
 from app.models import Employee, OutboxEvent, PayrollLine, PayrollRun
@@ -80,11 +80,11 @@ def test_no_outbox_event_ever_carries_a_sensitive_value(sandbox, clock, runtime)
     Employee.update(job_title="Bulk-edited").where(Employee.id == third.id).execute()
     bulk.reconcile(runtime)
     entity = sandbox.entities.get()
-    paid = payroll.finalize_run(payroll.build_draft_run(entity, "2026-11", runtime), runtime)
-    payroll.mark_paid(paid, runtime)
-    payroll.correct_run(paid, {first.id: {"basic": 1_000_000}}, runtime)
-    deleted = payroll.finalize_run(payroll.build_draft_run(entity, "2026-12", runtime), runtime)
-    payroll.delete_run(deleted, runtime)
+    paid = moves.finalize_run(drafts.build_draft_run(entity, "2026-11", runtime), runtime)
+    moves.mark_paid(paid, runtime)
+    moves.correct_run(paid, {first.id: {"basic": 1_000_000}}, runtime)
+    deleted = moves.finalize_run(drafts.build_draft_run(entity, "2026-12", runtime), runtime)
+    moves.delete_run(deleted, runtime)
 
     ingest(sandbox, [{"external_id": "late-out", "type": "clock_out", "source": "pos", "at": "2026-11-20T17:00:00Z",
                       "employee_ref": {"type": "employee_code", "value": first.staff_number}}], runtime)

@@ -8,7 +8,7 @@ from datetime import timedelta
 import pytest
 
 from app.domain.kernel.clock import format_utc
-from app.domain.payroll import actions as payroll
+from app.domain.payroll import drafts, moves
 from app.domain.people import actions as hr
 from app.domain.people import bulk
 from app.models import Employee, PayrollRun
@@ -90,7 +90,7 @@ def test_payroll_runs_changed_since_oldest_change_first(client, headers, sandbox
     mark = clock.now()
     assert listed(client, headers, "/v1/payroll-runs", f"updated_since={since(mark)}") == []
     clock.advance(minutes=1)
-    payroll.mark_paid(runs[0], runtime)
+    moves.mark_paid(runs[0], runtime)
     items = listed(client, headers, "/v1/payroll-runs", f"updated_since={since(mark)}")
     assert [(item["id"], item["status"]) for item in items] == [(runs[0].id, "paid")]
     assert items[0]["updated_at"] == format_utc(clock.now())
@@ -102,8 +102,8 @@ def test_payroll_runs_changed_since_oldest_change_first(client, headers, sandbox
 
 
 def another_run(sandbox, clock, runtime, month="2026-09"):
-    draft = payroll.build_draft_run(sandbox.entities.get(), month, clock)
-    return payroll.finalize_run(draft, runtime)
+    draft = drafts.build_draft_run(sandbox.entities.get(), month, clock)
+    return moves.finalize_run(draft, runtime)
 
 
 @pytest.mark.parametrize("path", ["/v1/employees", "/v1/payroll-runs"])

@@ -19,7 +19,8 @@ from peewee import fn
 
 from app.domain.access import companies
 from app.domain.kernel.countries import COUNTRIES
-from app.domain.payroll import actions as payroll
+from app.domain.kernel.errors import ValidationFailed
+from app.domain.payroll import drafts, moves
 from app.domain.payroll.end_of_service import Service, liability
 from app.domain.people import actions as hr
 from app.models import EndOfServiceBalance, Entity, JournalEntry, JournalLine, PayrollRun, db
@@ -111,8 +112,8 @@ class ProvisionMachine(RuleBasedStateMachine):
         self.people[employee_id]["basic"] = basic
 
     def _run(self, month):
-        draft = payroll.build_draft_run(self.entity, month_name(month), self.runtime.clock)
-        run = payroll.finalize_run(draft, self.runtime)
+        draft = drafts.build_draft_run(self.entity, month_name(month), self.runtime.clock)
+        run = moves.finalize_run(draft, self.runtime)
         staying = {e for e, p in self.people.items()
                    if p["hired"] <= month_end(month) and (p["left"] is None or p["left"] > month_end(month))}
         # Leavers are settled in the run of their last month, or in the next run after
@@ -144,14 +145,14 @@ class ProvisionMachine(RuleBasedStateMachine):
     @precondition(lambda self: any(run["status"] == "finalized" for run in self.runs.values()))
     def pay(self, data):
         run_id = data.draw(st.sampled_from([r for r, run in self.runs.items() if run["status"] == "finalized"]))
-        payroll.mark_paid(PayrollRun.get_by_id(run_id), self.runtime)
+        moves.mark_paid(PayrollRun.get_by_id(run_id), self.runtime)
         self.runs[run_id]["status"] = "paid"
 
     @rule(data=st.data())
     @precondition(lambda self: any(run["status"] == "finalized" for run in self.runs.values()))
     def delete(self, data):
         run_id = data.draw(st.sampled_from([r for r, run in self.runs.items() if run["status"] == "finalized"]))
-        payroll.delete_run(PayrollRun.get_by_id(run_id), self.runtime)
+        moves.delete_run(PayrollRun.get_by_id(run_id), self.runtime)
         self.runs[run_id]["status"] = "deleted"
 
     @rule(data=st.data(), basic=st.integers(1, 5_000).map(lambda n: n * 1000))
@@ -160,8 +161,8 @@ class ProvisionMachine(RuleBasedStateMachine):
         run_id = data.draw(st.sampled_from([r for r, run in self.posted().items() if run["members"]]))
         employee_id = data.draw(st.sampled_from([e for e in self.people if e in self.runs[run_id]["members"]]))
         try:
-            payroll.correct_run(PayrollRun.get_by_id(run_id), {employee_id: {"basic": basic}}, self.runtime)
-        except payroll.ValidationFailed:  # the same amount again: nothing to correct
+            moves.correct_run(PayrollRun.get_by_id(run_id), {employee_id: {"basic": basic}}, self.runtime)
+        except ValidationFailed:  # the same amount again: nothing to correct
             return
         self.runs[run_id]["terms"][employee_id] = basic
 

@@ -1,7 +1,7 @@
 """Payroll arithmetic: per-employee lines -> run totals, components, balanced journals.
 
-Pure functions; `app/domain/payroll/actions.py` stores runs and moves them through their
-states. Amounts are integer minor units throughout. A journal line is
+Pure functions; `app/domain/payroll/drafts.py` builds runs and `moves.py` moves them
+through their states. Amounts are integer minor units throughout. A journal line is
 (account code, account name, debit, credit).
 """
 

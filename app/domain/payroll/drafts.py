@@ -1,0 +1,261 @@
+"""Drafting a payroll run from what HR holds, and HR's reads of runs (drafts included).
+
+`build_draft_run` makes a draft (never visible to partners, no event) for one legal
+entity and month: every employee employed during the month, paid for the days employed
+(`rules.employed_share`), and (v1.3) each one's end-of-service provision moved to what
+they have earned at the month's end, the leavers settled (`_end_of_service`). Moving a
+run through its states is app/domain/payroll/moves.py's.
+"""
+
+from calendar import monthrange
+from dataclasses import dataclass
+from datetime import date, timedelta
+from fractions import Fraction
+
+from app.domain.kernel.clock import Clock, to_db
+from app.domain.kernel.countries import Country, get_country
+from app.domain.kernel.errors import Conflict, NotFound, ValidationFailed
+from app.domain.kernel.ids import new_id
+from app.domain.payroll.end_of_service import Service, liability, owed, provision_lines, sio_contribution
+from app.domain.payroll.rules import (
+    COMPONENTS,
+    DEDUCTION,
+    EARNING,
+    ComponentTotal,
+    Pay,
+    Totals,
+    employed_share,
+    employee_lines,
+    monthly_terms,
+    pay_of,
+    pro_rata,
+    summarize,
+)
+from app.models import Employee, EndOfServiceBalance, Entity, PayrollComponent, PayrollLine, PayrollRun
+from app.models.base import locked, row_of, write_transaction
+
+
+def get_hr_run(company_id: str | None, run_id: str) -> PayrollRun:
+    """Any run of the company, drafts included (HR's side, not the partner's), read
+    without a lock: each move locks it again before it decides (moves.py).
+    `company_id` None: of any company, for an operator's command."""
+    run = PayrollRun.get_or_none(row_of(PayrollRun, run_id, company_id), PayrollRun.status != "deleted")
+    if run is None:
+        raise NotFound(f"no payroll run {run_id}")
+    return run
+
+
+@dataclass(frozen=True)
+class PayRow:
+    """One employee's month as HR reads it: the earnings paid, the deductions, net pay."""
+
+    employee: Employee
+    earnings: dict[str, int]  # code -> amount, each of EARNINGS (0 when not paid)
+    deductions: int
+    net: int
+
+
+EARNINGS = ("basic", "housing", "transport", "other_allowance")
+
+
+def pay_rows(run: PayrollRun) -> list[PayRow]:
+    """Each employee's lines of a run, by staff number: what the console's run page shows
+    (a leaver's end-of-service benefit is in their net pay, not among the earnings)."""
+    lines = lines_by_employee(run)
+    people = {e.id: e for e in Employee.select().where(Employee.id.in_(list(lines)))}
+    rows = []
+    for employee_id, amounts in lines.items():
+        paid = sum(amount for code, amount in amounts.items() if COMPONENTS[code].kind == EARNING)
+        deductions = sum(amount for code, amount in amounts.items() if COMPONENTS[code].kind == DEDUCTION)
+        rows.append(PayRow(people[employee_id], {code: amounts.get(code, 0) for code in EARNINGS}, deductions,
+                           paid - deductions))
+    return sorted(rows, key=lambda row: row.employee.staff_number)
+
+
+def build_draft_run(entity: Entity, payroll_month: str, clock: Clock, *, end_of_service: bool = True) -> PayrollRun:
+    """A draft run for `entity` and `payroll_month` from its employees' pay terms.
+
+    Everyone employed during the month is paid for the days employed (a joiner's first
+    month and a leaver's last, `rules.employed_share`); the archived are not. One live run per entity
+    and month: a second draft, or a draft beside a finalized run, is refused. With
+    `end_of_service` (v1.3: callers pass their Runtime's `beyond_contract`), the run also
+    moves each employee's end-of-service provision to what they have earned at the
+    month's end, and settles the leavers not yet settled (`_end_of_service`).
+    """
+    if not isinstance(entity, Entity):
+        entity = Entity.get_by_id(entity)
+    _check_month(payroll_month)
+    country = get_country(entity.country)
+    month_start, month_end = month_bounds(payroll_month)
+    paid = list(
+        Employee.select().where(
+            Employee.entity == entity, Employee.archived == False, Employee.hire_date <= month_end,  # noqa: E712
+            (Employee.status != "left") | (Employee.termination_date >= month_start),
+        ).order_by(Employee.created_at, Employee.id)
+    )
+    lines = {employee.id: lines_for(employee, pay_of(employee), country, payroll_month, sio=end_of_service)
+             for employee in paid}
+    staying = [employee for employee in paid  # a leaver has a last day; this month's are settled below
+               if employee.status != "left" or (employee.termination_date or month_end) > month_end]
+    balances, opening = _end_of_service(entity, payroll_month, staying, lines) if end_of_service else ({}, 0)
+    components, totals = summarize(lines.values())
+    now = to_db(clock.now())
+    with write_transaction():
+        # The entity's row lock makes "one live run per entity and month" hold for two
+        # drafts built at once: the second waits, then finds the first.
+        locked(Entity.select(Entity.id).where(Entity.id == entity.id))
+        existing = PayrollRun.get_or_none(PayrollRun.entity == entity, PayrollRun.payroll_month == payroll_month,
+                                          PayrollRun.status != "deleted")
+        if existing is not None:
+            raise Conflict(f"{entity.name_en} already has a {existing.status} run for {payroll_month} "
+                           f"({existing.id})")
+        run = PayrollRun.create(
+            id=new_id("prun"), company=entity.company_id, entity=entity, country=entity.country,
+            payroll_month=payroll_month, status="draft", currency=entity.currency,
+            employee_count=sum(1 for per_employee in lines.values() if per_employee), created_at=now,
+            updated_at=now, eos_opening_minor=opening, end_of_service_lines=end_of_service, **totals_fields(totals),
+        )
+        store_lines(run, lines)
+        store_components(run, components)
+        if balances:
+            EndOfServiceBalance.insert_many([
+                {"run": run.id, "employee": employee_id, "booked_minor": held.booked, "balance_minor": held.balance,
+                 "opening_minor": held.opening, "settled": held.settled}
+                for employee_id, held in balances.items()]).execute()
+    return run
+
+
+def month_bounds(payroll_month: str) -> tuple[date, date]:
+    year, month = int(payroll_month[:4]), int(payroll_month[5:])
+    return date(year, month, 1), date(year, month, monthrange(year, month)[1])
+
+
+def _check_month(payroll_month):
+    valid = (isinstance(payroll_month, str) and len(payroll_month) == 7 and payroll_month[4] == "-"
+             and payroll_month[:4].isdigit() and payroll_month[5:].isdigit() and 1 <= int(payroll_month[5:]) <= 12)
+    if not valid:
+        raise ValidationFailed("invalid month", [("payroll_month", "use YYYY-MM")])
+
+
+def service_of(employee: Employee, pay: Pay, country_code: str) -> Service:
+    return Service(country_code, employee.hire_date, pay.is_national, pay.basic,
+                   pay.housing + pay.transport + pay.other_allowance)
+
+
+@dataclass(frozen=True)
+class Carried:
+    """One employee's end-of-service provision around a run."""
+
+    booked: int  # what the books carried for them before the run
+    balance: int  # after it: what they have earned at the month's end (0 once settled)
+    opening: int  # what they had earned before the month; brought in by this run if the books did not carry them
+    settled: bool = False  # a leaver paid in this run (or one this entity no longer employs): nothing after it
+
+
+def _end_of_service(entity, payroll_month, employees, lines):
+    """Add each employee's end-of-service lines to `lines` (app/domain/payroll/end_of_service.py):
+    those paid move the provision the books carry for them to what they have earned at
+    the month's end; a leaver not yet settled is paid what the law owes (by how they
+    left) out of it, and the rest is released; one the entity carried but no longer
+    employs (moved to another entity, archived) is released. What the books carry
+    comes from the entity's run before this month; an employee it does not carry yet
+    (the entity's first run, or someone entered or moved in since, with earlier
+    service) comes in with what they had earned before the month: the `opening`,
+    Dr 3100 and never the month's expense. Returns ({employee id: Carried}, opening)."""
+    month_start, month_end = month_bounds(payroll_month)
+    eve = month_start - timedelta(days=1)
+    before = (PayrollRun.select().where(PayrollRun.entity == entity, PayrollRun.payroll_month < payroll_month,
+                                        PayrollRun.status.in_(("finalized", "paid")))
+              .order_by(PayrollRun.payroll_month.desc()).first())
+    booked = {row.employee_id: row.balance_minor for row in
+              EndOfServiceBalance.select().where(EndOfServiceBalance.run == before, ~EndOfServiceBalance.settled)}
+    carried, opening_total = {}, 0
+
+    def bring(employee, service):
+        """What the books carry for `employee` before the month, and what they had earned
+        by then (the opening, if the books do not carry them yet)."""
+        nonlocal opening_total
+        earned_before = liability(service, eve)
+        if employee.id in booked:
+            return booked[employee.id], earned_before
+        opening_total += earned_before
+        return earned_before, earned_before
+
+    for employee in employees:
+        service = service_of(employee, pay_of(employee), entity.country)
+        held, opening = bring(employee, service)
+        earned = liability(service, month_end)
+        lines[employee.id].update(provision_lines(held, earned))
+        carried[employee.id] = Carried(held, earned, opening)
+    # Leavers not yet settled: carried by the run before, or whose last day is this month.
+    leavers = Employee.select().where(Employee.entity == entity, Employee.status == "left",
+                                      Employee.termination_date <= month_end,
+                                      (Employee.termination_date >= month_start) | Employee.id.in_(list(booked)))
+    for employee in leavers:
+        service = service_of(employee, pay_of(employee), entity.country)
+        held, opening = bring(employee, service)
+        last_day = employee.termination_date
+        lines.setdefault(employee.id, {}).update(provision_lines(  # with their last days' pay: the final settlement
+            held, liability(service, last_day), owed(service, last_day, employee.leaving_kind or "termination")))
+        carried[employee.id] = Carried(held, 0, opening, settled=True)
+    for employee_id in set(booked) - set(carried):  # moved to another entity, or archived
+        lines.setdefault(employee_id, {}).update(provision_lines(booked[employee_id], 0))
+        carried[employee_id] = Carried(booked[employee_id], 0, 0, settled=True)
+    return carried, opening_total
+
+
+def lines_for(employee: Employee, pay: Pay, country: Country, payroll_month: str, *, sio: bool = True,
+              as_paid: bool = False) -> dict[str, int]:
+    """One employee's lines for a month: `pay` (monthly terms) by the country's rules for
+    the days they were employed in it, and (`sio`, v1.3) in Bahrain the SIO end-of-service
+    contribution of an expatriate (end_of_service.py). `as_paid`: `pay` is already what
+    the month pays (a correction states the month's amounts)."""
+    share = share_of(employee, country.code, payroll_month)
+    earned, monthly = (pay, monthly_terms(pay, share)) if as_paid else (pro_rata(pay, share), pay)
+    if not sio:
+        return employee_lines(earned, country)
+    month_start = month_bounds(payroll_month)[0]
+    return employee_lines(earned, country,
+                          sio=sio_contribution(service_of(employee, monthly, country.code), month_start))
+
+
+def share_of(employee: Employee, country_code: str, payroll_month: str) -> Fraction:
+    return employed_share(country_code, *month_bounds(payroll_month), employee.hire_date, employee.termination_date)
+
+
+def hr_runs(company_id: str, limit: int = 120) -> list[PayrollRun]:
+    """The company's runs as HR sees them, drafts included, newest month first."""
+    return list(PayrollRun.select().where(PayrollRun.company == company_id, PayrollRun.status != "deleted")
+                .order_by(PayrollRun.payroll_month.desc(), PayrollRun.entity, PayrollRun.id).limit(limit))
+
+
+def lines_by_employee(run: PayrollRun) -> dict[str, dict[str, int]]:
+    """{employee id: {component code: amount}} of a run."""
+    lines: dict[str, dict[str, int]] = {}
+    for line in PayrollLine.select().where(PayrollLine.run == run):
+        lines.setdefault(line.employee_id, {})[line.component_code] = line.amount_minor
+    return lines
+
+
+def totals_fields(totals: Totals) -> dict[str, int]:
+    return {
+        "gross_minor": totals.gross, "deductions_minor": totals.deductions,
+        "net_minor": totals.net, "employer_contributions_minor": totals.employer_contributions,
+        "total_cost_minor": totals.total_cost, "provisions_minor": totals.provisions,
+    }
+
+
+def store_lines(run: PayrollRun, lines: dict[str, dict[str, int]]) -> None:
+    rows = [{"run": run.id, "employee": employee_id, "component_code": code, "amount_minor": amount}
+            for employee_id, per_employee in lines.items() for code, amount in per_employee.items()]
+    if rows:
+        PayrollLine.insert_many(rows).execute()
+
+
+def store_components(run: PayrollRun, components: list[ComponentTotal]) -> None:
+    rows = [{"run": run.id, "position": i, "code": c.code, "name_en": COMPONENTS[c.code].name_en,
+             "name_ar": COMPONENTS[c.code].name_ar, "kind": COMPONENTS[c.code].kind,
+             "amount_minor": c.amount, "employee_count": c.employee_count}
+            for i, c in enumerate(components)]
+    if rows:
+        PayrollComponent.insert_many(rows).execute()

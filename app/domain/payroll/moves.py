@@ -1,0 +1,370 @@
+"""Payroll runs through their states, each move one function with its outbox event.
+
+    finalize_run      draft -> finalized, accrual posted  payroll_run.finalized
+    mark_paid         finalized -> paid, payment posted   payroll_run.paid
+    correct_run       finalized or paid, lines changed,   payroll_run.corrected
+                      a correcting entry posted
+    delete_run        finalized -> deleted, reversed      payroll_run.deleted
+    discard_draft     a draft is removed                  no event (never visible)
+    set_wps_status    a closed run's state with the bank  payroll_run.wps_updated (v1.3)
+
+MOVES says which states each move starts from and what a click from another state is
+told. Posted journal entries are never edited: a correction or a deletion posts a new
+entry (Contract, Payroll run states; DESIGN, payroll run full form). A run built with the
+end-of-service lines (v1.3) posts its `opening` before the accrual, and after every move
+its entity's provision is tied to what the latest run owes (`_tie`, provision.py).
+
+Each move re-reads the run under its row lock in the transaction that posts the journal
+and writes the event, and decides there (STYLE 14): of two clicks at once, the second
+waits, sees the moved state and is refused exactly as a later click would be. A run
+passed in is only a hint of which run is meant. Drafting is drafts.py's.
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from zoneinfo import ZoneInfo
+
+from app.domain.kernel import events
+from app.domain.kernel.clock import to_db
+from app.domain.kernel.countries import get_country
+from app.domain.kernel.errors import Conflict, NotFound, ValidationFailed
+from app.domain.kernel.ids import new_id
+from app.domain.kernel.money import MAX_AMOUNT_MINOR
+from app.domain.kernel.runtime import Runtime
+from app.domain.partner_safe import payroll_run_summary
+from app.domain.payroll import provision
+from app.domain.payroll.drafts import (
+    EARNINGS,
+    lines_by_employee,
+    lines_for,
+    month_bounds,
+    service_of,
+    share_of,
+    store_components,
+    store_lines,
+    totals_fields,
+)
+from app.domain.payroll.end_of_service import liability, provision_lines
+from app.domain.payroll.rules import (
+    EOS_PROVISION,
+    OPENING_EQUITY,
+    ComponentTotal,
+    Pay,
+    accrual_journal,
+    check_balanced,
+    difference_journal,
+    monthly_terms,
+    payment_journal,
+    summarize,
+)
+from app.models import (
+    Company,
+    Employee,
+    EndOfServiceBalance,
+    Entity,
+    JournalEntry,
+    JournalLine,
+    PayrollComponent,
+    PayrollLine,
+    PayrollRun,
+)
+from app.models.base import locked, write_transaction
+
+ACCRUAL_KINDS = ("accrual", "correction")  # what a correction or a reversal is measured against
+
+
+@dataclass(frozen=True)
+class Move:
+    """Which states a move starts from, and what a click from any other is told."""
+
+    starts: tuple[str, ...]
+    refused: str  # "payroll run X is <status>; <refused>"
+    refused_from: dict[str, str] = field(default_factory=dict)  # a better word for some states
+
+
+MOVES = {
+    "finalize": Move(("draft",), "only a draft can be finalized"),
+    "pay": Move(("finalized",), "only a finalized run can be marked paid",
+                {"draft": "finalize it before marking it paid", "paid": "a run is marked paid once"}),
+    "correct": Move(("finalized", "paid"), "only a finalized or paid run can be corrected"),
+    "delete": Move(("finalized",), "only a finalized run can be deleted",
+                   {"paid": "a paid run cannot be deleted (correct it instead)", "draft": "discard it instead"}),
+    "discard": Move(("draft",), "only a draft can be discarded"),
+    "wps": Move(("finalized", "paid"), "only a finalized or paid run goes to the bank"),
+}
+
+
+def _taken(run: PayrollRun, move: str) -> PayrollRun:
+    """The run as stored now, locked until the transaction ends, if `move` starts from its
+    state; Conflict saying why not. A deleted (or discarded) run is gone, as for a later
+    click (NotFound)."""
+    fresh = locked(PayrollRun.select().where(PayrollRun.id == run.id, PayrollRun.status != "deleted"))
+    if fresh is None:
+        raise NotFound(f"no payroll run {run.id}")
+    rule = MOVES[move]
+    if fresh.status not in rule.starts:
+        raise Conflict(f"payroll run {fresh.id} is {fresh.status}; {rule.refused_from.get(fresh.status, rule.refused)}")
+    return fresh
+
+
+def finalize_run(run: PayrollRun, runtime: Runtime) -> PayrollRun:
+    """Close a draft run and post its accrual journal."""
+    with write_transaction():
+        run = _taken(run, "finalize")
+        if run.eos_opening_minor:  # its own entry, so the accrual is this month's cost only
+            _post(run, "opening", [(*OPENING_EQUITY, run.eos_opening_minor, 0),
+                                   (*EOS_PROVISION, 0, run.eos_opening_minor)], runtime.now())
+        run = _move(run, "finalized", "accrual", accrual_journal(_components_of(run), run.country), runtime,
+                    stamp="finalized_at")
+        _tie(run, runtime)
+        return run
+
+
+def mark_paid(run: PayrollRun, runtime: Runtime) -> PayrollRun:
+    """Record that a finalized run's net pay went out, and post the payment journal."""
+    with write_transaction():
+        run = _taken(run, "pay")
+        return _move(run, "paid", "payment", payment_journal(run.net_minor), runtime, stamp="paid_at")
+
+
+def correct_run(run: PayrollRun, earnings_by_employee: dict[str, dict[str, int]], runtime: Runtime) -> PayrollRun:
+    """Change some employees' earnings in a finalized or paid run.
+
+    `earnings_by_employee` is {employee id: {"basic", "housing", "transport",
+    "other_allowance": minor units}}, what the month pays (keys left out keep their
+    value). Each named employee's lines are recomputed by the country's rules, the run's
+    totals and components follow, and one correcting entry moves the posted accrual to
+    the new one. The lines and the posted journal are read under the run's lock, so two
+    corrections at once each move the accounts from what the other posted.
+    """
+    if not earnings_by_employee:
+        raise ValidationFailed("nothing to correct", [("lines", "name at least one employee")])
+    with write_transaction():
+        run = _taken(run, "correct")
+        run = _correct(run, earnings_by_employee, runtime)
+        _tie(run, runtime)
+        return run
+
+
+def changed_earnings(run: PayrollRun, entered: dict[str, dict[str, int]]) -> dict[str, dict[str, int]]:
+    """Of the earnings HR entered for a run's employees ({employee id: {code: minor
+    units}}), those that differ from what the run pays: the correction to make."""
+    lines = lines_by_employee(run)
+    changes: dict[str, dict[str, int]] = {}
+    for employee_id, amounts in entered.items():
+        for code, value in amounts.items():
+            if code in EARNINGS and employee_id in lines and value != lines[employee_id].get(code, 0):
+                changes.setdefault(employee_id, {})[code] = value
+    return changes
+
+
+def _correct(run, earnings_by_employee, runtime):
+    country = get_country(run.country)
+    lines = lines_by_employee(run)
+    eos = {row.employee_id: row for row in EndOfServiceBalance.select().where(EndOfServiceBalance.run == run)}
+    employees = {e.id: e for e in Employee.select().where(Employee.id.in_(list(earnings_by_employee)),
+                                                          Employee.entity == run.entity_id)}
+    errors = []
+    for employee_id, earnings in earnings_by_employee.items():
+        employee = employees.get(employee_id)
+        if employee is None:
+            errors.append((f"lines.{employee_id}", f"not an employee of this run's legal entity ({run.entity_id})"))
+            continue
+        unknown = set(earnings) - {"basic", "housing", "transport", "other_allowance"}
+        negative = [k for k, v in earnings.items()
+                    if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= MAX_AMOUNT_MINOR]
+        if unknown or negative:
+            errors.append((f"lines.{employee_id}", "earnings are basic, housing, transport and "
+                           "other_allowance, each zero or more (at most 10^15 minor units)"))
+            continue
+        current = lines.get(employee_id, {})
+        if "end_of_service_benefit" in current or (employee_id in eos and eos[employee_id].settled):
+            errors.append((f"lines.{employee_id}", "a leaver's final settlement is not corrected"))
+            continue
+        # What the month pays (a part month's amounts as paid, as HR sees and edits them).
+        paid = Pay(**{k: earnings.get(k, current.get(k, 0)) for k in ("basic", "housing", "transport",
+                                                                        "other_allowance")},
+                   is_national=employee.is_national)
+        lines[employee_id] = lines_for(employee, paid, country, run.payroll_month, sio=bool(eos), as_paid=True)
+        carried = eos.get(employee_id)
+        if carried is not None:  # the provision follows the corrected wage (the month's terms)
+            monthly = monthly_terms(paid, share_of(employee, country.code, run.payroll_month))
+            earned = liability(service_of(employee, monthly, run.country), month_bounds(run.payroll_month)[1])
+            lines[employee_id].update(provision_lines(carried.booked_minor, earned))
+            carried.balance_minor = earned
+    if errors:
+        raise ValidationFailed("invalid correction", errors)
+    components, totals = summarize(lines.values())
+    correction = difference_journal(_posted_lines(run, ACCRUAL_KINDS), accrual_journal(components, run.country))
+    if not correction:
+        raise ValidationFailed("the correction changes no amount", [("lines", "no amount differs")])
+    now = runtime.now()
+    PayrollLine.delete().where(PayrollLine.run == run).execute()
+    store_lines(run, lines)
+    PayrollComponent.delete().where(PayrollComponent.run == run).execute()
+    store_components(run, components)
+    for employee_id in earnings_by_employee:
+        if employee_id in eos:
+            eos[employee_id].save()
+    _post(run, "correction", correction, now)
+    for name, value in totals_fields(totals).items():
+        setattr(run, name, value)
+    run.employee_count = sum(1 for per_employee in lines.values() if per_employee)
+    run.updated_at = to_db(now)
+    run.save()
+    _announce(run, "payroll_run.corrected", runtime)
+    return run
+
+
+def delete_run(run: PayrollRun, runtime: Runtime) -> PayrollRun:
+    """Delete a finalized run: its journal is reversed and it leaves the API."""
+    with write_transaction():
+        run = _taken(run, "delete")
+        run = _move(run, "deleted", "reversal", difference_journal(_posted_lines(run), []), runtime)
+        _tie(run, runtime)
+        return run
+
+
+# The Wage Protection System (v1.3): where a closed run's salary file stands with the
+# bank, as HR records it (the file itself never leaves the service: it holds IBANs and
+# each employee's pay). A rejected file is submitted again.
+WPS_STATUSES = ("not_submitted", "submitted", "accepted", "rejected")
+
+
+WPS_NEXT = {"not_submitted": ("submitted",), "submitted": ("accepted", "rejected"), "rejected": ("submitted",),
+            "accepted": ()}
+
+
+def set_wps_status(run: PayrollRun, wps_status: str, runtime: Runtime) -> PayrollRun:
+    """Record where a finalized or paid run stands with the bank, and announce it
+    (`payroll_run.wps_updated`, while v1.3 is live). Only the moves of WPS_NEXT: of two
+    clicks at once the second finds the state moved and is refused."""
+    if wps_status not in WPS_STATUSES:
+        raise ValidationFailed("unknown WPS status", [("wps_status", f"one of {', '.join(WPS_STATUSES)}")])
+    with write_transaction():
+        run = _taken(run, "wps")
+        if wps_status not in WPS_NEXT[run.wps_status]:
+            allowed = " or ".join(WPS_NEXT[run.wps_status]) or "nothing else (it is final)"
+            raise Conflict(f"payroll run {run.id} is {run.wps_status} with the bank; it can become {allowed}")
+        run.wps_status = wps_status
+        run.updated_at = to_db(runtime.now())
+        run.save()
+        if runtime.beyond_contract:
+            _announce(run, "payroll_run.wps_updated", runtime)
+    return run
+
+
+def wps_step(wps_status: str) -> Callable[[PayrollRun, Runtime], PayrollRun]:
+    """`set_wps_status` to one status, as the console's run actions take a move."""
+    return lambda run, runtime: set_wps_status(run, wps_status, runtime)
+
+
+def discard_draft(run: PayrollRun) -> None:
+    with write_transaction():
+        run = _taken(run, "discard")
+        run.delete_instance(recursive=True)
+
+
+def _move(run, status, journal_kind, lines, runtime, *, stamp=None):
+    """Post one journal entry and move the locked run to `status`, with its event (inside
+    the caller's write transaction)."""
+    now = runtime.now()
+    _post(run, journal_kind, lines, now)
+    run.status = status
+    run.updated_at = to_db(now)
+    if stamp:
+        setattr(run, stamp, run.updated_at)
+    run.save()
+    _announce(run, f"payroll_run.{status}", runtime)
+    return run
+
+
+def _tie(moved: PayrollRun, runtime: Runtime) -> None:
+    """After a run moved: bring its entity's provision back to what the latest run owes
+    (app/domain/payroll/provision.py) with a `true_up` entry on that run, announced as
+    its correction when it is not the run that moved. Under the entity's lock, so two
+    moves at once each see what the other posted (v1.3, like the provision itself)."""
+    if not runtime.beyond_contract:
+        return
+    locked(Entity.select(Entity.id).where(Entity.id == moved.entity_id))
+    state = provision.tie(moved.entity_id)
+    latest = state.latest
+    lines = state.true_up() if latest is not None else []
+    if latest is None or not lines:
+        return
+    _post(latest, "true_up", lines, runtime.now())
+    if latest.id != moved.id:
+        latest.updated_at = to_db(runtime.now())
+        latest.save()
+        _announce(latest, "payroll_run.corrected", runtime)
+
+
+def _announce(run, event_type, runtime):
+    # Contract, Events: a deleted run is announced by its id only.
+    data = ({"payroll_run_id": run.id} if event_type == "payroll_run.deleted"
+            else {"payroll_run": payroll_run_summary(run, additions=runtime.beyond_contract)})
+    events.emit(Company.get_by_id(run.company_id), event_type, data, runtime)
+
+
+def _components_of(run):
+    return [ComponentTotal(c.code, c.amount_minor, c.employee_count)
+            for c in run.components.order_by(PayrollComponent.position)]
+
+
+def _posted_lines(run, kinds=None):
+    """The lines of the run's posted entries (of `kinds`), one list per entry."""
+    query = JournalEntry.select().where(JournalEntry.run == run)
+    if kinds:
+        query = query.where(JournalEntry.kind.in_(kinds))
+    entries = {entry.id: [] for entry in query}
+    for line in JournalLine.select().where(JournalLine.entry.in_(list(entries))).order_by(JournalLine.position):
+        entries[line.entry_id].append((line.account_code, line.account_name, line.debit_minor, line.credit_minor))
+    return list(entries.values())
+
+
+MEMO_WORDS = {
+    "accrual": "accrual",
+    "opening": "end-of-service provision earned before the books carried them",
+    "payment": "payment of net pay",
+    "correction": "correction",
+    "reversal": "reversal (the run was deleted)",
+    "true_up": "end-of-service provision true-up after a change to an earlier month",
+}
+
+
+def _post(run, kind, lines, now):
+    """Post one balanced entry on `run`, dated for the accountant (v1.3): an accrual or an
+    opening on the payroll month's last day; a payment on the day it was paid (the
+    company's date); a correction, reversal or true-up in the latest period, the last day
+    of the entity's latest posted month (posted months are not reopened: provision.py).
+    A correction names the accrual it corrects, a reversal the accrual it reverses."""
+    check_balanced(lines)
+    sequence = JournalEntry.select().where(JournalEntry.run == run).count() + 1
+    accrual = (JournalEntry.select(JournalEntry.id).where(JournalEntry.run == run, JournalEntry.kind == "accrual")
+               .order_by(JournalEntry.sequence).first()) if kind in ("correction", "reversal") else None
+    entity = Entity.get_by_id(run.entity_id)
+    entry = JournalEntry.create(
+        id=new_id("jrn"), company=run.company_id, run=run, kind=kind,
+        currency=run.currency, posted_at=to_db(now), sequence=sequence,
+        accounting_date=_accounting_date(run, kind, now), memo=f"Payroll {run.payroll_month}, {entity.name_en}, "
+                                                                 f"{MEMO_WORDS[kind]}"[:200],
+        corrects=accrual.id if accrual is not None and kind == "correction" else None,
+        reverses=accrual.id if accrual is not None and kind == "reversal" else None,
+    )
+    JournalLine.insert_many(
+        [{"entry": entry.id, "position": i, "account_code": code, "account_name": name,
+          "debit_minor": debit, "credit_minor": credit}
+         for i, (code, name, debit, credit) in enumerate(lines)]
+    ).execute()
+    return entry
+
+
+def _accounting_date(run, kind, now):
+    if kind in ("accrual", "opening"):
+        return month_bounds(run.payroll_month)[1]
+    if kind == "payment":
+        return now.astimezone(ZoneInfo(Company.get_by_id(run.company_id).timezone)).date()
+    latest = (PayrollRun.select(PayrollRun.payroll_month)
+              .where(PayrollRun.entity == run.entity_id, PayrollRun.status.in_(("finalized", "paid")))
+              .order_by(PayrollRun.payroll_month.desc()).first())
+    return month_bounds(latest.payroll_month if latest is not None else run.payroll_month)[1]
