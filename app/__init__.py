@@ -16,6 +16,7 @@ from app.api import (
     employees,
     event_types,
     events,
+    journal_accounts,
     payroll,
     problems,
     request_id,
@@ -138,7 +139,7 @@ def create_app(config=None, **overrides):
                                       "(`svc_at_...`, preview) with the same scopes."}
     )
     for blueprint in (company.blp, employees.blp, payroll.blp, attendance_api.blp, webhooks_api.blp,
-                      event_types.blp, events.blp):
+                      event_types.blp, events.blp, journal_accounts.blp):
         api.register_blueprint(blueprint)
     event_types.register_schemas(api.spec)
     app.extensions["partner_api"] = api

@@ -130,4 +130,5 @@ CONTRACT_NAMES = {"getCompany", "listEmployees", "getEmployee", "listPayrollRuns
                   "getWebhookEndpoint", "updateWebhookEndpoint", "deleteWebhookEndpoint", "sendTestWebhook",
                   "listWebhookDeliveries", "redeliverWebhook"}
 # What this service adds past the contract (x-release v1.3; README, "Beyond the contract").
-ADDITION_NAMES = {"replayWebhookEvents", "listEventTypes", "rotateWebhookSecret", "listEvents", "getEvent"}
+ADDITION_NAMES = {"replayWebhookEvents", "listEventTypes", "rotateWebhookSecret", "listEvents", "getEvent",
+                  "listJournalAccounts"}

@@ -86,6 +86,11 @@ class ComponentSchema(OpenSchema):
 
 
 class JournalLineSchema(OpenSchema):
+    account_key = fields.String(metadata={
+        "x-release": ADDITIONS, "example": "basic_salaries",
+        "description": "Beyond the contract (v1.3): the account's stable key, the same in every company "
+                       "(listJournalAccounts); `account_code` and `account_name` are the company's mapping of it "
+                       "when the entry was posted. Two keys may share a code: their lines stay apart."})
     account_code = fields.String(required=True)
     account_name = fields.String(required=True)
     debit = fields.String(required=True, metadata=MONEY)

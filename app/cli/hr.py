@@ -7,6 +7,7 @@
     flask --app wsgi payroll finalize|pay|delete|discard RUN_ID
     flask --app wsgi payroll correct RUN_ID --employee ID --basic 1250.500
     flask --app wsgi payroll wps RUN_ID --status submitted|accepted|rejected
+    flask --app wsgi payroll accounts list|set|reset --company ID [--entity ID] [--key KEY --code CODE ...]
 
 Money options are in major units of the company's currency ("1250.500" KWD).
 """
@@ -21,7 +22,7 @@ from app.cli.common import emit, json_option, one_line_errors
 from app.domain.access.companies import get_company, get_entity
 from app.domain.kernel.errors import NotFound, ValidationFailed
 from app.domain.kernel.money import example_amount, parse_major
-from app.domain.payroll import drafts, moves
+from app.domain.payroll import accounts, drafts, moves
 from app.domain.people import actions as hr
 from app.domain.people import bulk
 from app.domain.people.employees import resolve_employee
@@ -253,6 +254,55 @@ def payroll_wps(run_id, wps_status):
     (payroll_run.wps_updated, v1.3): submitted, then accepted or rejected (and submitted again)."""
     moves.set_wps_status(run(run_id), wps_status, runtime())
     click.echo(f"{run_id} is {wps_status} with the bank")
+
+
+accounts_cli = AppGroup("accounts", help="The company's chart of accounts for its journals (v1.3).")
+payroll_cli.add_command(accounts_cli)
+
+
+def _chart_options(command):
+    command = click.option("--entity", "entity_id", default=None,
+                           help="One legal entity's mapping (it wins over the company's).")(command)
+    return click.option("--company", "company_id", required=True)(command)
+
+
+@accounts_cli.command("list")
+@_chart_options
+@json_option
+@one_line_errors
+def accounts_list(company_id, entity_id, as_json):
+    """Every journal account: its key, the code and name mapped now, type, default code."""
+    get_company(company_id)
+    mapped = accounts.chart(company_id, entity_id)
+    emit(as_json, {"data": [m.as_dict() for m in mapped]},
+         "\n".join(f"{m.account.key:<32} {m.code:<12} {m.name_en} ({m.account.type}, default {m.account.default_code})"
+                   for m in mapped))
+
+
+@accounts_cli.command("set")
+@_chart_options
+@click.option("--key", required=True, help="The account's key (see `payroll accounts list`).")
+@click.option("--code", required=True, help="The company's own code: 1 to 40 printable characters.")
+@click.option("--name-en", default=None, help="The company's name for it (the default name if left out).")
+@click.option("--name-ar", default=None, help="Its Arabic name.")
+@one_line_errors
+def accounts_set(company_id, entity_id, key, code, name_en, name_ar):
+    """Map an account to the company's own code and name; entries posted from now on use it."""
+    get_company(company_id)
+    mapped = accounts.set_mapping(company_id, key, code, runtime(), entity_id=entity_id, name_en=name_en,
+                                  name_ar=name_ar)
+    click.echo(f"{mapped.account.key} is {mapped.code} {mapped.name_en}")
+
+
+@accounts_cli.command("reset")
+@_chart_options
+@click.option("--key", required=True)
+@one_line_errors
+def accounts_reset(company_id, entity_id, key):
+    """Drop a mapping: the account falls back to the company's mapping, or its default."""
+    get_company(company_id)
+    mapped = accounts.reset_mapping(company_id, key, entity_id=entity_id)
+    click.echo(f"{mapped.account.key} is {mapped.code} {mapped.name_en}")
 
 
 GROUPS = (employees_cli, payroll_cli)

@@ -183,6 +183,19 @@ class DraftRunForm(FlaskForm):
     month = MonthField("Month", validators=[InputRequired()])
 
 
+class AccountMappingForm(FlaskForm):
+    """The company's own code and name for one journal account (app/domain/payroll/accounts.py
+    judges them)."""
+
+    entity = SelectField("For", choices=[])
+    key = SelectField("Account", choices=[], validators=[InputRequired()])
+    code = StringField("Code", validators=[InputRequired(), Length(max=40)],
+                       description="1 to 40 printable characters, as your ledger spells it.")
+    name_en = StringField("Name", validators=[Optional(), Length(max=100)],
+                          description="Left empty: the account's default name.")
+    name_ar = StringField("Arabic name", validators=[Optional(), Length(max=100)])
+
+
 class PunchForm(FlaskForm):
     """A punch HR enters, in the company's local time."""
 

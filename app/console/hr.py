@@ -9,12 +9,12 @@ from zoneinfo import ZoneInfo
 from flask import abort, flash, g, redirect, render_template, request, url_for
 
 from app.console.common import console_blueprint, requires, sentence
-from app.console.forms import DraftRunForm, EmployeeForm, EndEmploymentForm, options
+from app.console.forms import AccountMappingForm, DraftRunForm, EmployeeForm, EndEmploymentForm, options
 from app.domain.access.companies import branches_of, entities_of, get_entity
 from app.domain.kernel.countries import COUNTRIES
 from app.domain.kernel.errors import DomainError, ValidationFailed
 from app.domain.kernel.money import example_amount, format_minor, parse_major
-from app.domain.payroll import drafts, moves
+from app.domain.payroll import accounts, drafts, moves
 from app.domain.payroll.rules import COMPONENTS
 from app.domain.payroll.runs import journal_of
 from app.domain.people import actions
@@ -223,6 +223,65 @@ def draft_run():
     else:
         flash("Choose a legal entity and a month.", "error")
     return redirect(url_for("hr.payroll_runs"))
+
+
+@bp.get("/payroll/accounts")
+@requires("payroll.manage")
+def chart_of_accounts():
+    entity_id = request.args.get("entity") or None
+    form = _mapping_form(AccountMappingForm(formdata=None, entity=entity_id or ""))
+    return _chart_page(form, entity_id)
+
+
+@bp.post("/payroll/accounts")
+@requires("payroll.manage")
+def map_account():
+    form = _mapping_form(AccountMappingForm())
+    entity_id = form.entity.data or None
+    if form.validate():
+        try:
+            mapped = accounts.set_mapping(g.company.id, form.key.data, form.code.data, runtime(), entity_id=entity_id,
+                                          name_en=form.name_en.data or None, name_ar=form.name_ar.data or None)
+        except ValidationFailed as exc:
+            for name, message in exc.errors:
+                getattr(form, name).errors = [*getattr(form, name).errors, message]
+        except DomainError as exc:
+            flash(_message(exc), "error")
+        else:
+            flash(f"{mapped.account.key} is now {mapped.code} {mapped.name_en}: entries posted from now on use it; "
+                  "those posted keep their codes.", "success")
+            return redirect(url_for("hr.chart_of_accounts", entity=entity_id or None))
+    return _chart_page(form, entity_id), 400
+
+
+@bp.post("/payroll/accounts/reset")
+@requires("payroll.manage")
+def reset_account():
+    entity_id = request.form.get("entity") or None
+    try:
+        mapped = accounts.reset_mapping(g.company.id, request.form.get("key", ""), entity_id=entity_id)
+    except DomainError as exc:
+        flash(_message(exc), "error")
+    else:
+        flash(f"{mapped.account.key} is back to {mapped.code} {mapped.name_en}.", "success")
+    return redirect(url_for("hr.chart_of_accounts", entity=entity_id or None))
+
+
+def _mapping_form(form):
+    form.entity.choices = options([("", f"{g.company.name_en} (every legal entity)"),
+                                   *((e.id, e.name_en) for e in entities_of(g.company.id).values())])
+    form.key.choices = options((a.key, f"{a.key} ({a.default_code} {a.name_en})") for a in accounts.CATALOG)
+    return form
+
+
+def _chart_page(form, entity_id):
+    try:
+        chart = accounts.chart(g.company.id, entity_id)
+    except DomainError:
+        abort(404)
+    own = {row.key for row in accounts.mappings_of(g.company.id, entity_id)}
+    return render_template("console/chart_of_accounts.html", chart=chart, own=own, form=form, entity_id=entity_id,
+                           entities=entities_of(g.company.id))
 
 
 @bp.get("/payroll/<run_id>")

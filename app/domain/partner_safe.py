@@ -116,6 +116,7 @@ def payroll_run_full(run: PayrollRun, components: Iterable[PayrollComponent],
             **(_entry_additions(entry) if additions else {}),
             "lines": [
                 {
+                    **({"account_key": line.account_key} if additions else {}),
                     "account_code": line.account_code,
                     "account_name": line.account_name,
                     "debit": format_minor(line.debit_minor, money),

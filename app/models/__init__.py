@@ -8,6 +8,7 @@ from app.models.events import EmployeeAnnouncement, OutboxEvent
 from app.models.keys import ApiKey
 from app.models.oauth import OAuthApp, OAuthCode, OAuthConnection, OAuthToken
 from app.models.payroll import (
+    AccountMapping,
     EndOfServiceBalance,
     JournalEntry,
     JournalLine,
@@ -21,13 +22,14 @@ from app.models.webhooks import WebhookDelivery, WebhookEndpoint
 # In dependency order: what migrations create, tests truncate.
 ALL_MODELS = (
     User, Company, Membership, Entity, Branch, Employee, PayrollRun, PayrollLine, EndOfServiceBalance,
-    PayrollComponent, JournalEntry, JournalLine, ApiKey, OutboxEvent, EmployeeAnnouncement,
+    PayrollComponent, JournalEntry, JournalLine, AccountMapping, ApiKey, OutboxEvent, EmployeeAnnouncement,
     AttendanceEvent, IdentityLink, AttendanceDay, ConsoleSession, PasswordReset, WebhookEndpoint, WebhookDelivery,
     OAuthApp, OAuthConnection, OAuthCode, OAuthToken,
 )
 
 __all__ = [
-    "ALL_MODELS", "ApiKey", "AttendanceDay", "AttendanceEvent", "BaseModel", "Branch", "Company", "ConsoleSession",
+    "ALL_MODELS", "AccountMapping", "ApiKey", "AttendanceDay", "AttendanceEvent", "BaseModel", "Branch", "Company",
+    "ConsoleSession",
     "Employee", "EmployeeAnnouncement", "EndOfServiceBalance", "Entity", "IdentityLink", "JournalEntry",
     "JournalLine", "Membership",
     "OAuthApp", "OAuthCode", "OAuthConnection", "OAuthToken", "OutboxEvent", "PasswordReset", "PayrollComponent",

@@ -109,7 +109,25 @@ class JournalLine(BaseModel):
     entry = pw.ForeignKeyField(JournalEntry, backref="lines", on_delete="CASCADE")
     entry_id: str
     position = pw.IntegerField()
+    account_key = pw.CharField(max_length=60, null=True)  # v1.3: the account, whatever its code (accounts.py)
     account_code = pw.CharField(max_length=20)
     account_name = pw.CharField(max_length=100)
     debit_minor = pw.BigIntegerField(default=0)
     credit_minor = pw.BigIntegerField(default=0)
+
+
+class AccountMapping(BaseModel):
+    """A company's own code and name for one journal account (its stable `key`), for the
+    company (`entity` empty) or one legal entity, whose mapping wins (v1.3)."""
+
+    company = pw.ForeignKeyField(Company, backref="account_mappings", on_delete="CASCADE")
+    company_id: str
+    entity = pw.CharField(max_length=40, default="")  # "" for the company's own mapping
+    key = pw.CharField(max_length=60)
+    code = pw.CharField(max_length=40)
+    name_en = pw.CharField(max_length=100)
+    name_ar = pw.CharField(max_length=100, null=True)
+    updated_at = pw.DateTimeField()
+
+    class Meta:
+        indexes = ((("company", "entity", "key"), True),)

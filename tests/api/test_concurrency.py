@@ -10,6 +10,7 @@ import functools
 import json
 import os
 import threading
+import time
 import traceback
 from datetime import date
 
@@ -27,7 +28,7 @@ from app.domain.kernel.runtime import Runtime
 from app.domain.kernel.sealing import Sealer
 from app.domain.oauth import apps as oauth_apps
 from app.domain.oauth import connections as oauth
-from app.domain.payroll import drafts, moves, provision
+from app.domain.payroll import accounts, drafts, moves, provision
 from app.domain.payroll.rules import accrual_journal, net_by_account
 from app.domain.people import actions as hr
 from app.domain.people import bulk
@@ -668,3 +669,40 @@ def test_an_earlier_month_corrected_while_another_is_deleted_leaves_the_provisio
             assert provision.tie(entity.id).true_up() == []
             assert JournalEntry.select().where(JournalEntry.run == runs[2].id,
                                                JournalEntry.kind == "true_up").count() == 2
+
+
+def after_a_moment(function, *args):
+    """`function(*args)` 20 ms on: the other thread's move has begun."""
+    time.sleep(0.02)
+    return function(*args)
+
+
+def test_a_finalize_racing_a_chart_change_posts_under_one_chart_entirely(committed, race, company, clock, runtime,
+                                                                        monkeypatch):
+    """The opening and the accrual both credit the provision: with the company's chart
+    held still for the move, both name it by one code, before the change or after.
+    Reading the chart is slowed, so a change that did not wait would land between them."""
+    read_chart = accounts.in_force
+
+    def slowly(*args):
+        chart = read_chart(*args)
+        time.sleep(0.05)
+        return chart
+
+    monkeypatch.setattr(accounts, "in_force", slowly)
+    entity = committed(lambda: company.entities.get())
+    for round_number, month in enumerate(months()):
+        committed(hr.hire, company, {"staff_number": f"LATE-{round_number}", "name_en": "Late",
+                                     "hire_date": date(2015, 1, 1), "employment_type": "full_time",
+                                     "basic_salary_minor": 800_000}, runtime)
+        draft = committed(drafts.build_draft_run, entity, month, clock)  # an opening: the late entry
+        code = f"P-{round_number}"
+        one = one_each(functools.partial(moves.finalize_run, draft, runtime),
+                       functools.partial(after_a_moment, accounts.set_mapping, company.id,
+                                         "end_of_service_provision", code, clock))
+        outcomes = race(one)
+        assert not [o for o in outcomes if isinstance(o, Exception)], outcomes
+        with connection():
+            codes = {line.account_code for line in JournalLine.select().join(JournalEntry)
+                     .where(JournalEntry.run == draft.id, JournalLine.account_key == "end_of_service_provision")}
+            assert len(codes) == 1, codes

@@ -32,7 +32,7 @@ from app.domain.kernel.ids import new_id
 from app.domain.kernel.money import MAX_AMOUNT_MINOR
 from app.domain.kernel.runtime import Runtime
 from app.domain.partner_safe import payroll_run_summary
-from app.domain.payroll import provision
+from app.domain.payroll import accounts, provision
 from app.domain.payroll.drafts import (
     EARNINGS,
     lines_by_employee,
@@ -104,6 +104,7 @@ def _taken(run: PayrollRun, move: str) -> PayrollRun:
     rule = MOVES[move]
     if fresh.status not in rule.starts:
         raise Conflict(f"payroll run {fresh.id} is {fresh.status}; {rule.refused_from.get(fresh.status, rule.refused)}")
+    accounts.lock_chart(fresh.company_id)  # what this move posts, it posts under one chart of accounts
     return fresh
 
 
@@ -312,13 +313,17 @@ def _components_of(run):
 
 
 def _posted_lines(run, kinds=None):
-    """The lines of the run's posted entries (of `kinds`), one list per entry."""
+    """The lines of the run's posted entries (of `kinds`), one list per entry, by account
+    key in its default code and name (accounts.py): differences are taken by key,
+    whatever codes the company's chart gave them when they were posted."""
     query = JournalEntry.select().where(JournalEntry.run == run)
     if kinds:
         query = query.where(JournalEntry.kind.in_(kinds))
     entries = {entry.id: [] for entry in query}
     for line in JournalLine.select().where(JournalLine.entry.in_(list(entries))).order_by(JournalLine.position):
-        entries[line.entry_id].append((line.account_code, line.account_name, line.debit_minor, line.credit_minor))
+        account = (accounts.BY_KEY[line.account_key] if line.account_key in accounts.BY_KEY
+                   else accounts.BY_DEFAULT_CODE[line.account_code])
+        entries[line.entry_id].append((account.default_code, account.name_en, line.debit_minor, line.credit_minor))
     return list(entries.values())
 
 
@@ -333,7 +338,9 @@ MEMO_WORDS = {
 
 
 def _post(run, kind, lines, now):
-    """Post one balanced entry on `run`, dated for the accountant (v1.3): an accrual or an
+    """Post one balanced entry on `run` (its lines in default codes), each line under the
+    code and name the company's chart gives its account now, with its key; dated for the
+    accountant (v1.3): an accrual or an
     opening on the payroll month's last day; a payment on the day it was paid (the
     company's date); a correction, reversal or true-up in the latest period, the last day
     of the entity's latest posted month (posted months are not reopened: provision.py).
@@ -351,10 +358,11 @@ def _post(run, kind, lines, now):
         corrects=accrual.id if accrual is not None and kind == "correction" else None,
         reverses=accrual.id if accrual is not None and kind == "reversal" else None,
     )
+    chart = accounts.in_force(run.company_id, run.entity_id)  # the rules speak in default codes
     JournalLine.insert_many(
-        [{"entry": entry.id, "position": i, "account_code": code, "account_name": name,
-          "debit_minor": debit, "credit_minor": credit}
-         for i, (code, name, debit, credit) in enumerate(lines)]
+        [{"entry": entry.id, "position": i, "account_key": chart[code].account.key, "account_code": chart[code].code,
+          "account_name": chart[code].name_en, "debit_minor": debit, "credit_minor": credit}
+         for i, (code, _, debit, credit) in enumerate(lines)]
     ).execute()
     return entry
 

@@ -26,6 +26,7 @@ from app.models import EndOfServiceBalance, JournalEntry, JournalLine, PayrollRu
 from app.models.base import tuple_rows
 
 POSTED = ("finalized", "paid")
+PROVISION_KEY, OPENING_KEY = "end_of_service_provision", "retained_earnings"  # 2300 and 3100 by default
 
 
 @dataclass(frozen=True)
@@ -52,11 +53,11 @@ class Tie:
 def tie(entity_id: str) -> Tie:
     """The entity's provision as posted and as owed (read inside the caller's transaction,
     under the entity's lock)."""
-    posted = dict(tuple_rows(
-        JournalLine.select(JournalLine.account_code, fn.SUM(JournalLine.debit_minor - JournalLine.credit_minor))
+    posted = dict(tuple_rows(  # by key: the codes are the company's to choose
+        JournalLine.select(JournalLine.account_key, fn.SUM(JournalLine.debit_minor - JournalLine.credit_minor))
         .join(JournalEntry).join(PayrollRun)
-        .where(PayrollRun.entity == entity_id, JournalLine.account_code.in_((EOS_PROVISION[0], OPENING_EQUITY[0])))
-        .group_by(JournalLine.account_code)))
+        .where(PayrollRun.entity == entity_id, JournalLine.account_key.in_((PROVISION_KEY, OPENING_KEY)))
+        .group_by(JournalLine.account_key)))
     rows = (EndOfServiceBalance.select(EndOfServiceBalance.employee, EndOfServiceBalance.run,
                                        EndOfServiceBalance.booked_minor, EndOfServiceBalance.balance_minor,
                                        EndOfServiceBalance.opening_minor, EndOfServiceBalance.settled)
@@ -73,5 +74,5 @@ def tie(entity_id: str) -> Tie:
             owed += row.balance_minor
     if latest is not None and not latest.end_of_service_lines:
         latest = None  # built without v1.3's lines: it says nothing of the provision
-    return Tie(latest, provision=-int(posted.get(EOS_PROVISION[0]) or 0), provision_owed=owed,
-               opening=int(posted.get(OPENING_EQUITY[0]) or 0), opening_owed=sum(first.values()))
+    return Tie(latest, provision=-int(posted.get(PROVISION_KEY) or 0), provision_owed=owed,
+               opening=int(posted.get(OPENING_KEY) or 0), opening_owed=sum(first.values()))

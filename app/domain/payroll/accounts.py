@@ -1,0 +1,161 @@
+"""The accounts a payroll journal posts to, and each company's own chart (issue 34, v1.3).
+
+Every account has a stable `key`, the same in every company (`basic_salaries`,
+`end_of_service_provision`), a default code and name (the codes journals have always
+used), and a type. HR maps a key to the company's own code and name, for the company or
+for one legal entity (the entity's mapping wins). The journal's rules speak in default
+codes, one per key; a line is stored with its key and the code and name in force when
+its entry is posted (`in_force`), and posted lines never change. Differences (a
+correction, a reversal, a true-up) are computed by key, on default codes, and posted
+under the mapping in force when they are posted. Two keys may map to one code: their
+lines stay apart.
+"""
+
+import re
+from dataclasses import dataclass
+
+from app.domain.kernel.clock import Clock, to_db
+from app.domain.kernel.countries import AGENCIES
+from app.domain.kernel.errors import NotFound, ValidationFailed
+from app.domain.kernel.text import text_problem
+from app.models import AccountMapping, Company, Entity
+from app.models.base import locked, write_transaction
+
+TYPES = ("asset", "liability", "equity", "expense")
+
+
+@dataclass(frozen=True)
+class Account:
+    key: str
+    default_code: str
+    name_en: str
+    type: str
+    name_ar: str | None = None
+
+
+CATALOG: tuple[Account, ...] = (
+    Account("bank", "1010", "Bank", "asset", "البنك"),
+    Account("salaries_payable", "2110", "Salaries payable", "liability", "رواتب مستحقة الدفع"),
+    # Runs posted before social insurance was owed per agency carried one payable and expense.
+    Account("social_insurance_payable", "2120", "Social insurance payable", "liability"),
+    *(Account(agency.key, *agency.payable, "liability") for agency in AGENCIES.values()),
+    Account("end_of_service_provision", "2300", "End-of-service benefits provision", "liability",
+            "مخصص مكافأة نهاية الخدمة"),
+    Account("retained_earnings", "3100", "Retained earnings", "equity", "الأرباح المبقاة"),
+    Account("basic_salaries", "5100", "Basic salaries", "expense", "الرواتب الأساسية"),
+    Account("housing_allowances", "5110", "Housing allowances", "expense", "بدلات السكن"),
+    Account("transport_allowances", "5120", "Transport allowances", "expense", "بدلات المواصلات"),
+    Account("other_allowances", "5130", "Other allowances", "expense", "بدلات أخرى"),
+    Account("employer_social_insurance", "5200", "Employer social insurance expense", "expense"),
+    *(Account(f"employer_contributions_{agency.short.lower()}", *agency.expense, "expense")
+      for agency in AGENCIES.values()),
+    Account("end_of_service_contributions", "5210", "End-of-service contributions", "expense",
+            "اشتراكات مكافأة نهاية الخدمة"),
+    Account("end_of_service_expense", "5300", "End-of-service benefits expense", "expense",
+            "مصروف مكافأة نهاية الخدمة"),
+)
+BY_KEY = {account.key: account for account in CATALOG}
+BY_DEFAULT_CODE = {account.default_code: account for account in CATALOG}
+CODE = re.compile(r"[!-~](?:[ -~]{0,38}[!-~])?")  # 1 to 40 printable ASCII, no space at either end
+NAME_LIMIT = 100
+
+
+@dataclass(frozen=True)
+class Mapped:
+    """An account as a company's books name it now."""
+
+    account: Account
+    code: str
+    name_en: str
+    name_ar: str | None
+
+    def as_dict(self) -> dict:
+        return {"key": self.account.key, "code": self.code, "name": {"en": self.name_en, "ar": self.name_ar},
+                "type": self.account.type, "default_code": self.account.default_code}
+
+
+def chart(company_id: str, entity_id: str | None = None) -> list[Mapped]:
+    """Every account as mapped now for the company, or for one of its entities (whose own
+    mapping wins over the company's); an account not mapped keeps its defaults."""
+    if entity_id is not None and not Entity.select().where(Entity.id == entity_id,
+                                                          Entity.company == company_id).exists():
+        raise NotFound(f"no legal entity {entity_id}")
+    rows = {(row.entity, row.key): row for row in AccountMapping.select().where(
+        AccountMapping.company == company_id, AccountMapping.entity.in_(["", entity_id or ""]))}
+    mapped = []
+    for account in CATALOG:
+        row = rows.get((entity_id or "", account.key)) or rows.get(("", account.key))
+        mapped.append(Mapped(account, row.code, row.name_en, row.name_ar) if row is not None
+                      else Mapped(account, account.default_code, account.name_en, account.name_ar))
+    return mapped
+
+
+def mappings_of(company_id: str, entity_id: str | None = None) -> list[AccountMapping]:
+    """The company's own mappings (or one entity's), as set."""
+    return list(AccountMapping.select().where(AccountMapping.company == company_id,
+                                              AccountMapping.entity == (entity_id or "")))
+
+
+def in_force(company_id: str, entity_id: str) -> dict[str, Mapped]:
+    """{default code: the account as mapped now for this entity}: what a posting applies
+    (call under the company's lock, `lock_chart`, so one entry set sees one mapping)."""
+    return {mapped.account.default_code: mapped for mapped in chart(company_id, entity_id)}
+
+
+def lock_chart(company_id: str) -> None:
+    """Hold the company's chart still until the transaction ends: a posting and a mapping
+    change take turns, so entries are posted under one mapping entirely."""
+    locked(Company.select(Company.id).where(Company.id == company_id))
+
+
+def set_mapping(company_id: str, key: str, code: str, clock: Clock, *, entity_id: str | None = None,
+                name_en: str | None = None, name_ar: str | None = None) -> Mapped:
+    """Map `key` to the company's own `code` (and name; the default name when none is
+    given), for the company or one of its entities. ValidationFailed naming the field;
+    nothing changes then."""
+    account = _account(key)
+    errors = []
+    if not isinstance(code, str) or not CODE.fullmatch(code):
+        errors.append(("code", "1 to 40 printable characters, with no space at either end"))
+    for field, value in (("name_en", name_en), ("name_ar", name_ar)):
+        if value is not None and (not isinstance(value, str) or not value.strip() or len(value) > NAME_LIMIT
+                                  or text_problem(value)):
+            errors.append((field, f"text of 1 to {NAME_LIMIT} characters"))
+    if errors:
+        raise ValidationFailed("invalid account mapping", errors)
+    with write_transaction():
+        _check_entity(company_id, entity_id)
+        lock_chart(company_id)
+        values = {"code": code, "name_en": (name_en or account.name_en).strip(),
+                  "name_ar": name_ar.strip() if name_ar else None, "updated_at": to_db(clock.now())}
+        updated = (AccountMapping.update(**values)
+                   .where(AccountMapping.company == company_id, AccountMapping.entity == (entity_id or ""),
+                          AccountMapping.key == key).execute())
+        if not updated:
+            AccountMapping.create(company=company_id, entity=entity_id or "", key=key, **values)
+    return next(m for m in chart(company_id, entity_id) if m.account.key == key)
+
+
+def reset_mapping(company_id: str, key: str, *, entity_id: str | None = None) -> Mapped:
+    """Drop the company's (or the entity's) mapping of `key`: the account falls back to
+    the company's mapping, or its defaults."""
+    _account(key)
+    with write_transaction():
+        _check_entity(company_id, entity_id)
+        lock_chart(company_id)
+        (AccountMapping.delete().where(AccountMapping.company == company_id,
+                                       AccountMapping.entity == (entity_id or ""), AccountMapping.key == key)
+         .execute())
+    return next(m for m in chart(company_id, entity_id) if m.account.key == key)
+
+
+def _account(key: str) -> Account:
+    if not isinstance(key, str) or key not in BY_KEY:
+        raise ValidationFailed("unknown account key", [("key", f"one of {', '.join(BY_KEY)}")])
+    return BY_KEY[key]
+
+
+def _check_entity(company_id: str, entity_id: str | None) -> None:
+    if entity_id is not None and not Entity.select().where(Entity.id == entity_id,
+                                                          Entity.company == company_id).exists():
+        raise NotFound(f"no legal entity {entity_id}")
