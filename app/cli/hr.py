@@ -7,6 +7,7 @@
     flask --app wsgi payroll finalize|pay|delete|discard RUN_ID
     flask --app wsgi payroll correct RUN_ID --employee ID --basic 1250.500
     flask --app wsgi payroll wps RUN_ID --status submitted|accepted|rejected
+    flask --app wsgi payroll journal RUN_ID --format csv [--output FILE]
     flask --app wsgi payroll accounts list|set|reset --company ID [--entity ID] [--key KEY --code CODE ...]
 
 Money options are in major units of the company's currency ("1250.500" KWD).
@@ -22,7 +23,7 @@ from app.cli.common import emit, json_option, one_line_errors
 from app.domain.access.companies import get_company, get_entity
 from app.domain.kernel.errors import NotFound, ValidationFailed
 from app.domain.kernel.money import example_amount, parse_major
-from app.domain.payroll import accounts, drafts, moves
+from app.domain.payroll import accounts, drafts, journal_file, moves
 from app.domain.people import actions as hr
 from app.domain.people import bulk
 from app.domain.people.employees import resolve_employee
@@ -254,6 +255,24 @@ def payroll_wps(run_id, wps_status):
     (payroll_run.wps_updated, v1.3): submitted, then accepted or rejected (and submitted again)."""
     moves.set_wps_status(run(run_id), wps_status, runtime())
     click.echo(f"{run_id} is {wps_status} with the bank")
+
+
+@payroll_cli.command("journal")
+@click.argument("run_id")
+@click.option("--format", "file_format", type=click.Choice(["csv"]), default="csv", show_default=True)
+@click.option("--output", type=click.Path(dir_okay=False, writable=True), default=None,
+              help="Write the file here instead of to standard output.")
+@one_line_errors
+def payroll_journal(run_id, file_format, output):
+    """A closed run's journal as a file an accountant imports (QuickBooks, Xero): one row
+    per line; README, "Importing a run's journal"."""
+    text = journal_file.journal_csv(run(run_id))
+    if output:
+        with open(output, "w", encoding="utf-8", newline="") as out:
+            out.write(text)
+        click.echo(f"wrote {output}")
+    else:
+        click.echo(text, nl=False)
 
 
 accounts_cli = AppGroup("accounts", help="The company's chart of accounts for its journals (v1.3).")
