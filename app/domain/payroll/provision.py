@@ -23,7 +23,7 @@ from peewee import fn
 
 from app.domain.payroll.rules import EOS_EXPENSE, EOS_PROVISION, OPENING_EQUITY, Line, difference_journal
 from app.models import EndOfServiceBalance, JournalEntry, JournalLine, PayrollRun
-from app.models.base import tuple_rows
+from app.models.base import first_tuple, tuple_rows
 
 POSTED = ("finalized", "paid")
 PROVISION_KEY, OPENING_KEY = "end_of_service_provision", "retained_earnings"  # 2300 and 3100 by default
@@ -58,21 +58,23 @@ def tie(entity_id: str) -> Tie:
         .join(JournalEntry).join(PayrollRun)
         .where(PayrollRun.entity == entity_id, JournalLine.account_key.in_((PROVISION_KEY, OPENING_KEY)))
         .group_by(JournalLine.account_key)))
-    rows = (EndOfServiceBalance.select(EndOfServiceBalance.employee, EndOfServiceBalance.run,
-                                       EndOfServiceBalance.booked_minor, EndOfServiceBalance.balance_minor,
-                                       EndOfServiceBalance.opening_minor, EndOfServiceBalance.settled)
-            .join(PayrollRun)
-            .where(PayrollRun.entity == entity_id, PayrollRun.status.in_(POSTED))
-            .order_by(PayrollRun.payroll_month, PayrollRun.id))
     latest = (PayrollRun.select().where(PayrollRun.entity == entity_id, PayrollRun.status.in_(POSTED))
               .order_by(PayrollRun.payroll_month.desc(), PayrollRun.id.desc()).first())
-    first: dict[str, int] = {}
-    owed = 0
-    for row in rows:
-        first.setdefault(row.employee_id, row.booked_minor if row.opening_minor is None else row.opening_minor)
-        if latest is not None and row.run_id == latest.id and not row.settled:
-            owed += row.balance_minor
+    owed = first_tuple(EndOfServiceBalance.select(fn.COALESCE(fn.SUM(EndOfServiceBalance.balance_minor), 0))
+                       .where(EndOfServiceBalance.run == (latest.id if latest else ""),
+                              ~EndOfServiceBalance.settled))[0]
+    # Each employee's opening, in the first posted run that carries them (summed in the
+    # database: an entity's history is every month times its staff).
+    Earlier, EarlierRun = EndOfServiceBalance.alias(), PayrollRun.alias()
+    carried_before = (Earlier.select(Earlier.id).join(EarlierRun, on=(Earlier.run == EarlierRun.id))
+                      .where(Earlier.employee == EndOfServiceBalance.employee, EarlierRun.entity == entity_id,
+                             EarlierRun.status.in_(POSTED), EarlierRun.payroll_month < PayrollRun.payroll_month))
+    opening_owed = first_tuple(
+        EndOfServiceBalance.select(fn.COALESCE(fn.SUM(fn.COALESCE(EndOfServiceBalance.opening_minor,
+                                                                  EndOfServiceBalance.booked_minor)), 0))
+        .join(PayrollRun)
+        .where(PayrollRun.entity == entity_id, PayrollRun.status.in_(POSTED), ~fn.EXISTS(carried_before)))[0]
     if latest is not None and not latest.end_of_service_lines:
         latest = None  # built without v1.3's lines: it says nothing of the provision
-    return Tie(latest, provision=-int(posted.get(PROVISION_KEY) or 0), provision_owed=owed,
-               opening=int(posted.get(OPENING_KEY) or 0), opening_owed=sum(first.values()))
+    return Tie(latest, provision=-int(posted.get(PROVISION_KEY) or 0), provision_owed=int(owed),
+               opening=int(posted.get(OPENING_KEY) or 0), opening_owed=int(opening_owed))
