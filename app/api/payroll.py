@@ -95,6 +95,16 @@ class JournalLineSchema(OpenSchema):
     account_name = fields.String(required=True)
     debit = fields.String(required=True, metadata=MONEY)
     credit = fields.String(required=True, metadata=MONEY)
+    dimensions = fields.Dict(keys=fields.String(), values=fields.String(allow_none=True), metadata={
+        "x-release": ADDITIONS, "example": {"department": "Sales"},
+        "description": "Beyond the contract (v1.3), only on an expense line split by the company's cost centres: "
+                       "`{\"department\": <name or null>}` (or `branch`); null is the unassigned group. A split "
+                       "line never stands for fewer than 3 employees: smaller groups are shown unassigned, and a "
+                       "small unassigned group joins the smallest named one, shown unassigned too. The split "
+                       "lines of an account sum to what it would be whole."})
+    employee_count = fields.Integer(metadata={
+        "x-release": ADDITIONS, "description": "Beyond the contract (v1.3), only on a split line: the employees "
+                                               "it stands for (3 or more)."})
 
 
 class JournalEntrySchema(OpenSchema):

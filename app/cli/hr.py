@@ -313,6 +313,19 @@ def accounts_set(company_id, entity_id, key, code, name_en, name_ar):
     click.echo(f"{mapped.account.key} is {mapped.code} {mapped.name_en}")
 
 
+@accounts_cli.command("split")
+@click.option("--company", "company_id", required=True)
+@click.option("--by", "split_by", required=True, type=click.Choice(accounts.SPLITS),
+              help="Split each run's expense lines by the employees' department or branch (never a line for fewer "
+                   "than three people), or not at all.")
+@one_line_errors
+def accounts_split(company_id, split_by):
+    """Cost centres: split the expense lines of the journals posted from now on."""
+    get_company(company_id)
+    accounts.set_split(company_id, split_by)
+    click.echo(f"expense lines are split by {split_by}" if split_by != "none" else "expense lines are not split")
+
+
 @accounts_cli.command("reset")
 @_chart_options
 @click.option("--key", required=True)

@@ -267,6 +267,20 @@ def reset_account():
     return redirect(url_for("hr.chart_of_accounts", entity=entity_id or None))
 
 
+@bp.post("/payroll/accounts/split")
+@requires("payroll.manage")
+def split_accounts():
+    try:
+        by = accounts.set_split(g.company.id, request.form.get("by", ""))
+    except DomainError as exc:
+        flash(_message(exc), "error")
+    else:
+        flash("Expense lines are not split." if by == "none" else
+              f"Expense lines of the journals posted from now on are split by {by}, never a line for fewer than "
+              "three people.", "success")
+    return redirect(url_for("hr.chart_of_accounts"))
+
+
 def _mapping_form(form):
     form.entity.choices = options([("", f"{g.company.name_en} (every legal entity)"),
                                    *((e.id, e.name_en) for e in entities_of(g.company.id).values())])
@@ -281,7 +295,7 @@ def _chart_page(form, entity_id):
         abort(404)
     own = {row.key for row in accounts.mappings_of(g.company.id, entity_id)}
     return render_template("console/chart_of_accounts.html", chart=chart, own=own, form=form, entity_id=entity_id,
-                           entities=entities_of(g.company.id))
+                           entities=entities_of(g.company.id), splits=accounts.SPLITS)
 
 
 @bp.get("/payroll/<run_id>/journal.csv")

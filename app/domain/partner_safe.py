@@ -121,6 +121,7 @@ def payroll_run_full(run: PayrollRun, components: Iterable[PayrollComponent],
                     "account_name": line.account_name,
                     "debit": format_minor(line.debit_minor, money),
                     "credit": format_minor(line.credit_minor, money),
+                    **(_split(line) if additions and line.split_by else {}),
                 }
                 for line in lines
             ],
@@ -134,3 +135,9 @@ def _entry_additions(entry: JournalEntry) -> dict:
     """v1.3: what an accountant dates and traces an entry by."""
     return {"accounting_date": entry.accounting_date.isoformat() if entry.accounting_date else None,
             "memo": entry.memo, "reverses": entry.reverses, "corrects": entry.corrects}
+
+
+def _split(line: JournalLine) -> dict:
+    """v1.3 cost centres: the group a split expense line stands for, and how many people
+    (never fewer than three, app/domain/payroll/rules.py floor_groups)."""
+    return {"dimensions": {line.split_by: line.split_group}, "employee_count": line.employee_count}

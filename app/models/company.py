@@ -23,6 +23,7 @@ class Company(BaseModel):
     timezone = pw.CharField(max_length=64)
     sandbox = pw.BooleanField(default=False)
     api_enabled = pw.BooleanField(default=False)
+    journal_split = pw.CharField(max_length=16, default="none")  # cost centres: none, department, branch (v1.3)
     # The user a sandbox was made for; unique, so each user has at most one sandbox.
     sandbox_owner = pw.ForeignKeyField(User, null=True, unique=True, backref="sandboxes")
     sandbox_owner_id: str | None

@@ -110,6 +110,11 @@ class JournalLine(BaseModel):
     entry_id: str
     position = pw.IntegerField()
     account_key = pw.CharField(max_length=60, null=True)  # v1.3: the account, whatever its code (accounts.py)
+    # v1.3 cost centres: an expense line split by `split_by` (department, branch) stands
+    # for `split_group` (None: unassigned) and `employee_count` people; None when not split.
+    split_by = pw.CharField(max_length=16, null=True)
+    split_group = pw.CharField(max_length=200, null=True)
+    employee_count = pw.IntegerField(null=True)
     account_code = pw.CharField(max_length=20)
     account_name = pw.CharField(max_length=100)
     debit_minor = pw.BigIntegerField(default=0)

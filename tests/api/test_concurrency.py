@@ -174,7 +174,7 @@ def test_two_corrections_at_once_leave_the_journal_equal_to_the_lines(committed,
         assert not [o for o in outcomes if isinstance(o, Exception)], outcomes
         with connection():
             stored = PayrollRun.get_by_id(run.id)
-            posted = moves._posted_lines(stored, moves.ACCRUAL_KINDS)
+            posted = [[line[:4] for line in entry] for entry in moves._posted_lines(stored, moves.ACCRUAL_KINDS)]
             target = accrual_journal(moves._components_of(stored), stored.country)
             expected = net_by_account([target])
             assert {k: v for k, v in net_by_account(posted).items() if v} == {k: v for k, v in expected.items() if v}

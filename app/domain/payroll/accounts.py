@@ -22,6 +22,7 @@ from app.models import AccountMapping, Company, Entity
 from app.models.base import locked, write_transaction
 
 TYPES = ("asset", "liability", "equity", "expense")
+SPLITS = ("none", "department", "branch")  # cost centres a company's expense lines may split by
 
 
 @dataclass(frozen=True)
@@ -147,6 +148,18 @@ def reset_mapping(company_id: str, key: str, *, entity_id: str | None = None) ->
                                        AccountMapping.entity == (entity_id or ""), AccountMapping.key == key)
          .execute())
     return next(m for m in chart(company_id, entity_id) if m.account.key == key)
+
+
+def set_split(company_id: str, by: str) -> str:
+    """Split (or stop splitting) the expense lines of the company's journals by
+    department or branch, from the next posting on (under the chart's lock)."""
+    if by not in SPLITS:
+        raise ValidationFailed("unknown split", [("by", f"one of {', '.join(SPLITS)}")])
+    with write_transaction():
+        lock_chart(company_id)
+        if not Company.update(journal_split=by).where(Company.id == company_id).execute():
+            raise NotFound(f"no company {company_id}")
+    return by
 
 
 def _account(key: str) -> Account:

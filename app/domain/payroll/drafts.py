@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from fractions import Fraction
 
+from peewee import JOIN
+
 from app.domain.kernel.clock import Clock, to_db
 from app.domain.kernel.countries import Country, get_country
 from app.domain.kernel.errors import Conflict, NotFound, ValidationFailed
@@ -31,8 +33,8 @@ from app.domain.payroll.rules import (
     pro_rata,
     summarize,
 )
-from app.models import Employee, EndOfServiceBalance, Entity, PayrollComponent, PayrollLine, PayrollRun
-from app.models.base import locked, row_of, write_transaction
+from app.models import Branch, Employee, EndOfServiceBalance, Entity, PayrollComponent, PayrollLine, PayrollRun
+from app.models.base import locked, row_of, tuple_rows, write_transaction
 
 
 def get_hr_run(company_id: str | None, run_id: str) -> PayrollRun:
@@ -70,6 +72,17 @@ def pay_rows(run: PayrollRun) -> list[PayRow]:
         rows.append(PayRow(people[employee_id], {code: amounts.get(code, 0) for code in EARNINGS}, deductions,
                            paid - deductions))
     return sorted(rows, key=lambda row: row.employee.staff_number)
+
+
+def cost_centres(employee_ids: list[str], split_by: str) -> dict[str, str | None]:
+    """{employee: their department, or their branch's name} as HR holds it now (None for
+    none): the group a split journal line shows them under (rules.floor_groups)."""
+    if split_by == "branch":
+        query = (Employee.select(Employee.id, Branch.name).join(Branch, JOIN.LEFT_OUTER)
+                 .where(Employee.id.in_(employee_ids)))
+    else:
+        query = Employee.select(Employee.id, Employee.department).where(Employee.id.in_(employee_ids))
+    return {employee_id: (group or "").strip() or None for employee_id, group in tuple_rows(query)}
 
 
 def build_draft_run(entity: Entity, payroll_month: str, clock: Clock, *, end_of_service: bool = True) -> PayrollRun:

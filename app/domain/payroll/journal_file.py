@@ -31,8 +31,10 @@ def journal_csv(run: PayrollRun) -> str:
         number = f"{run.payroll_month}-{run.id[-4:]}-{entry.sequence}"
         description = entry.memo or f"Payroll {run.payroll_month}, {entry.kind}"
         for line in lines:
+            group = (line.split_group or "Unassigned") if line.split_by else ""
             writer.writerow((date, number, _text(line.account_code), _text(line.account_name), _text(description),
-                             _amount(line.debit_minor, run.currency), _amount(line.credit_minor, run.currency), ""))
+                             _amount(line.debit_minor, run.currency), _amount(line.credit_minor, run.currency),
+                             _text(group)))
     return out.getvalue()
 
 

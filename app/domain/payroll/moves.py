@@ -35,6 +35,7 @@ from app.domain.partner_safe import payroll_run_summary
 from app.domain.payroll import accounts, provision
 from app.domain.payroll.drafts import (
     EARNINGS,
+    cost_centres,
     lines_by_employee,
     lines_for,
     month_bounds,
@@ -52,10 +53,13 @@ from app.domain.payroll.rules import (
     Pay,
     accrual_journal,
     check_balanced,
-    difference_journal,
+    expense_side,
     monthly_terms,
     payment_journal,
+    split_difference,
+    split_journal,
     summarize,
+    whole,
 )
 from app.models import (
     Company,
@@ -115,8 +119,8 @@ def finalize_run(run: PayrollRun, runtime: Runtime) -> PayrollRun:
         if run.eos_opening_minor:  # its own entry, so the accrual is this month's cost only
             _post(run, "opening", [(*OPENING_EQUITY, run.eos_opening_minor, 0),
                                    (*EOS_PROVISION, 0, run.eos_opening_minor)], runtime.now())
-        run = _move(run, "finalized", "accrual", accrual_journal(_components_of(run), run.country), runtime,
-                    stamp="finalized_at")
+        run = _move(run, "finalized", "accrual", _accrual_lines(run, _components_of(run), lines_by_employee(run)),
+                    runtime, stamp="finalized_at")
         _tie(run, runtime)
         return run
 
@@ -196,7 +200,7 @@ def _correct(run, earnings_by_employee, runtime):
     if errors:
         raise ValidationFailed("invalid correction", errors)
     components, totals = summarize(lines.values())
-    correction = difference_journal(_posted_lines(run, ACCRUAL_KINDS), accrual_journal(components, run.country))
+    correction = split_difference(_posted_lines(run, ACCRUAL_KINDS), _accrual_lines(run, components, lines))
     if not correction:
         raise ValidationFailed("the correction changes no amount", [("lines", "no amount differs")])
     now = runtime.now()
@@ -221,7 +225,7 @@ def delete_run(run: PayrollRun, runtime: Runtime) -> PayrollRun:
     """Delete a finalized run: its journal is reversed and it leaves the API."""
     with write_transaction():
         run = _taken(run, "delete")
-        run = _move(run, "deleted", "reversal", difference_journal(_posted_lines(run), []), runtime)
+        run = _move(run, "deleted", "reversal", split_difference(_posted_lines(run), []), runtime)
         _tie(run, runtime)
         return run
 
@@ -323,8 +327,27 @@ def _posted_lines(run, kinds=None):
     for line in JournalLine.select().where(JournalLine.entry.in_(list(entries))).order_by(JournalLine.position):
         account = (accounts.BY_KEY[line.account_key] if line.account_key in accounts.BY_KEY
                    else accounts.BY_DEFAULT_CODE[line.account_code])
-        entries[line.entry_id].append((account.default_code, account.name_en, line.debit_minor, line.credit_minor))
+        entries[line.entry_id].append((account.default_code, account.name_en, line.debit_minor, line.credit_minor,
+                                       line.split_group, line.employee_count or 0))
     return list(entries.values())
+
+
+def _accrual_lines(run: PayrollRun, components: list[ComponentTotal], lines: dict[str, dict[str, int]]) -> list:
+    """The run's accrual journal as posted now: split by the company's cost centres
+    (department or branch, never a line for fewer than three people) when it asks for
+    them, whole otherwise."""
+    journal = accrual_journal(components, run.country)
+    split_by = Company.get_by_id(run.company_id).journal_split
+    if split_by == "none":
+        return whole(journal)
+    by_account: dict[tuple[str, str], dict[str, int]] = {}
+    for employee_id, amounts in lines.items():
+        for code, amount in amounts.items():
+            side = expense_side(code, run.country)
+            if side is not None:
+                by_account.setdefault(side, {})
+                by_account[side][employee_id] = by_account[side].get(employee_id, 0) + amount
+    return split_journal(journal, by_account, cost_centres(list(lines), split_by))
 
 
 MEMO_WORDS = {
@@ -359,12 +382,22 @@ def _post(run, kind, lines, now):
         reverses=accrual.id if accrual is not None and kind == "reversal" else None,
     )
     chart = accounts.in_force(run.company_id, run.entity_id)  # the rules speak in default codes
+    split_by = Company.get_by_id(run.company_id).journal_split
     JournalLine.insert_many(
-        [{"entry": entry.id, "position": i, "account_key": chart[code].account.key, "account_code": chart[code].code,
-          "account_name": chart[code].name_en, "debit_minor": debit, "credit_minor": credit}
-         for i, (code, _, debit, credit) in enumerate(lines)]
+        [{"entry": entry.id, "position": i, "account_key": chart[line[0]].account.key,
+          "account_code": chart[line[0]].code, "account_name": chart[line[0]].name_en, "debit_minor": line[2],
+          "credit_minor": line[3], **_split_fields(line, split_by)}
+         for i, line in enumerate(lines)]
     ).execute()
     return entry
+
+
+def _split_fields(line, split_by):
+    """A split line's cost centre and headcount (SplitLine: its headcount > 0); every row
+    names all three, as one multi-row insert takes its columns from its first row."""
+    if len(line) < 6 or not line[5]:
+        return {"split_by": None, "split_group": None, "employee_count": None}
+    return {"split_by": split_by, "split_group": line[4], "employee_count": line[5]}
 
 
 def _accounting_date(run, kind, now):

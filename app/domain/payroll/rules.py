@@ -19,6 +19,7 @@ from app.models import Employee
 EARNING, DEDUCTION, EMPLOYER = "earning", "deduction", "employer_contribution"
 PROVISION = "provision"  # v1.3: a month's change in a liability the employer carries (end of service)
 Line = tuple[str, str, int, int]  # a journal line: account code, account name, debit, credit
+SplitLine = tuple[str, str, int, int, str | None, int]  # a Line, its cost centre (None: unassigned) and headcount
 
 
 @dataclass(frozen=True)
@@ -221,7 +222,7 @@ def accrual_journal(components: Iterable[ComponentTotal], country_code: str) -> 
     return lines
 
 
-def check_balanced(lines: Iterable[Line]) -> None:
+def check_balanced(lines: Iterable[Line] | Iterable[SplitLine]) -> None:
     debit = sum(line[2] for line in lines)
     credit = sum(line[3] for line in lines)
     if debit != credit:
@@ -264,3 +265,99 @@ def pay_of(employee: Employee) -> Pay:
         transport=employee.transport_allowance_minor,
         other_allowance=employee.other_allowance_minor, is_national=employee.is_national,
     )
+
+
+# Cost centres (issue 34 part 2, v1.3): a run's expense lines split by the employees'
+# department (or branch), never a line standing for fewer than FLOOR people.
+FLOOR = 3
+
+
+def floor_groups(members: dict[str, str | None]) -> dict[str, str | None]:
+    """{employee: the group their amount is shown under}, from {employee: their own
+    group, None when they have none}: a group under FLOOR people joins the unassigned
+    (None); an unassigned group itself under FLOOR joins the smallest named group, which
+    is then shown as unassigned too, so no figure can be subtracted out. Every group
+    shown has FLOOR people or more, unless all of them together have fewer (one group)."""
+    sizes: defaultdict[str | None, int] = defaultdict(int)
+    for group in members.values():
+        sizes[group] += 1
+    shown = {employee: group if group is not None and sizes[group] >= FLOOR else None
+             for employee, group in members.items()}
+    unassigned = sum(1 for group in shown.values() if group is None)
+    named: defaultdict[str, int] = defaultdict(int)
+    for group in shown.values():
+        if group is not None:
+            named[group] += 1
+    if 0 < unassigned < FLOOR and named:
+        smallest = min(named, key=lambda group: (named[group], group))
+        shown = {employee: None if group == smallest else group for employee, group in shown.items()}
+    return shown
+
+
+def split_journal(lines: list[Line], by_account: dict[tuple[str, str], dict[str, int]],
+                  groups: dict[str, str | None]) -> list[SplitLine]:
+    """`lines` with each expense line that `by_account` breaks down ({(code, side): {employee:
+    amount}}, side "debit" or "credit") split by the employees' groups (floor_groups over
+    those with an amount on it); other lines whole (group None, headcount 0). Each split
+    line is the sum of its group's amounts, so an account's lines sum to its whole line."""
+    out: list[SplitLine] = []
+    for code, name, debit, credit in lines:
+        side = "debit" if debit else "credit"
+        amounts = {employee: amount for employee, amount in by_account.get((code, side), {}).items() if amount}
+        if not amounts or sum(amounts.values()) != (debit or credit):
+            out.append((code, name, debit, credit, None, 0))
+            continue
+        shown = floor_groups({employee: groups.get(employee) for employee in amounts})
+        totals: defaultdict[str | None, list[int]] = defaultdict(lambda: [0, 0])
+        for employee, amount in amounts.items():
+            totals[shown[employee]][0] += amount
+            totals[shown[employee]][1] += 1
+        for group in sorted(totals, key=lambda g: (g is None, g or "")):
+            amount, count = totals[group]
+            out.append((code, name, amount if debit else 0, 0 if debit else amount, group, count))
+    return out
+
+
+def expense_side(code: str, country_code: str) -> tuple[str, str] | None:
+    """Where accrual_journal posts a component's amount on an expense account: (account
+    code, "debit" or "credit"); None for one posted to a liability only (a deduction, the
+    end-of-service benefit paid out of the provision)."""
+    component = COMPONENTS[code]
+    if code == "social_insurance_employer":
+        return AGENCIES[country_code].expense[0], "debit"
+    if code == "end_of_service_release":  # Dr the provision, Cr the expense
+        return EOS_EXPENSE[0], "credit"
+    if component.kind in (EARNING, EMPLOYER, PROVISION) and component.account_code.startswith("5"):
+        return component.account_code, "debit"
+    return None
+
+
+def whole(lines: Iterable[Line]) -> list[SplitLine]:
+    """Lines that are not split (group None, headcount 0)."""
+    return [(code, name, debit, credit, None, 0) for code, name, debit, credit in lines]
+
+
+def split_difference(posted: Iterable[Iterable[SplitLine]], target: Iterable[SplitLine]) -> list[SplitLine]:
+    """difference_journal for lines that may be split: the accounts are (code, name,
+    group, split or not), each difference carrying the target's headcount (the posted
+    one's for what the target no longer has)."""
+    def account(line: SplitLine) -> tuple[str, str, str | None, bool]:
+        return line[0], line[1], line[4], line[5] > 0
+
+    before: defaultdict[tuple, int] = defaultdict(int)
+    after: defaultdict[tuple, int] = defaultdict(int)
+    counts: dict[tuple, int] = {}
+    for lines in posted:
+        for line in lines:
+            before[account(line)] += line[2] - line[3]
+            counts.setdefault(account(line), line[5])
+    for line in target:
+        after[account(line)] += line[2] - line[3]
+        counts[account(line)] = line[5]
+    out: list[SplitLine] = []
+    for key in sorted(set(before) | set(after), key=lambda k: (k[0], k[1], k[3], k[2] or "")):
+        change = after.get(key, 0) - before.get(key, 0)
+        if change:
+            out.append((key[0], key[1], max(change, 0), max(-change, 0), key[2], counts[key]))
+    check_balanced(out)
+    return out
