@@ -33,7 +33,7 @@ def test_every_get_of_the_document_tags_its_body_and_answers_304_to_that_tag(
         "listAttendanceDays": "/v1/attendance?from=2026-11-01&to=2026-11-20",
         "listWebhookEndpoints": "/v1/webhooks", "getWebhookEndpoint": f"/v1/webhooks/{endpoint['id']}",
         "listWebhookDeliveries": f"/v1/webhooks/{endpoint['id']}/deliveries", "listEventTypes": "/v1/event-types",
-        "listEvents": "/v1/events?limit=200",
+        "listEvents": "/v1/events?limit=200", "listJournalAccounts": "/v1/journal-accounts",
         "getEvent": f"/v1/events/{OutboxEvent.get(OutboxEvent.company == sandbox, OutboxEvent.type != 'ping').id}",
     }
     assert sorted(urls) == gets_of(document)  # a new GET is added here too
