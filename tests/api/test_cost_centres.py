@@ -74,3 +74,13 @@ def test_with_the_split_off_lines_are_whole(client, books):
     _, accrual = lines_of(client, books, july, "accrual")
     assert not any("dimensions" in line for line in accrual)
     assert len([line for line in accrual if line["account_key"] == "basic_salaries"]) == 1
+
+
+def test_a_mapped_chart_and_a_split_together(client, books, clock):
+    staffed(books)
+    accounts.set_mapping(books.company.id, "basic_salaries", "6100", clock, name_en="Salaries")
+    accounts.set_split(books.company.id, "department")
+    _, accrual = lines_of(client, books, books.run("2026-07"), "accrual")
+    basic = [line for line in accrual if line["account_key"] == "basic_salaries"]
+    assert {(line["account_code"], line["account_name"]) for line in basic} == {("6100", "Salaries")}
+    assert len(basic) == 2 and all(line["employee_count"] >= 3 for line in basic)
