@@ -140,6 +140,10 @@ def row_of(model, row_id, company_id=None):
     return condition if company_id is None else condition & (model.company == company_id)
 
 
+def is_postgres() -> bool:
+    return not isinstance(db.obj, pw.SqliteDatabase)
+
+
 def locked(query):
     """The first row of `query`, read under a lock until the transaction ends, for a
     state move decided on it (call inside `write_transaction()`). PostgreSQL locks the

@@ -706,3 +706,27 @@ def test_a_finalize_racing_a_chart_change_posts_under_one_chart_entirely(committ
             codes = {line.account_code for line in JournalLine.select().join(JournalEntry)
                      .where(JournalEntry.run == draft.id, JournalLine.account_key == "end_of_service_provision")}
             assert len(codes) == 1, codes
+
+
+def test_a_draft_built_while_another_month_is_finalized_waits_for_nobody(committed, race, company, clock, runtime,
+                                                                        monkeypatch):
+    """The finalize holds the company's chart (FOR NO KEY UPDATE) and then the entity; the
+    draft holds the entity and writes a run that refers to the company. Had the chart been
+    taken FOR UPDATE, each would wait for the other (a deadlock PostgreSQL breaks by
+    failing one). Reading the chart is slowed to let the draft take the entity first."""
+    read_chart = accounts.in_force
+
+    def slowly(*args):
+        chart = read_chart(*args)
+        time.sleep(0.05)
+        return chart
+
+    monkeypatch.setattr(accounts, "in_force", slowly)
+    entity = committed(lambda: company.entities.get())
+    for round_number in range(ROUNDS // 2):
+        year = 2028 + round_number
+        draft = committed(drafts.build_draft_run, entity, f"{year}-01", clock)
+        one = one_each(functools.partial(moves.finalize_run, draft, runtime),
+                       functools.partial(after_a_moment, drafts.build_draft_run, entity, f"{year}-02", clock))
+        outcomes = race(one)
+        assert not [o for o in outcomes if isinstance(o, Exception)], outcomes

@@ -13,13 +13,14 @@ lines stay apart.
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from app.domain.kernel.clock import Clock, to_db
 from app.domain.kernel.countries import AGENCIES
 from app.domain.kernel.errors import NotFound, ValidationFailed
 from app.domain.kernel.text import text_problem
 from app.models import AccountMapping, Company, Entity
-from app.models.base import locked, write_transaction
+from app.models.base import is_postgres, locked, write_transaction
 
 TYPES = ("asset", "liability", "equity", "expense")
 SPLITS = ("none", "department", "branch")  # cost centres a company's expense lines may split by
@@ -105,8 +106,15 @@ def in_force(company_id: str, entity_id: str) -> dict[str, Mapped]:
 
 def lock_chart(company_id: str) -> None:
     """Hold the company's chart still until the transaction ends: a posting and a mapping
-    change take turns, so entries are posted under one mapping entirely."""
-    locked(Company.select(Company.id).where(Company.id == company_id))
+    change take turns, so entries are posted under one mapping entirely. On PostgreSQL
+    the company's row is taken FOR NO KEY UPDATE: rows that merely refer to the company
+    (an outbox event, a draft run) are still written meanwhile, so a draft built while a
+    run is finalized waits for nobody (FOR UPDATE would deadlock them on the entity)."""
+    query: Any = Company.select(Company.id).where(Company.id == company_id)
+    if is_postgres():
+        query.for_update("FOR NO KEY UPDATE").first()  # Peewee takes the clause as written
+    else:
+        locked(query)  # SQLite: the write transaction already excludes every other writer
 
 
 def set_mapping(company_id: str, key: str, code: str, clock: Clock, *, entity_id: str | None = None,
