@@ -9,8 +9,10 @@ from collections import defaultdict
 from datetime import date
 from decimal import Decimal
 
+from app.domain.kernel.clock import to_db
+from app.domain.kernel.ids import new_id
 from app.domain.payroll import accounts, moves
-from app.models import Employee
+from app.models import Branch, Employee
 from tests.helpers import ok
 
 PEOPLE = [("S-1", "Sales"), ("S-2", "Sales"), ("S-3", "Sales"), ("S-4", "Sales"), ("O-1", "Ops"), ("O-2", "Ops"),
@@ -84,3 +86,15 @@ def test_a_mapped_chart_and_a_split_together(client, books, clock):
     basic = [line for line in accrual if line["account_key"] == "basic_salaries"]
     assert {(line["account_code"], line["account_name"]) for line in basic} == {("6100", "Salaries")}
     assert len(basic) == 2 and all(line["employee_count"] >= 3 for line in basic)
+
+
+def test_the_split_by_branch_names_each_branch_of_three_or_more(client, books, clock):
+    people = staffed(books)
+    branch = Branch.create(id=new_id("brn"), company=books.company.id, entity=books.entity.id, name="Salmiya",
+                           created_at=to_db(clock.now()))
+    Employee.update(branch=branch.id).where(Employee.id.in_([people[n].id for n in ("S-1", "O-1", "N-1")])).execute()
+    accounts.set_split(books.company.id, "branch")
+    _, accrual = lines_of(client, books, books.run("2026-07"), "accrual")
+    basic = [line for line in accrual if line["account_key"] == "basic_salaries"]
+    assert sorted((line["dimensions"]["branch"] or "", line["employee_count"]) for line in basic) == [
+        ("", 4), ("Salmiya", 3)]
