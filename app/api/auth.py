@@ -101,6 +101,14 @@ def _operation_of_request():
 _operations: dict[tuple[str, str], Any] = {}
 
 
+KEY_REFUSED = ("Send `Authorization: Bearer <API key>` with a valid key of this environment (svc_live_ for live "
+               "companies, svc_test_ for sandboxes), or a valid OAuth access token.")
+TOKEN_REFUSED = ("This OAuth access token is unknown, expired or revoked. Get a new one with your refresh token "
+                 "(POST /oauth/token, grant_type=refresh_token); if that is refused too (a refresh token used "
+                 "twice ends the connection, and so does the customer disconnecting the app), the customer must "
+                 "connect the app again through the consent screen.")
+
+
 def guard() -> None:
     """before_request for /v1 operations (not the OpenAPI document or routing errors)."""
     if request.routing_exception is not None or request.method == "OPTIONS":
@@ -113,18 +121,16 @@ def guard() -> None:
     if op.release not in config["LIVE_RELEASES"] and op.operation_id not in config["LIVE_OPERATIONS"]:
         raise ApiProblem("not_found", "This operation is not live yet.")
     now = current_app.extensions["runtime"].now()
+    kind = None
     try:
         bearer = identify(request.headers.get("Authorization"))
+        kind = bearer.kind
         if bearer.kind == "oauth" and not config["OAUTH_PREVIEW"]:
             raise Unauthenticated("OAuth access tokens are not accepted: the preview is off")
         principal, verdict = current_app.extensions["authenticator"](bearer, now)
     except Unauthenticated:
-        raise ApiProblem(
-            "unauthenticated", "Send `Authorization: Bearer <API key>` with a valid key of "
-            "this environment (svc_live_ for live companies, svc_test_ for sandboxes), or a "
-            "valid OAuth access token.",
-            headers={"WWW-Authenticate": 'Bearer realm="partner-api"'},
-        ) from None
+        raise ApiProblem("unauthenticated", TOKEN_REFUSED if kind == "oauth" and config["OAUTH_PREVIEW"]
+                         else KEY_REFUSED, headers={"WWW-Authenticate": 'Bearer realm="partner-api"'}) from None
     if not principal.company.api_enabled:
         raise ApiProblem("api_not_enabled", "Ask the company to enable the Partner API.")
     g.rate_limit_headers = verdict.headers()

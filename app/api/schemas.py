@@ -90,10 +90,17 @@ UPDATED_SINCE = {
 class Rfc3339(fields.Field):
     """An RFC 3339 time with its offset (`2026-11-20T00:00:00Z`), as everywhere in v1."""
 
-    default_error_messages = {"invalid": "an RFC 3339 time with its offset, e.g. 2026-11-20T00:00:00Z"}
+    default_error_messages = {
+        "invalid": "an RFC 3339 time with its offset, e.g. 2026-11-20T00:00:00Z",
+        "plus": "an RFC 3339 time with its offset; in a query string send the offset's + as %2B (a bare + reads "
+                "as a space), e.g. 2026-11-20T00:00:00%2B03:00",
+    }
 
     def _deserialize(self, value, attr, data, **kwargs):
         moment = parse_rfc3339(value)
         if moment is None:
-            raise self.make_error("invalid")
+            # "...00:00:00 03:00": a `+` that a query string decoded into a space.
+            plus = isinstance(value, str) and parse_rfc3339(value[:-6] + "+" + value[-5:]) is not None \
+                and value[-6:-5] == " "
+            raise self.make_error("plus" if plus else "invalid")
         return moment

@@ -194,7 +194,8 @@ def doctor():
     findings = ops_doctor.examine()
     width = max(len(finding.name) for finding in findings)
     for finding in findings:
-        click.echo(f"{'ok' if finding.ok else 'PROBLEM':8} {finding.name:{width}}  {finding.detail}")
+        mark = "warning" if finding.warning else "ok" if finding.ok else "PROBLEM"
+        click.echo(f"{mark:8} {finding.name:{width}}  {finding.detail}")
     problems = sum(not finding.ok for finding in findings)
     click.echo(f"\n{problems} problem(s)." if problems else "\nNo problems found.")
     raise SystemExit(1 if problems else 0)

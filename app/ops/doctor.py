@@ -27,6 +27,7 @@ class Finding:
     name: str
     ok: bool
     detail: str  # what was found; for a problem, also the fix
+    warning: bool = False  # fine here, a problem elsewhere (said, not counted)
 
 
 def examine():
@@ -43,9 +44,12 @@ def examine():
 
 def _secret_key(config):
     key = config["SECRET_KEY"] or ""
+    fix = "set SECRET_KEY to the output of python3 -c 'import secrets; print(secrets.token_urlsafe(48))', and keep it"
     if key == DEV_SECRET_KEY:
-        return Finding("secret key", False, "the development value: set SECRET_KEY to the output of python3 -c "
-                                            "'import secrets; print(secrets.token_urlsafe(48))', and keep it")
+        if config.get("ENV_NAME") != "production":  # a newcomer's first run: fine here, refused in production
+            return Finding("secret key", True, f"the development value, fine for development; before production, "
+                                               f"{fix}", warning=True)
+        return Finding("secret key", False, f"the development value: {fix}")
     if len(key) < 32:
         return Finding("secret key", False, f"{len(key)} characters: set SECRET_KEY to 32 or more random characters")
     fallbacks = len(config["SECRET_KEY_FALLBACKS"])

@@ -7,6 +7,7 @@ import pytest
 import redis
 
 from app.mail import SmtpMailer
+from config import DEV_SECRET_KEY
 
 GOOD_KEY = "k" * 48
 
@@ -15,10 +16,10 @@ def findings(result):
     """{name: [(ok, detail)]} from the printed lines."""
     found = {}
     for line in result.output.splitlines():
-        if line.startswith(("ok ", "PROBLEM ")):
+        if line.startswith(("ok ", "PROBLEM ", "warning ")):
             status, rest = line.split(None, 1)
             name, _, detail = rest.partition("  ")
-            found.setdefault(name.strip(), []).append((status == "ok", detail.strip()))
+            found.setdefault(name.strip(), []).append((status != "PROBLEM", detail.strip()))
     return found
 
 
@@ -44,6 +45,19 @@ def test_the_development_secret_key_is_a_problem_with_its_fix(run):
     [(ok, detail)] = findings(result)["secret key"]
     assert result.exit_code == 1 and not ok and "32 or more random characters" in detail
     assert "problem(s)." in result.output
+
+
+@pytest.mark.parametrize("environment", ["development", "production"])
+def test_the_development_secret_key_is_a_warning_in_development_and_a_problem_in_production(
+        app, run, inbox, monkeypatch, environment):
+    monkeypatch.setitem(app.config, "SECRET_KEY", DEV_SECRET_KEY)
+    monkeypatch.setitem(app.config, "ENV_NAME", environment)
+    result = run("doctor")
+    [(ok, detail)] = findings(result)["secret key"]
+    assert "development value" in detail and "token_urlsafe" in detail
+    assert ok == (environment == "development") and ("warning " in result.output) == ok
+    if environment == "production":
+        assert result.exit_code == 1  # (in development, only other findings could make it 1)
 
 
 def test_an_smtp_server_that_does_not_answer_is_a_problem(app, run, healthy, monkeypatch):

@@ -134,3 +134,10 @@ def test_a_cli_option_that_is_not_text_is_one_line_and_stores_nothing(run, args)
     assert result.exit_code == 2 and "Traceback" not in result.output, result.output
     assert "lone surrogate" in result.output and "--" in result.output
     assert (Company.select().count(), User.select().count()) == before
+
+
+def test_an_offsets_plus_decoded_as_a_space_is_named_with_its_cure(client, headers):
+    body = assert_problem(client.get("/v1/events?since=2026-11-20T00:00:00+03:00", headers=headers), 400,
+                          "invalid_request")
+    assert "%2B" in json.dumps(body)
+    assert client.get("/v1/events?since=2026-11-20T00:00:00%2B03:00", headers=headers).status_code == 200

@@ -307,3 +307,15 @@ def test_a_reused_refresh_token_says_the_connection_was_ended(client, partner, c
     oauth_error(reuse, 400, "invalid_grant")
     assert "connection is revoked" in reuse.get_json()["error_description"]
     assert "approve again" in reuse.get_json()["error_description"]
+
+
+def test_a_refused_access_token_says_to_refresh_or_connect_again_not_the_key_message(client, partner, clock):
+    first = exchange(client, partner, code_for(partner, clock)).get_json()
+    assert refreshed(client, partner, first["refresh_token"]).status_code == 200
+    refreshed(client, partner, first["refresh_token"])  # a reuse ends the family
+    for token in (first["access_token"], "svc_at_" + "x" * 40):
+        body = client.get("/v1/company", headers=bearer(token)).get_json()
+        assert body["code"] == "unauthenticated" and "connect the app again" in body["detail"], body
+        assert "svc_live_" not in body["detail"]
+    key_refusal = client.get("/v1/company", headers=bearer("svc_test_" + "x" * 32)).get_json()
+    assert "svc_live_" in key_refusal["detail"]

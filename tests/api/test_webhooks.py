@@ -105,6 +105,12 @@ def test_urls_off_the_public_internet_are_refused(client, headers, url):
     assert WebhookEndpoint.select().count() == 0
 
 
+def test_a_receiver_on_the_developers_own_machine_is_told_which_setting_allows_it(client, headers):
+    for url in ("https://127.0.0.1:8443/hook", "https://192.168.1.20/hook"):
+        [error] = create_webhook(client, headers, url).get_json()["errors"]
+        assert "WEBHOOK_ALLOW_PRIVATE_NETWORKS" in error["message"] and "shell" in error["message"]
+
+
 def test_a_public_address_is_accepted_without_any_allowance(client, headers):
     assert create_webhook(client, headers, "https://93.184.215.14/hook").status_code == 201
 

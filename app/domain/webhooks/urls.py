@@ -44,6 +44,11 @@ class Target:
     addresses: tuple  # the judged addresses, in the resolver's order
 
 
+# What a developer whose receiver runs on their own machine needs to know (issue 35).
+ALLOWING = ("; for development, the operator allows a network with WEBHOOK_ALLOW_PRIVATE_NETWORKS "
+            "(e.g. 127.0.0.0/8), set for the server and for any shell that runs `flask` commands")
+
+
 def parse_networks(text: str) -> tuple[Network, ...]:
     """`WEBHOOK_ALLOW_PRIVATE_NETWORKS` -> networks; ValueError naming a bad entry."""
     networks = []
@@ -71,9 +76,9 @@ def check_url(text: str, resolve: Callable[[str, int], Iterable[str]], allowed: 
     for address in addresses:
         problem = address_problem(address, allowed)
         if problem:
-            raise _refused(f"{host} resolves to {address}, {problem}; webhooks go to public addresses only")
+            raise _refused(f"{host} resolves to {address}, {problem}; webhooks go to public addresses only{ALLOWING}")
     if scheme == "http" and not all(_inside(address, allowed) for address in addresses):
-        raise _refused("must be https:// (http:// only to networks the operator allows)")
+        raise _refused(f"must be https:// (http:// only to networks the operator allows{ALLOWING})")
     return Target(text, scheme, host, port, addresses)
 
 
