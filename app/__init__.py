@@ -21,6 +21,7 @@ from app.api import (
     problems,
     request_id,
     request_limits,
+    sandbox_events,
 )
 from app.api import webhooks as webhooks_api
 from app.api.openapi import PartnerApi
@@ -139,7 +140,7 @@ def create_app(config=None, **overrides):
                                       "(`svc_at_...`, preview) with the same scopes."}
     )
     for blueprint in (company.blp, employees.blp, payroll.blp, attendance_api.blp, webhooks_api.blp,
-                      event_types.blp, events.blp, journal_accounts.blp):
+                      event_types.blp, events.blp, journal_accounts.blp, sandbox_events.blp):
         api.register_blueprint(blueprint)
     event_types.register_schemas(api.spec)
     app.extensions["partner_api"] = api

@@ -131,4 +131,4 @@ CONTRACT_NAMES = {"getCompany", "listEmployees", "getEmployee", "listPayrollRuns
                   "listWebhookDeliveries", "redeliverWebhook"}
 # What this service adds past the contract (x-release v1.3; README, "Beyond the contract").
 ADDITION_NAMES = {"replayWebhookEvents", "listEventTypes", "rotateWebhookSecret", "listEvents", "getEvent",
-                  "listJournalAccounts"}
+                  "listJournalAccounts", "triggerSandboxEvent"}

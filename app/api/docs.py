@@ -34,6 +34,8 @@ ERROR_ADVICE = {
                        "companies only, sandbox keys (`svc_test_`) sandboxes only. Revoked keys stop at once.",
     "insufficient_scope": "Create a key with the scope named in `detail`; scopes of a key never change.",
     "api_not_enabled": "The company has not switched the Partner API on yet.",
+    "sandbox_only": "Use a sandbox key (`svc_test_`): a live company's events are made by its people, never on "
+                    "demand (beyond the contract, v1.3).",
     "not_found": "No such resource in this company, or it is not visible to partners "
                  "(a draft payroll run), or the operation is not live yet.",
     "method_not_allowed": "Use a method listed in the `Allow` header.",

@@ -25,6 +25,7 @@ CODES = {
     "unauthenticated": (401, "Missing, malformed, revoked or wrong-environment credential"),
     "insufficient_scope": (403, "The key lacks the scope this operation needs"),
     "api_not_enabled": (403, "The Partner API is not enabled for this company"),
+    "sandbox_only": (403, "This operation works in sandbox companies only"),
     "not_found": (404, "No such resource"),
     "method_not_allowed": (405, "This method is not allowed on this resource"),
     "conflict": (409, "The request conflicts with the current state"),

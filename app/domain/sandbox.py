@@ -26,8 +26,8 @@ from app.domain.kernel.runtime import Runtime
 from app.domain.payroll.drafts import build_draft_run
 from app.domain.payroll.moves import correct_run, delete_run, finalize_run, mark_paid, set_wps_status
 from app.domain.people.actions import announce, end_employment, hire, update_employee
-from app.models import Branch, Company, Employee, Entity, PayrollLine, PayrollRun, User
-from app.models.base import locked, write_transaction
+from app.models import Branch, Company, Employee, Entity, OutboxEvent, PayrollLine, PayrollRun, User
+from app.models.base import locked, tuple_rows, write_transaction
 
 # (job title, department, employment type, national?, manager's position, basic in SAR)
 ROSTER = (
@@ -221,6 +221,22 @@ def _civil_id(rng, country_code, national):
 
 TRIGGERS = ("employee.created", "employee.updated", "employee.left", "payroll_run.finalized",
             "payroll_run.paid", "payroll_run.corrected", "payroll_run.deleted", "payroll_run.wps_updated")
+
+
+def trigger_event(company: Company, event_type: str, runtime: Runtime) -> str:
+    """`trigger`, for a partner over the API (`triggerSandboxEvent`, v1.3): the id of the
+    `event_type` event the action wrote (the newest, should it write several)."""
+    if event_type not in TRIGGERS:
+        raise ValidationFailed("unknown event type", [("type", f"one of {', '.join(TRIGGERS)}")])
+    seen = {event_id for (event_id,) in tuple_rows(OutboxEvent.select(OutboxEvent.id).where(
+        OutboxEvent.company == company.id, OutboxEvent.type == event_type))}
+    trigger(company, event_type, runtime)
+    written = (OutboxEvent.select(OutboxEvent.id).where(OutboxEvent.company == company.id,
+                                                        OutboxEvent.type == event_type, OutboxEvent.id.not_in(seen))
+               .order_by(OutboxEvent.created_at.desc(), OutboxEvent.id.desc()).first())
+    if written is None:  # every trigger writes its event; this would be a fault of ours
+        raise Conflict(f"{event_type} was not written")
+    return written.id
 
 
 def trigger(company: Company, event_type: str, runtime: Runtime) -> str:
