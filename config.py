@@ -122,7 +122,10 @@ class Config:
     PROXY_HOPS = _integer("PROXY_HOPS", 0)
 
     API_TITLE = "Partner HR and Payroll API"
-    API_VERSION = "1.0.0-draft.1"
+    # info.version: what Python packaging and SemVer both take, so generated clients install
+    # (v1 with this service's v1.3 additions); the contract's own is CONTRACT_VERSION.
+    API_VERSION = "1.3.0"
+    CONTRACT_VERSION = "1.0.0-draft.1"
     OPENAPI_VERSION = "3.0.3"
     OPENAPI_URL_PREFIX = "/v1"
     OPENAPI_JSON_PATH = "openapi.json"

@@ -133,7 +133,8 @@ def create_app(config=None, **overrides):
     telemetry.register(app)  # before the request's own hooks: its clock includes them
     request_id.register(app)
     request_limits.register(app)
-    api = PartnerApi(app, spec_kwargs={"info": {"description": API_DESCRIPTION}})
+    api = PartnerApi(app, spec_kwargs={"info": {"description": API_DESCRIPTION,
+                                                "x-contract-version": app.config["CONTRACT_VERSION"]}})
     api.spec.components.security_scheme(
         "bearerAuth", {"type": "http", "scheme": "bearer",
                        "description": "API key (`svc_live_...` or `svc_test_...`), or an OAuth access token "

@@ -77,9 +77,42 @@ def component_name(schema: type[Schema]) -> str:
 
 
 def register_schemas(spec: Any) -> None:
-    """Put each `data` schema in the OpenAPI document's components."""
+    """Put each `data` schema in the OpenAPI document's components, and the event
+    envelope whole: one component per event type (`EmployeeCreatedEvent`, ...) whose
+    `type` is that type and whose `data` is its schema, and `Event`, one of them chosen by
+    `type` (a discriminator), so a generated client types each event's `data`."""
     for schema in dict.fromkeys(entry[2] for entry in CATALOG.values()):
         spec.components.schema(component_name(schema), schema=schema)
+    mapping = {}
+    for event_type, (description, release, schema) in CATALOG.items():
+        name = envelope_name(event_type)
+        spec.components.schema(name, component={
+            "type": "object", "description": description, "x-release": release,
+            "required": ["id", "type", "created_at", "company_id", "livemode", "data"],
+            "properties": {
+                "id": {"type": "string", "description": "Unique per event; a redelivery keeps it. Deduplicate on it."},
+                "type": {"type": "string", "enum": [event_type]},
+                "created_at": {"type": "string", "format": "date-time"},
+                "company_id": {"type": "string"},
+                "livemode": {"type": "boolean", "description": "`false` for sandbox companies."},
+                "data": {"$ref": f"#/components/schemas/{component_name(schema)}"},
+            }})
+        mapping[event_type] = f"#/components/schemas/{name}"
+    spec.components.schema("Event", component={
+        "description": "The webhook envelope, as each webhook delivery and the events feed carry it: one of the "
+                       "event types, chosen by `type`. Tolerate types added later.",
+        "oneOf": [{"$ref": ref} for ref in mapping.values()],
+        "discriminator": {"propertyName": "type", "mapping": mapping}})
+    spec.components.schema("EventPage", component={
+        "type": "object", "required": ["data", "next_cursor"],
+        "properties": {"data": {"type": "array", "items": {"$ref": "#/components/schemas/Event"}},
+                       "next_cursor": {"type": "string", "nullable": True, "description": (
+                           "Pass back as `cursor` for the next page; null on the last page.")}}})
+
+
+def envelope_name(event_type: str) -> str:
+    """`payroll_run.wps_updated` -> `PayrollRunWpsUpdatedEvent`."""
+    return "".join(word.capitalize() for word in event_type.replace(".", "_").split("_")) + "Event"
 
 
 class EventTypeSchema(OpenSchema):

@@ -8,7 +8,7 @@ from marshmallow import fields, validate
 
 from app.api import ApiBlueprint
 from app.api.auth import current_company, operation
-from app.api.events import EXAMPLE, EventSchema
+from app.api.events import EVENT, EXAMPLE
 from app.api.problems import ApiProblem
 from app.api.schemas import StrictSchema
 from app.domain.kernel import events
@@ -30,7 +30,7 @@ class SandboxEvents(MethodView):
     @operation(blp, "triggerSandboxEvent", release=ADDITIONS, scope="webhooks:manage",
                errors=(400, 401, 403, 422, 429))
     @blp.arguments(TriggerSandboxEventSchema)
-    @blp.response(201, EventSchema, example=EXAMPLE)
+    @blp.response(201, EVENT, example=EXAMPLE)
     def post(self, body: dict) -> Response:
         """Make an event happen in the key's sandbox company (beyond the contract, v1.3)"""
         company = current_company()
