@@ -224,3 +224,21 @@ def test_serve_logs_json_lines_and_its_metrics_count_across_workers(tmp_path):
     assert all(line["credential_id"].startswith("key_") and line["request_id"] for line in served)
     assert key not in "\n".join(map(json.dumps, lines)) and token not in "\n".join(map(json.dumps, lines))
     assert any(line["logger"] == "gunicorn.error" and "Booting worker" in line["message"] for line in lines)
+
+
+def test_what_gunicorn_refuses_itself_is_a_problem_too(served):
+    """A request line past gunicorn's 8,190 characters, or a header past its limit, is
+    answered by the worker (app/gunicorn_worker.py) as the API answers, not with HTML."""
+    base, key, _, _ = served
+    for answer, status in (
+            (requests.get(f"{base}/v1/employees?cursor={'x' * 9000}", headers={"Authorization": f"Bearer {key}"},
+                          timeout=10), 414),
+            (requests.get(f"{base}/v1/company", headers={"Authorization": f"Bearer {key}", "X-Big": "y" * 9000},
+                          timeout=10), 431)):
+        assert answer.status_code == status and answer.headers["Content-Type"] == "application/problem+json"
+        body = answer.json()
+        assert body["code"] == "invalid_request" and body["status"] == status
+        assert body["request_id"] == answer.headers["X-Request-Id"] and body["type"].endswith("#invalid_request")
+    long_url = requests.get(f"{base}/v1/employees?cursor={'x' * 5000}", headers={"Authorization": f"Bearer {key}"},
+                            timeout=10)  # under gunicorn's limit, over the app's: the app's own problem
+    assert long_url.status_code == 414 and long_url.headers["Content-Type"] == "application/problem+json"

@@ -19,7 +19,7 @@ APP = ROOT / "app"
 
 LAYERS = [
     ("app",),
-    ("app.cli", "app.serve", "app.gunicorn_settings"),
+    ("app.cli", "app.serve", "app.gunicorn_settings", "app.gunicorn_worker"),
     ("app.api", "app.console", "app.jobs", "app.oauth", "app.ops"),
     ("app.extensions", "app.mail", "app.egress", "app.telemetry", "app.metrics"),
     ("app.domain",),
