@@ -177,6 +177,15 @@ def rate_limit_file(settings):
     return "instance/rate_limits.sqlite"
 
 
+def serve_key_file(settings):
+    """Where `serve` keeps its demo key's secret, sealed: beside the SQLite file it serves
+    (`<its file>.serve-key`), else `instance/serve-key.sealed`."""
+    url = settings["DATABASE_URL"]
+    if url.startswith("sqlite:///") and url != "sqlite:///:memory:":
+        return url[len("sqlite:///"):] + ".serve-key"
+    return "instance/serve-key.sealed"
+
+
 def config_from_env():
     """The config class APP_ENV names: development (default), production."""
     name = os.environ.get("APP_ENV", "development")

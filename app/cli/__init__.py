@@ -4,6 +4,7 @@ Thin callers of domain functions. Bad arguments print one clear line and exit
 non-zero, never a traceback.
 """
 
+import os
 import secrets
 import tempfile
 
@@ -28,6 +29,7 @@ from app.models.base import connection
 from app.models.schema import pending, upgrade
 from app.ops import doctor as ops_doctor
 from app.serve import run_gunicorn
+from config import serve_key_file
 
 db_cli = AppGroup("db", help="Database schema.")
 
@@ -201,15 +203,41 @@ def doctor():
     raise SystemExit(1 if problems else 0)
 
 
+# The demo key's secret, sealed with SECRET_KEY, beside the database it serves
+# (config.serve_key_file): a restart of `serve` prints the same key, so a partner's stored
+# key keeps working (only the hash is in the database, as for every key).
+
+
+def _kept_key(company):
+    """The key the last `serve` printed for this sandbox, while it still works; else None."""
+    path = serve_key_file(current_app.config)
+    try:
+        with open(path, encoding="utf-8") as kept:
+            secret = runtime().sealer.open(kept.read().strip())
+    except (OSError, ValueError):
+        return None
+    return secret if credentials.still_working(company, secret) else None
+
+
+def _keep_key(secret):
+    path = serve_key_file(current_app.config)
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    descriptor = os.open(path, os.O_CREAT | os.O_WRONLY | os.O_TRUNC, 0o600)
+    with os.fdopen(descriptor, "w", encoding="utf-8") as kept:
+        kept.write(runtime().sealer.seal(secret))
+
+
 @click.command("serve")
 @click.option("--host", default="127.0.0.1")
 @click.option("--port", default=5000, type=int)
 @click.option("--workers", default=2, type=int)
 @click.option("--email", default="developer@example.com", help="Owner of the demo sandbox.")
 @click.option("--country", default="KW", type=click.Choice(COUNTRY_CODES, case_sensitive=False))
+@click.option("--new-key", is_flag=True, help="Revoke the sandbox key printed before and print a new one.")
 @reported
-def serve(host, port, workers, email, country):
-    """Migrate, make sure a demo sandbox exists, print a fresh key, and serve with gunicorn."""
+def serve(host, port, workers, email, country, new_key):
+    """Migrate, make sure a demo sandbox exists, print its key (the one printed before, while
+    it works; a new one with --new-key), and serve with gunicorn."""
     upgrade()
     # Without Redis, jobs run on a thread of each gunicorn worker: none may start here,
     # in the parent, while the demo sandbox is made.
@@ -220,8 +248,12 @@ def serve(host, port, workers, email, country):
         company = access.sandbox_of(user)
         if company is None:
             company = sandbox.create_sandbox(user, country, runtime())
-        _, secret, replaced = credentials.reissue_key(company, "serve command key", keys.SCOPES, runtime(),
-                                                      created_by=user)
+        secret, replaced = _kept_key(company) if not new_key else None, 0
+        kept = secret is not None
+        if secret is None:
+            _, secret, replaced = credentials.reissue_key(company, "serve command key", keys.SCOPES, runtime(),
+                                                          created_by=user)
+            _keep_key(secret)
         # The demo user gets a console password on the first run, printed that once.
         password = None
         if user.password_hash is None:
@@ -241,7 +273,8 @@ def serve(host, port, workers, email, country):
         f"\nPartner API running at {base}\n"
         f"  sandbox company: {company.id} ({company.country}), owner {user.email}\n"
         f"  sandbox API key: {secret}"
-        f"{' (the key printed by the previous start is revoked)' if replaced else ''}\n"
+        f"{' (the key printed by the previous start is revoked)' if replaced else ''}"
+        f"{' (the same as the previous start; --new-key for another)' if kept else ''}\n"
         f"  try:  curl -H 'Authorization: Bearer {secret}' {base}/v1/company\n"
         f"  docs: {base}/v1/docs\n"
         f"{metrics}"

@@ -90,6 +90,12 @@ def reissue_key(company: Company, name: str, scopes: list[str] | tuple[str, ...]
     return key, secret, len(revoked)
 
 
+def still_working(company: Company, secret: str) -> bool:
+    """Whether `secret` is a working (not revoked) key of `company`."""
+    return ApiKey.select().where(ApiKey.company == company.id, ApiKey.secret_hash == hash_secret(secret),
+                                 ApiKey.revoked_at.is_null()).exists()
+
+
 def revoke_key(key_id: str, runtime: Runtime, *, company: str | None = None) -> ApiKey:
     """Revoke a key (of `company`, when given) and stop its webhook endpoints; NotFound if
     there is no such key. Revoking one already revoked changes nothing and tells no one."""

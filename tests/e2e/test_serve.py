@@ -22,14 +22,14 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 @contextmanager
-def serving(folder, later=None, **env):
+def serving(folder, later=None, args=(), **env):
     """`flask --app wsgi serve` (2 workers, no Redis) on a fresh SQLite file in `folder`:
     (base URL, printed key, database path, everything printed before serving). What it
     prints after that is appended to `later` once it has stopped."""
     port = free_port()
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{folder}/serve.db", "REDIS_URL": "", **env}
     process = subprocess.Popen(
-        [sys.executable, "-m", "flask", "--app", "wsgi", "serve", "--port", str(port), "--workers", "2"],
+        [sys.executable, "-m", "flask", "--app", "wsgi", "serve", "--port", str(port), "--workers", "2", *args],
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )
     output = []
@@ -145,15 +145,23 @@ def test_without_redis_the_rate_limit_of_serve_holds_exactly_across_its_workers(
     assert all(int(answer.headers["Retry-After"]) >= 1 for answer in answers[20:])
 
 
-def test_each_start_of_serve_leaves_one_working_demo_key(tmp_path):
+def test_a_restart_of_serve_keeps_its_key_and_new_key_replaces_it(tmp_path):
+    """A partner's stored key survives a restart; `--new-key` revokes it and prints another;
+    either way one demo key works."""
     with serving(tmp_path) as (_, first, database, printed):
-        assert "revoked" not in printed
-    with serving(tmp_path) as (base, second, _, printed):
-        assert "(the key printed by the previous start is revoked)" in printed
+        assert "revoked" not in printed and "same as the previous start" not in printed
+    with serving(tmp_path) as (base, again, _, printed):
+        assert again == first and "(the same as the previous start; --new-key for another)" in printed
+        assert requests.get(f"{base}/v1/company", headers={"Authorization": f"Bearer {first}"},
+                            timeout=5).status_code == 200
+    with serving(tmp_path, args=("--new-key",)) as (base, second, _, printed):
+        assert second != first and "(the key printed by the previous start is revoked)" in printed
         assert requests.get(f"{base}/v1/company", headers={"Authorization": f"Bearer {first}"},
                             timeout=5).status_code == 401
         assert requests.get(f"{base}/v1/company", headers={"Authorization": f"Bearer {second}"},
                             timeout=5).status_code == 200
+    assert oct((tmp_path / "serve.db.serve-key").stat().st_mode & 0o777) == "0o600"
+    assert first not in (tmp_path / "serve.db.serve-key").read_text()  # sealed, not in the clear
     with sqlite3.connect(database) as connection:
         working = connection.execute("SELECT COUNT(*) FROM api_key WHERE name = 'serve command key' "
                                      "AND revoked_at IS NULL").fetchone()[0]
