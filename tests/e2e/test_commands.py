@@ -54,13 +54,14 @@ def test_gunicorn_with_a_bad_setting_stops_at_once_naming_it():
 
 
 def test_doctor_names_each_problem_and_passes_once_they_are_fixed(tmp_path):
-    """As an operator runs it on a fresh host: the development key and the unapplied
-    migrations are problems (exit 1); with a real key and `db upgrade`, all is ok."""
+    """As an operator runs it on a fresh host: the unapplied migrations are a problem
+    (exit 1), the development key a warning (in development; production refuses to start
+    with it); with a real key and `db upgrade`, all is ok."""
     env = {"DATABASE_URL": f"sqlite:///{tmp_path}/doctor.db", "SECRET_KEY": ""}
     flask = (sys.executable, "-m", "flask", "--app", "wsgi")
     status, output = run(env, *flask, "doctor")
     assert status == 1, output
-    assert "PROBLEM  secret key" in output and "PROBLEM  migrations" in output and "db upgrade" in output
+    assert "warning  secret key" in output and "PROBLEM  migrations" in output and "db upgrade" in output
     assert "Traceback" not in output
     fixed = {**env, "SECRET_KEY": "a-real-secret-key-of-forty-and-more-characters"}
     assert run(fixed, *flask, "db", "upgrade")[0] == 0
