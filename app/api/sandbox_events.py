@@ -1,6 +1,7 @@
 """Sandbox events on demand (beyond the contract, v1.3): a partner with a sandbox key makes
 any event type happen, by the same HR action the console's trigger does
-(app/domain/sandbox.py), and gets the event as the events feed returns it."""
+(app/domain/sandbox.py), and gets the event as the events feed returns it. What the
+sandbox cannot do now (no employee left to end) is 409, as for the console."""
 
 from flask import Response
 from flask.views import MethodView
@@ -28,7 +29,7 @@ class TriggerSandboxEventSchema(StrictSchema):
 @blp.route("")
 class SandboxEvents(MethodView):
     @operation(blp, "triggerSandboxEvent", release=ADDITIONS, scope="webhooks:manage",
-               errors=(400, 401, 403, 422, 429))
+               errors=(400, 401, 403, 409, 422, 429))
     @blp.arguments(TriggerSandboxEventSchema)
     @blp.response(201, EVENT, example=EXAMPLE)
     def post(self, body: dict) -> Response:

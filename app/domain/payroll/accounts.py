@@ -79,9 +79,7 @@ class Mapped:
 def chart(company_id: str, entity_id: str | None = None) -> list[Mapped]:
     """Every account as mapped now for the company, or for one of its entities (whose own
     mapping wins over the company's); an account not mapped keeps its defaults."""
-    if entity_id is not None and not Entity.select().where(Entity.id == entity_id,
-                                                          Entity.company == company_id).exists():
-        raise NotFound(f"no legal entity {entity_id}")
+    _check_entity(company_id, entity_id)
     rows = {(row.entity, row.key): row for row in AccountMapping.select().where(
         AccountMapping.company == company_id, AccountMapping.entity.in_(["", entity_id or ""]))}
     mapped = []
