@@ -1,9 +1,11 @@
 """gunicorn's sync worker, answering what gunicorn itself refuses as the API does: a
-request line or a header over gunicorn's limits, or one it cannot parse, gets an
-`application/problem+json` (code `invalid_request`, with a request id) instead of
-gunicorn's HTML page, so a partner's client reads every refusal the same way (Contract,
-Errors). Its log line names the refusal, never the request line (it may hold a token).
-Everything else is gunicorn's own handling. Used by the Procfile's `web` and `serve`.
+request line or a header over gunicorn's limits, a request line, header or chunked body
+it cannot parse, get an `application/problem+json` (code `invalid_request`, with a
+request id) instead of gunicorn's HTML page, so a partner's client reads those refusals
+the same way (Contract, Errors). Its log line, the only one such a request gets (it never
+reaches the app), names the refusal, never the request line (it may hold a token).
+Anything else (a proxy-protocol or TLS fault, an unsupported transfer coding) is
+gunicorn's own handling. Used by the Procfile's `web` and `serve`.
 """
 
 import json
@@ -23,7 +25,8 @@ REFUSALS = (
     (errors.LimitRequestHeaders, 431, "Request Header Fields Too Large", "A request header is too large, or there "
                                                                          "are too many."),
     ((errors.InvalidRequestLine, errors.InvalidRequestMethod, errors.InvalidHTTPVersion, errors.InvalidHeader,
-      errors.InvalidHeaderName, errors.ObsoleteFolding), 400, "Bad Request", "The request is not valid HTTP/1.1."),
+      errors.InvalidHeaderName, errors.ObsoleteFolding, errors.InvalidChunkSize, errors.ChunkMissingTerminator,
+      errors.InvalidChunkExtension), 400, "Bad Request", "The request is not valid HTTP/1.1."),
 )
 
 

@@ -36,6 +36,8 @@ KEYS = (
 
 def migrate(migrator: Migrator, database: pw.Database, *, fake=False):
     migrator.add_fields("journal_line", account_key=pw.CharField(max_length=60, null=True))
+    # A company's own code is up to 40 characters (accounts.CODE); the lines carry it.
+    migrator.change_fields("journal_line", account_code=pw.CharField(max_length=40))
     for code, key in KEYS:
         migrator.sql(f"UPDATE journal_line SET account_key = '{key}' WHERE account_code = '{code}'")
 
@@ -58,4 +60,5 @@ def migrate(migrator: Migrator, database: pw.Database, *, fake=False):
 
 def rollback(migrator: Migrator, database: pw.Database, *, fake=False):
     migrator.remove_model("account_mapping")
+    migrator.change_fields("journal_line", account_code=pw.CharField(max_length=20))
     migrator.remove_fields("journal_line", "account_key")

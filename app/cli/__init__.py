@@ -216,15 +216,21 @@ def _kept_key(company):
             secret = runtime().sealer.open(kept.read().strip())
     except (OSError, ValueError):
         return None
-    return secret if credentials.still_working(company, secret) else None
+    # A key of an earlier release's scopes is replaced, so the printed key reaches every operation.
+    return secret if credentials.still_working(company, secret, keys.SCOPES) else None
 
 
 def _keep_key(secret):
+    """Keep the key for the next start; one that cannot be kept (a folder not writable) is
+    said, and the next start prints a new one."""
     path = serve_key_file(current_app.config)
-    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-    descriptor = os.open(path, os.O_CREAT | os.O_WRONLY | os.O_TRUNC, 0o600)
-    with os.fdopen(descriptor, "w", encoding="utf-8") as kept:
-        kept.write(runtime().sealer.seal(secret))
+    try:
+        os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+        descriptor = os.open(path, os.O_CREAT | os.O_WRONLY | os.O_TRUNC, 0o600)
+        with os.fdopen(descriptor, "w", encoding="utf-8") as kept:
+            kept.write(runtime().sealer.seal(secret))
+    except OSError as exc:
+        click.echo(f"(the key is not kept for the next start: {path}: {exc.strerror})")
 
 
 @click.command("serve")

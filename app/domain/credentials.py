@@ -90,10 +90,11 @@ def reissue_key(company: Company, name: str, scopes: list[str] | tuple[str, ...]
     return key, secret, len(revoked)
 
 
-def still_working(company: Company, secret: str) -> bool:
-    """Whether `secret` is a working (not revoked) key of `company`."""
-    return ApiKey.select().where(ApiKey.company == company.id, ApiKey.secret_hash == hash_secret(secret),
-                                 ApiKey.revoked_at.is_null()).exists()
+def still_working(company: Company, secret: str, scopes: tuple[str, ...] | list[str]) -> bool:
+    """Whether `secret` is a working (not revoked) key of `company` holding exactly `scopes`."""
+    key = ApiKey.get_or_none(ApiKey.company == company.id, ApiKey.secret_hash == hash_secret(secret),
+                             ApiKey.revoked_at.is_null())
+    return key is not None and key.scopes.split() == list(scopes)
 
 
 def revoke_key(key_id: str, runtime: Runtime, *, company: str | None = None) -> ApiKey:

@@ -228,11 +228,12 @@ def trigger_event(company: Company, event_type: str, runtime: Runtime) -> str:
     `event_type` event the action wrote (the newest, should it write several)."""
     if event_type not in TRIGGERS:
         raise ValidationFailed("unknown event type", [("type", f"one of {', '.join(TRIGGERS)}")])
-    seen = {event_id for (event_id,) in tuple_rows(OutboxEvent.select(OutboxEvent.id).where(
-        OutboxEvent.company == company.id, OutboxEvent.type == event_type))}
+    # Events of this type written from now on: those already there at this instant are few.
+    since = to_db(runtime.now())
+    of_type = (OutboxEvent.company == company.id) & (OutboxEvent.type == event_type) & (OutboxEvent.created_at >= since)
+    seen = [event_id for (event_id,) in tuple_rows(OutboxEvent.select(OutboxEvent.id).where(of_type))]
     trigger(company, event_type, runtime)
-    written = (OutboxEvent.select(OutboxEvent.id).where(OutboxEvent.company == company.id,
-                                                        OutboxEvent.type == event_type, OutboxEvent.id.not_in(seen))
+    written = (OutboxEvent.select(OutboxEvent.id).where(of_type, OutboxEvent.id.not_in(seen))
                .order_by(OutboxEvent.created_at.desc(), OutboxEvent.id.desc()).first())
     if written is None:  # every trigger writes its event; this would be a fault of ours
         raise Conflict(f"{event_type} was not written")

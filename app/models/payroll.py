@@ -115,7 +115,7 @@ class JournalLine(BaseModel):
     split_by = pw.CharField(max_length=16, null=True)
     split_group = pw.CharField(max_length=200, null=True)
     employee_count = pw.IntegerField(null=True)
-    account_code = pw.CharField(max_length=20)
+    account_code = pw.CharField(max_length=40)  # the company's code (accounts.py), up to 40
     account_name = pw.CharField(max_length=100)
     debit_minor = pw.BigIntegerField(default=0)
     credit_minor = pw.BigIntegerField(default=0)

@@ -108,10 +108,13 @@ def _client_secret_basic(query_client, request):
 def basic_credentials_readable(header: str | None) -> bool:
     """Whether an `Authorization: Basic` header's credentials are text Authlib can read
     (or the header is not Basic at all: that is for another method to judge)."""
-    if not header or " " not in header or header.split(None, 1)[0].lower() != "basic":
+    parts = (header or "").split(None, 1)
+    if not parts or parts[0].lower() != "basic":
         return True
+    if len(parts) != 2:  # "Basic" and only a space Python takes for one (\xa0): Authlib would fail to unpack it
+        return False
     try:
-        base64.b64decode(header.split(None, 1)[1]).decode("utf-8")
+        base64.b64decode(parts[1]).decode("utf-8")
     except (binascii.Error, ValueError):  # UnicodeDecodeError is a ValueError
         return False
     return True

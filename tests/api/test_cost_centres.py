@@ -12,7 +12,7 @@ from decimal import Decimal
 from app.domain.kernel.clock import to_db
 from app.domain.kernel.ids import new_id
 from app.domain.payroll import accounts, moves
-from app.models import Branch, Employee
+from app.models import Branch, Employee, JournalEntry, JournalLine
 from tests.helpers import ok
 
 PEOPLE = [("S-1", "Sales"), ("S-2", "Sales"), ("S-3", "Sales"), ("S-4", "Sales"), ("O-1", "Ops"), ("O-2", "Ops"),
@@ -98,3 +98,20 @@ def test_the_split_by_branch_names_each_branch_of_three_or_more(client, books, c
     basic = [line for line in accrual if line["account_key"] == "basic_salaries"]
     assert sorted((line["dimensions"]["branch"] or "", line["employee_count"]) for line in basic) == [
         ("", 4), ("Salmiya", 3)]
+
+
+def test_a_line_keeps_what_it_was_split_by_when_the_setting_changes(client, books, clock):
+    """Split by branch when posted, the split turned off, then the run deleted: the
+    reversal undoes each branch line as a branch line, not as a line of the new setting."""
+    people = staffed(books)
+    branch = Branch.create(id=new_id("brn"), company=books.company.id, entity=books.entity.id, name="Salmiya",
+                           created_at=to_db(clock.now()))
+    Employee.update(branch=branch.id).where(Employee.id.in_([p.id for p in people.values()][:3])).execute()
+    accounts.set_split(books.company.id, "branch")
+    july = books.run("2026-07")
+    accounts.set_split(books.company.id, "none")
+    moves.delete_run(july, books.runtime)
+    reversal = [line for line in JournalLine.select().join(JournalEntry)
+                .where(JournalEntry.run == july.id, JournalEntry.kind == "reversal") if line.split_by]
+    assert reversal and {line.split_by for line in reversal} == {"branch"}
+    assert {line.split_group for line in reversal} == {"Salmiya", None}

@@ -119,3 +119,12 @@ def test_the_cli_lists_sets_and_resets_and_refuses_in_one_line(run, books):
     by_entity = json.loads(ok(run("payroll", "accounts", "list", "--company", company, "--entity", entity.id,
                                   "--json")))
     assert {a["key"]: a["code"] for a in by_entity["data"]}["bank"] == "B"
+
+
+def test_a_code_of_forty_characters_is_posted_whole(client, books, clock):
+    books.hire(*STAFF[0])
+    longest = "6100-SAL-KW-HQ-PAYROLL-BASIC-SALARIES-01"
+    assert len(longest) == 40
+    accounts.set_mapping(books.company.id, "basic_salaries", longest, clock)
+    july = books.run("2026-07")
+    assert longest in {line["account_code"] for line in lines_of(client, books, july, "accrual")}

@@ -202,6 +202,8 @@ def test_a_nul_in_client_id_is_invalid_client_in_json(client, partner, path):
 @pytest.mark.parametrize("path", ["/oauth/token", "/oauth/revoke"])
 def test_basic_credentials_that_are_not_utf_8_are_invalid_client_in_json(client, partner, path):
     form = {"grant_type": "refresh_token", "refresh_token": "svc_rt_x", "token": "svc_rt_x"}
+    refused = client.post(path, data=form, headers={"Authorization": "Basic \xa0"})  # split() takes \xa0 for a space
+    oauth_error(refused, 401, "invalid_client")
     for credentials in ("YXBwX3j/OnNlY3JldA==",  # app_x\xff:secret, the case that answered 500
                         base64.b64encode(partner["app"].id.encode() + b":\xc3\x28").decode(),
                         base64.b64encode(b"\xed\xa0\x80:" + partner["secret"].encode()).decode()):  # a surrogate

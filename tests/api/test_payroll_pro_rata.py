@@ -8,6 +8,7 @@ from decimal import Decimal
 from app.domain.payroll import moves
 from app.domain.payroll.end_of_service import Service, owed
 from app.domain.people import actions as hr
+from app.models import Employee
 
 
 def component(client, books, run, code):
@@ -43,3 +44,16 @@ def test_a_part_months_correction_states_what_the_month_pays(client, books):
     september = books.run("2026-09")
     moves.correct_run(september, {person.id: {"basic": 500_000}}, books.runtime)
     assert component(client, books, september, "basic") == (500_000, 1)
+
+
+def test_someone_leaving_later_this_month_is_settled_in_its_run(client, books, clock):
+    """HR runs November before its end: an employment ending on the 25th (recorded ahead,
+    the employee not `left` yet) is paid its days and settled in the November run."""
+    person = books.hire("L-2", date(2015, 4, 1), 1_240_000)
+    books.run("2026-10")
+    hr.end_employment(books.company.id, person.id, date(2026, 11, 25), books.runtime)  # today is the 21st
+    assert Employee.get_by_id(person.id).status == "active"
+    november = books.run("2026-11")
+    assert component(client, books, november, "basic") == (1_033_333, 1)  # 25 of 30 days
+    benefit = owed(Service("KW", date(2015, 4, 1), True, 1_240_000), date(2026, 11, 25), "termination")
+    assert component(client, books, november, "end_of_service_benefit") == (benefit, 1)

@@ -67,8 +67,11 @@ def format_utc(moment: datetime | None) -> str | None:
 # and an offset that is `Z` or `+hh:mm` (its note lets a space stand for the "T").
 RFC3339 = re.compile(
     r"(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):(\d{2}))", re.ASCII)
-# A wall-clock time with no offset, for a person typing at a command line: seconds optional.
-LOCAL_TIME = re.compile(r"(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?", re.ASCII)
+# A time a person types at a command line: seconds optional, the offset too (without it,
+# the company's wall clock).
+LOCAL_TIME = re.compile(
+    r"(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?(?:([Zz])|([+-])(\d{2}):(\d{2}))?",
+    re.ASCII)
 
 
 def parse_rfc3339(text: object, local_zone: tzinfo | None = None) -> datetime | None:
@@ -76,8 +79,9 @@ def parse_rfc3339(text: object, local_zone: tzinfo | None = None) -> datetime | 
     else (ISO week dates, `+03` or `+0300`, no seconds, a comma, a space before the
     offset, an impossible date) and for a time UTC cannot hold (its offset carries it
     before year 1 or past 9999). Fractions finer than microseconds are cut. With
-    `local_zone`, a wall-clock time without an offset (`2026-11-21 08:00`) is read in
-    that zone too. The one parser of every time the service is sent (the API, the CLI)."""
+    `local_zone` (a person at a command line), seconds may be left out, and a time
+    without an offset (`2026-11-21 08:00`) is read in that zone. The one parser of every
+    time the service is sent (the API, the CLI)."""
     if not isinstance(text, str):
         return None
     if (match := RFC3339.fullmatch(text)) is not None:
@@ -88,8 +92,11 @@ def parse_rfc3339(text: object, local_zone: tzinfo | None = None) -> datetime | 
                                                                                minutes=int(off_minutes))
         zone: tzinfo = timezone(offset)
     elif local_zone is not None and (match := LOCAL_TIME.fullmatch(text)) is not None:
-        year, month, day, hour, minute, second, fraction = match.groups()
-        zone = local_zone
+        year, month, day, hour, minute, second, fraction, utc, sign, off_hours, off_minutes = match.groups()
+        if sign and (int(off_hours) > 23 or int(off_minutes) > 59):
+            return None
+        zone = (UTC if utc else local_zone if not sign else
+                timezone((1 if sign == "+" else -1) * timedelta(hours=int(off_hours), minutes=int(off_minutes))))
     else:
         return None
     try:

@@ -108,8 +108,10 @@ def build_draft_run(entity: Entity, payroll_month: str, clock: Clock, *, end_of_
     )
     lines = {employee.id: lines_for(employee, pay_of(employee), country, payroll_month, sio=end_of_service)
              for employee in paid}
-    staying = [employee for employee in paid  # a leaver has a last day; this month's are settled below
-               if employee.status != "left" or (employee.termination_date or month_end) > month_end]
+    # Whoever's last day falls in the month (left already, or leaving later this month: HR
+    # runs payroll before the month ends) is settled in this run, their final settlement.
+    staying = [employee for employee in paid if employee.termination_date is None
+               or employee.termination_date > month_end]
     balances, opening = _end_of_service(entity, payroll_month, staying, lines) if end_of_service else ({}, 0)
     components, totals = summarize(lines.values())
     now = to_db(clock.now())
@@ -200,9 +202,9 @@ def _end_of_service(entity, payroll_month, employees, lines):
         earned = liability(service, month_end)
         lines[employee.id].update(provision_lines(held, earned))
         carried[employee.id] = Carried(held, earned, opening)
-    # Leavers not yet settled: carried by the run before, or whose last day is this month.
-    leavers = Employee.select().where(Employee.entity == entity, Employee.status == "left",
-                                      Employee.termination_date <= month_end,
+    # Leavers not yet settled: carried by the run before, or whose last day is this month
+    # (gone already, or leaving before the month ends).
+    leavers = Employee.select().where(Employee.entity == entity, Employee.termination_date <= month_end,
                                       (Employee.termination_date >= month_start) | Employee.id.in_(list(booked)))
     for employee in leavers:
         service = service_of(employee, pay_of(employee), entity.country)

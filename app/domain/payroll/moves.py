@@ -328,7 +328,8 @@ def _posted_lines(run, kinds=None):
         account = (accounts.BY_KEY[line.account_key] if line.account_key in accounts.BY_KEY
                    else accounts.BY_DEFAULT_CODE[line.account_code])
         entries[line.entry_id].append((account.default_code, account.name_en, line.debit_minor, line.credit_minor,
-                                       line.split_group, line.employee_count or 0))
+                                       (line.split_by, line.split_group) if line.split_by else None,
+                                       line.employee_count or 0))
     return list(entries.values())
 
 
@@ -347,7 +348,9 @@ def _accrual_lines(run: PayrollRun, components: list[ComponentTotal], lines: dic
             if side is not None:
                 by_account.setdefault(side, {})
                 by_account[side][employee_id] = by_account[side].get(employee_id, 0) + amount
-    return split_journal(journal, by_account, cost_centres(list(lines), split_by))
+    return [(code, name, debit, credit, (split_by, group) if count else None, count)  # what it was split by
+            for code, name, debit, credit, group, count in
+            split_journal(journal, by_account, cost_centres(list(lines), split_by))]
 
 
 MEMO_WORDS = {
@@ -382,22 +385,23 @@ def _post(run, kind, lines, now):
         reverses=accrual.id if accrual is not None and kind == "reversal" else None,
     )
     chart = accounts.in_force(run.company_id, run.entity_id)  # the rules speak in default codes
-    split_by = Company.get_by_id(run.company_id).journal_split
     JournalLine.insert_many(
         [{"entry": entry.id, "position": i, "account_key": chart[line[0]].account.key,
           "account_code": chart[line[0]].code, "account_name": chart[line[0]].name_en, "debit_minor": line[2],
-          "credit_minor": line[3], **_split_fields(line, split_by)}
+          "credit_minor": line[3], **_split_fields(line)}
          for i, line in enumerate(lines)]
     ).execute()
     return entry
 
 
-def _split_fields(line, split_by):
-    """A split line's cost centre and headcount (SplitLine: its headcount > 0); every row
-    names all three, as one multi-row insert takes its columns from its first row."""
+def _split_fields(line):
+    """A split line's cost centre ((split_by, group)) and headcount (SplitLine: its
+    headcount > 0); every row names all three, as one multi-row insert takes its columns
+    from its first row."""
     if len(line) < 6 or not line[5]:
         return {"split_by": None, "split_group": None, "employee_count": None}
-    return {"split_by": split_by, "split_group": line[4], "employee_count": line[5]}
+    split_by, group = line[4]
+    return {"split_by": split_by, "split_group": group, "employee_count": line[5]}
 
 
 def _accounting_date(run, kind, now):

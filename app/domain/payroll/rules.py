@@ -6,7 +6,7 @@ through their states. Amounts are integer minor units throughout. A journal line
 """
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
@@ -19,7 +19,9 @@ from app.models import Employee
 EARNING, DEDUCTION, EMPLOYER = "earning", "deduction", "employer_contribution"
 PROVISION = "provision"  # v1.3: a month's change in a liability the employer carries (end of service)
 Line = tuple[str, str, int, int]  # a journal line: account code, account name, debit, credit
-SplitLine = tuple[str, str, int, int, str | None, int]  # a Line, its cost centre (None: unassigned) and headcount
+# A Line, its cost centre and headcount: the centre is a group name (None: unassigned), or
+# once posted (split_by, name), so a line keeps what it was split by; headcount 0: whole.
+SplitLine = tuple[str, str, int, int, Hashable, int]
 
 
 @dataclass(frozen=True)
@@ -341,7 +343,7 @@ def split_difference(posted: Iterable[Iterable[SplitLine]], target: Iterable[Spl
     """difference_journal for lines that may be split: the accounts are (code, name,
     group, split or not), each difference carrying the target's headcount (the posted
     one's for what the target no longer has)."""
-    def account(line: SplitLine) -> tuple[str, str, str | None, bool]:
+    def account(line: SplitLine) -> tuple[str, str, Hashable, bool]:
         return line[0], line[1], line[4], line[5] > 0
 
     before: defaultdict[tuple, int] = defaultdict(int)
@@ -355,7 +357,7 @@ def split_difference(posted: Iterable[Iterable[SplitLine]], target: Iterable[Spl
         after[account(line)] += line[2] - line[3]
         counts[account(line)] = line[5]
     out: list[SplitLine] = []
-    for key in sorted(set(before) | set(after), key=lambda k: (k[0], k[1], k[3], k[2] or "")):
+    for key in sorted(set(before) | set(after), key=lambda k: (k[0], k[1], k[3], repr(k[2]))):
         change = after.get(key, 0) - before.get(key, 0)
         if change:
             out.append((key[0], key[1], max(change, 0), max(-change, 0), key[2], counts[key]))

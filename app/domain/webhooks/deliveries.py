@@ -218,10 +218,11 @@ def record_many(outcomes: Sequence[tuple[Attempt, Outcome]], now: datetime, runt
     pending attempts cancelled) or "later" (429 or 503 with Retry-After: the next attempt
     is not sent before then, at most 24 hours on; still the schedule's next attempt).
 
-    One answer can never lose another's: the batch is one transaction, and should it
-    fail, each outcome is recorded alone; one that still fails is recorded with its
-    status only and the fault as its error (`unrecordable`). A fault even then is the
-    database's, not the answer's: it is raised once the others are recorded."""
+    Within one call, one answer can never lose another's: the batch is one transaction,
+    and should it fail, each outcome is recorded alone; one that still fails is recorded
+    with its status only and the fault as its error (`unrecordable`). A fault even then
+    is the database's, not the answer's: it is raised once the others are recorded (and
+    what the job had not recorded yet is sent again when its claim runs out)."""
     try:
         return _record(outcomes, now, runtime, receiver_signals)
     except Exception:

@@ -72,3 +72,7 @@ def test_a_local_time_is_read_only_where_a_zone_is_given():
     assert parse_rfc3339("2026-11-21T08:00:00Z", kuwait) == datetime(2026, 11, 21, 8, 0, tzinfo=UTC)
     assert parse_rfc3339("0001-01-01 01:00", kuwait) is None  # 22:00 UTC the day before the calendar's first
     assert parse_rfc3339("2026-11-21", kuwait) is None and parse_rfc3339("2026-11-21 8:00", kuwait) is None
+    assert parse_rfc3339("2026-11-21 08:00+03:00", kuwait) == datetime(2026, 11, 21, 5, 0, tzinfo=UTC)
+    assert parse_rfc3339("2026-11-21 08:00Z", kuwait) == datetime(2026, 11, 21, 8, 0, tzinfo=UTC)
+    assert parse_rfc3339("2026-11-21 08:00+03:00") is None  # RFC 3339 itself wants the seconds
+    assert parse_rfc3339("9999-12-31 23:59-00:01", kuwait) is None
