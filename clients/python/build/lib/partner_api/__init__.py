@@ -1,0 +1,13 @@
+"""A Python client for the Partner HR and Payroll API.
+
+    from partner_api import Client
+    with Client(api_key="svc_test_...", base_url="http://127.0.0.1:5000") as client:
+        for employee in client.employees.list():
+            print(employee.staff_number, employee.hire_date)
+"""
+
+from partner_api import webhooks
+from partner_api._client import OPERATIONS, ApiError, Client
+from partner_api._models import Model
+
+__all__ = ["OPERATIONS", "ApiError", "Client", "Model", "webhooks"]

@@ -1,0 +1,268 @@
+"""The client: one `httpx.Client`, the credential on every request, refusals as
+`ApiError`, 429 and 503 retried after `Retry-After`, pages walked for the caller."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+import httpx
+
+from partner_api._models import Model
+
+DEFAULT_BASE_URL = "http://127.0.0.1:5000"
+RETRIED_STATUSES = (429, 503)
+MAX_WAIT = 60.0  # seconds: the longest Retry-After honoured before giving up
+
+
+class ApiError(Exception):
+    """An answer the API refused (`application/problem+json`): branch on `code`."""
+
+    def __init__(self, status: int, code: str, title: str, detail: str | None, request_id: str | None,
+                 errors: Sequence[Mapping[str, str]] = ()) -> None:
+        super().__init__(f"{status} {code}: {detail or title} (request {request_id})")
+        self.status, self.code, self.title, self.detail = status, code, title, detail
+        self.request_id, self.errors = request_id, list(errors)
+
+
+def _query(params: Mapping[str, Any]) -> dict[str, str]:
+    """Query parameters as the API spells them: `from_`/`to` for months and dates, times
+    in RFC 3339, None left out."""
+    out = {}
+    for name, value in params.items():
+        if value is None:
+            continue
+        key = name.rstrip("_")
+        out[key] = value.isoformat() if isinstance(value, datetime) else str(value)
+    return out
+
+
+class _Http:
+    def __init__(self, token: str, base_url: str, timeout: float, max_retries: int,
+                 transport: httpx.BaseTransport | None) -> None:
+        self.max_retries = max_retries
+        self.http = httpx.Client(base_url=base_url.rstrip("/"), timeout=timeout, transport=transport,
+                                 headers={"Authorization": f"Bearer {token}",
+                                          "User-Agent": "partner-api-client/0.1.0"})
+
+    def request(self, method: str, path: str, *, params: Mapping[str, Any] | None = None,
+                json: Any = None) -> httpx.Response:
+        attempt = 0
+        while True:
+            try:
+                answer = self.http.request(method, path, params=_query(params or {}), json=json)
+            except httpx.TransportError:
+                if method != "GET" or attempt >= self.max_retries:
+                    raise  # a write is never repeated blind: it may have been done
+                attempt += 1
+                time.sleep(min(2 ** attempt * 0.25, MAX_WAIT))
+                continue
+            if answer.status_code in RETRIED_STATUSES and attempt < self.max_retries:
+                attempt += 1
+                time.sleep(_wait(answer, attempt))
+                continue
+            if answer.status_code >= 400:
+                raise _error(answer)
+            return answer
+
+    def json(self, method: str, path: str, **kwargs: Any) -> Any:
+        answer = self.request(method, path, **kwargs)
+        return answer.json() if answer.content else None
+
+
+def _wait(answer: httpx.Response, attempt: int) -> float:
+    text = answer.headers.get("Retry-After", "")
+    return min(float(text), MAX_WAIT) if text.isdigit() else min(2 ** attempt * 0.5, MAX_WAIT)
+
+
+def _error(answer: httpx.Response) -> ApiError:
+    try:
+        body = answer.json()
+    except ValueError:
+        body = {}
+    if not isinstance(body, dict):
+        body = {}
+    return ApiError(answer.status_code, body.get("code", "internal_error"), body.get("title", answer.reason_phrase),
+                    body.get("detail"), body.get("request_id") or answer.headers.get("X-Request-Id"),
+                    body.get("errors") or ())
+
+
+class _Resource:
+    def __init__(self, http: _Http) -> None:
+        self._http = http
+
+    def _get(self, path: str, **params: Any) -> Model:
+        return Model(self._http.json("GET", path, params=params))
+
+    def _pages(self, path: str, params: Mapping[str, Any]) -> Iterator[Model]:
+        """Every item of every page, the cursor followed for the caller."""
+        params = dict(params)
+        while True:
+            page = self._http.json("GET", path, params=params)
+            yield from (Model(item) for item in page["data"])
+            if not page.get("next_cursor"):
+                return
+            params["cursor"] = page["next_cursor"]
+
+
+class Employees(_Resource):
+    def list(self, *, status: str | None = None, entity_id: str | None = None, updated_since: datetime | None = None,
+             limit: int | None = None) -> Iterator[Model]:
+        """listEmployees: every employee, oldest first; `limit` is the page size."""
+        return self._pages("/v1/employees", {"status": status, "entity_id": entity_id,
+                                             "updated_since": updated_since, "limit": limit})
+
+    def get(self, employee_id: str) -> Model:
+        """getEmployee"""
+        return self._get(f"/v1/employees/{employee_id}")
+
+
+class PayrollRuns(_Resource):
+    def list(self, *, from_: str | None = None, to: str | None = None, status: str | None = None,
+             updated_since: datetime | None = None, limit: int | None = None) -> Iterator[Model]:
+        """listPayrollRuns: every closed run, newest month first (`from_`, `to`: YYYY-MM)."""
+        return self._pages("/v1/payroll-runs", {"from_": from_, "to": to, "status": status,
+                                                "updated_since": updated_since, "limit": limit})
+
+    def get(self, payroll_run_id: str) -> Model:
+        """getPayrollRun: the run with its components and journal."""
+        return self._get(f"/v1/payroll-runs/{payroll_run_id}")
+
+
+class Attendance(_Resource):
+    def ingest(self, events: Sequence[Mapping[str, Any]]) -> list[Model]:
+        """ingestAttendanceEvents: one result per event, in order."""
+        answer = self._http.json("POST", "/v1/attendance/events", json={"events": list(events)})
+        return [Model(result) for result in answer["results"]]
+
+    def days(self, *, from_: str, to: str, employee_id: str | None = None,
+             limit: int | None = None) -> Iterator[Model]:
+        """listAttendanceDays: every day from `from_` to `to` (YYYY-MM-DD, at most 62 days)."""
+        return self._pages("/v1/attendance", {"from_": from_, "to": to, "employee_id": employee_id, "limit": limit})
+
+
+class Events(_Resource):
+    def list(self, *, types: Sequence[str] | None = None, since: datetime | None = None, after: str | None = None,
+             limit: int | None = None) -> Iterator[Model]:
+        """listEvents: the company's events, oldest first."""
+        return self._pages("/v1/events", {"types": ",".join(types) if types else None, "since": since,
+                                          "after": after, "limit": limit})
+
+    def get(self, event_id: str) -> Model:
+        """getEvent"""
+        return self._get(f"/v1/events/{event_id}")
+
+
+class Webhooks(_Resource):
+    def create(self, url: str, events: Sequence[str]) -> Model:
+        """createWebhookEndpoint: the endpoint, with its `secret` (shown this once)."""
+        return Model(self._http.json("POST", "/v1/webhooks", json={"url": url, "events": list(events)}))
+
+    def list(self) -> list[Model]:
+        """listWebhookEndpoints: this credential's endpoints."""
+        return [Model(item) for item in self._http.json("GET", "/v1/webhooks")["data"]]
+
+    def get(self, webhook_id: str) -> Model:
+        """getWebhookEndpoint"""
+        return self._get(f"/v1/webhooks/{webhook_id}")
+
+    def update(self, webhook_id: str, *, url: str | None = None, events: Sequence[str] | None = None,
+               active: bool | None = None) -> Model:
+        """updateWebhookEndpoint: only what is given changes."""
+        body = {k: v for k, v in (("url", url), ("events", list(events) if events is not None else None),
+                                  ("active", active)) if v is not None}
+        return Model(self._http.json("PATCH", f"/v1/webhooks/{webhook_id}", json=body))
+
+    def delete(self, webhook_id: str) -> None:
+        """deleteWebhookEndpoint"""
+        self._http.request("DELETE", f"/v1/webhooks/{webhook_id}")
+
+    def test(self, webhook_id: str) -> None:
+        """sendTestWebhook: a `ping` is on its way."""
+        self._http.request("POST", f"/v1/webhooks/{webhook_id}/test")
+
+    def rotate_secret(self, webhook_id: str, *, expire_previous_in: int | None = None) -> Model:
+        """rotateWebhookSecret: the endpoint with its new `secret`."""
+        body = {} if expire_previous_in is None else {"expire_previous_in": expire_previous_in}
+        return Model(self._http.json("POST", f"/v1/webhooks/{webhook_id}/rotate-secret", json=body))
+
+    def deliveries(self, webhook_id: str, *, status: str | None = None) -> list[Model]:
+        """listWebhookDeliveries: at most 100, newest first."""
+        answer = self._http.json("GET", f"/v1/webhooks/{webhook_id}/deliveries", params={"status": status})
+        return [Model(item) for item in answer["data"]]
+
+    def redeliver(self, webhook_id: str, delivery_id: str) -> Model:
+        """redeliverWebhook: the new attempt."""
+        return Model(self._http.json("POST", f"/v1/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver"))
+
+    def replay(self, webhook_id: str, since: datetime, *, status: str | None = None) -> Model:
+        """replayWebhookEvents: `{queued}`."""
+        body: dict[str, Any] = {"since": since.isoformat()}
+        if status is not None:
+            body["status"] = status
+        return Model(self._http.json("POST", f"/v1/webhooks/{webhook_id}/replay", json=body))
+
+
+class Sandbox(_Resource):
+    def trigger(self, event_type: str) -> Model:
+        """triggerSandboxEvent: makes the event happen (sandbox keys only) and returns it."""
+        return Model(self._http.json("POST", "/v1/sandbox/events", json={"type": event_type}))
+
+
+class Client:
+    """The Partner API for one credential: `Client(api_key="svc_test_...", base_url=...)`
+    (or `oauth_token=`). Resources as attributes; lists walk every page."""
+
+    def __init__(self, api_key: str | None = None, *, oauth_token: str | None = None,
+                 base_url: str = DEFAULT_BASE_URL, timeout: float = 30.0, max_retries: int = 3,
+                 transport: httpx.BaseTransport | None = None) -> None:
+        token = api_key or oauth_token
+        if not token:
+            raise ValueError("give api_key= or oauth_token=")
+        self._http = _Http(token, base_url, timeout, max_retries, transport)
+        self.employees = Employees(self._http)
+        self.payroll_runs = PayrollRuns(self._http)
+        self.attendance = Attendance(self._http)
+        self.events = Events(self._http)
+        self.webhooks = Webhooks(self._http)
+        self.sandbox = Sandbox(self._http)
+
+    def company(self) -> Model:
+        """getCompany: the company the credential belongs to."""
+        return Model(self._http.json("GET", "/v1/company"))
+
+    def event_types(self) -> list[Model]:
+        """listEventTypes"""
+        return [Model(item) for item in self._http.json("GET", "/v1/event-types")["data"]]
+
+    def journal_accounts(self, *, entity_id: str | None = None) -> list[Model]:
+        """listJournalAccounts: the chart of accounts as the company maps it now."""
+        answer = self._http.json("GET", "/v1/journal-accounts", params={"entity_id": entity_id})
+        return [Model(item) for item in answer["data"]]
+
+    def close(self) -> None:
+        self._http.http.close()
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+# The operation each method calls: a test of the service holds that every published
+# operation has one.
+OPERATIONS = {
+    "getCompany": "company", "listEmployees": "employees.list", "getEmployee": "employees.get",
+    "listPayrollRuns": "payroll_runs.list", "getPayrollRun": "payroll_runs.get",
+    "ingestAttendanceEvents": "attendance.ingest", "listAttendanceDays": "attendance.days",
+    "listWebhookEndpoints": "webhooks.list", "createWebhookEndpoint": "webhooks.create",
+    "getWebhookEndpoint": "webhooks.get", "updateWebhookEndpoint": "webhooks.update",
+    "deleteWebhookEndpoint": "webhooks.delete", "sendTestWebhook": "webhooks.test",
+    "rotateWebhookSecret": "webhooks.rotate_secret", "listWebhookDeliveries": "webhooks.deliveries",
+    "replayWebhookEvents": "webhooks.replay", "redeliverWebhook": "webhooks.redeliver",
+    "listEventTypes": "event_types", "listEvents": "events.list", "getEvent": "events.get",
+    "listJournalAccounts": "journal_accounts", "triggerSandboxEvent": "sandbox.trigger",
+}

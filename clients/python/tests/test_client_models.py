@@ -1,0 +1,90 @@
+"""Models, errors and retries of partner_api, against httpx's MockTransport (the network is
+the boundary this package does not own; tests/e2e/test_python_client.py runs it against
+the real service)."""
+
+from datetime import UTC, date, datetime
+from decimal import Decimal
+
+import httpx
+import pytest
+from partner_api import ApiError, Client, Model
+
+RUN = {"id": "prun_1", "payroll_month": "2026-10", "totals": {"net": "12327.570", "gross": "12840.000"},
+       "finalized_at": "2026-11-21T09:00:00Z", "something_new": {"x": 1},
+       "journal_entries": [{"accounting_date": "2026-10-31", "lines": [{"debit": "9300.000", "credit": "0.000"}]}]}
+
+
+def client_of(handler, **options):
+    return Client(api_key="svc_test_x", base_url="http://api.test", transport=httpx.MockTransport(handler),
+                  **options)
+
+
+def test_money_is_decimal_times_and_dates_are_typed_and_new_fields_are_kept():
+    run = Model(RUN)
+    assert run.totals.net == Decimal("12327.570") and run.journal_entries[0].lines[0].debit == Decimal("9300.000")
+    assert run.finalized_at == datetime(2026, 11, 21, 9, 0, tzinfo=UTC)
+    assert run.journal_entries[0].accounting_date == date(2026, 10, 31)
+    assert run.payroll_month == "2026-10" and run.something_new.x == 1 and run["id"] == "prun_1"
+    with pytest.raises(AttributeError):
+        _ = run.nothing
+
+
+def test_lists_walk_every_page_with_the_callers_page_size():
+    seen = []
+
+    def handler(request):
+        seen.append(dict(request.url.params))
+        cursor = request.url.params.get("cursor")
+        page = {None: ({"id": "a"}, "c1"), "c1": ({"id": "b"}, "c2"), "c2": ({"id": "c"}, None)}[cursor]
+        return httpx.Response(200, json={"data": [page[0]], "next_cursor": page[1]})
+
+    assert [e.id for e in client_of(handler).employees.list(limit=1, status="active")] == ["a", "b", "c"]
+    assert seen[0] == {"limit": "1", "status": "active"} and seen[2]["cursor"] == "c2"
+
+
+def test_a_refusal_is_an_api_error_with_the_problems_fields():
+    problem = {"type": "x#validation_failed", "title": "The request body failed validation", "status": 422,
+               "code": "validation_failed", "request_id": "req_1", "detail": "bad",
+               "errors": [{"path": "url", "message": "must be https://"}]}
+
+    def handler(request):
+        return httpx.Response(422, json=problem, headers={"Content-Type": "application/problem+json"})
+
+    with pytest.raises(ApiError) as refused:
+        client_of(handler).webhooks.create("http://x", ["ping"])
+    error = refused.value
+    assert (error.status, error.code, error.request_id, error.errors[0]["path"]) == (
+        422, "validation_failed", "req_1", "url")
+
+
+def test_429_and_503_are_retried_after_retry_after_then_given_up(monkeypatch):
+    slept, answers = [], iter([429, 503, 200])
+    monkeypatch.setattr("partner_api._client.time.sleep", slept.append)
+
+    def handler(request):
+        status = next(answers)
+        return httpx.Response(status, json={"id": "cmp_1"} if status == 200 else {"code": "rate_limited"},
+                              headers={"Retry-After": "2"})
+
+    assert client_of(handler).company().id == "cmp_1" and slept == [2.0, 2.0]
+    with pytest.raises(ApiError) as gave_up:
+        client_of(lambda request: httpx.Response(429, json={"code": "rate_limited"}, headers={"Retry-After": "1"}),
+                  max_retries=1).company()
+    assert gave_up.value.status == 429
+
+
+def test_connection_errors_are_retried_for_reads_only(monkeypatch):
+    monkeypatch.setattr("partner_api._client.time.sleep", lambda seconds: None)
+    calls = []
+
+    def handler(request):
+        calls.append(request.method)
+        if len(calls) == 1:
+            raise httpx.ConnectError("refused")
+        return httpx.Response(200, json={"id": "cmp_1"})
+
+    assert client_of(handler).company().id == "cmp_1" and calls == ["GET", "GET"]
+    calls.clear()
+    with pytest.raises(httpx.ConnectError):
+        client_of(handler).sandbox.trigger("employee.created")
+    assert calls == ["POST"]  # never repeated blind
