@@ -16,7 +16,7 @@ SCRIPT = """
 import sys, time
 from datetime import datetime, timedelta, timezone
 from decimal import Decimal
-from partner_api import ApiError, Client
+from partner_api import ApiError, Client, FileCursorStore
 
 base, key = sys.argv[1], sys.argv[2]
 with Client(api_key=key, base_url=base) as client:
@@ -38,6 +38,20 @@ with Client(api_key=key, base_url=base) as client:
     assert client.events.get(made.id).id == made.id
     assert any(event.id == made.id for event in client.events.list(types=["employee.updated"], limit=50))
     assert client.event_types() and client.journal_accounts()
+    store = FileCursorStore(sys.argv[3])  # follow: from the place kept, each event once across restarts
+    store.set(made.id)
+    later = [client.sandbox.trigger("employee.updated").id for _ in range(2)]
+    seen = []
+    for event in client.events.follow(cursor_store=store, types=["employee.updated"], poll=0.1,
+                                      stop=lambda: len(seen) >= 2):
+        seen.append(event.id)
+    assert seen == later and store.get() == later[-1], (seen, later)
+    last = client.sandbox.trigger("employee.updated").id
+    again = []
+    for event in client.events.follow(cursor_store=store, types=["employee.updated"], poll=0.1,
+                                      stop=lambda: len(again) >= 1):
+        again.append(event.id)
+    assert again == [last], again
     hook = client.webhooks.create("https://93.184.215.14/hook", ["employee.updated"])
     assert hook.secret.startswith("whsec_") and [h.id for h in client.webhooks.list()] == [hook.id]
     assert client.webhooks.get(hook.id).url == "https://93.184.215.14/hook"
@@ -86,5 +100,6 @@ def test_the_package_installs_and_calls_every_method_of_the_served_service(tmp_p
         installed = subprocess.run([str(python), "-m", "pip", "install", "--quiet", str(ROOT / "clients" / "python")],
                                    capture_output=True, text=True, timeout=600)
         assert installed.returncode == 0, installed.stderr[-2000:]
-        run = subprocess.run([str(python), "-c", SCRIPT, base, key], capture_output=True, text=True, timeout=180)
+        run = subprocess.run([str(python), "-c", SCRIPT, base, key, str(tmp_path / "place")], capture_output=True,
+                             text=True, timeout=180)
         assert run.returncode == 0 and run.stdout.startswith("ok cmp_"), run.stdout + run.stderr[-3000:]

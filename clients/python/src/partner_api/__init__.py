@@ -7,7 +7,7 @@
 """
 
 from partner_api import webhooks
-from partner_api._client import OPERATIONS, ApiError, Client
+from partner_api._client import OPERATIONS, ApiError, Client, CursorStore, FileCursorStore
 from partner_api._models import Model
 
-__all__ = ["OPERATIONS", "ApiError", "Client", "Model", "webhooks"]
+__all__ = ["OPERATIONS", "ApiError", "Client", "CursorStore", "FileCursorStore", "Model", "webhooks"]

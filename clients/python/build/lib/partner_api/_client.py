@@ -3,10 +3,13 @@
 
 from __future__ import annotations
 
+import builtins
+import os
 import time
-from collections.abc import Iterator, Mapping, Sequence
-from datetime import datetime
-from typing import Any
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Protocol
 
 import httpx
 
@@ -143,6 +146,32 @@ class Attendance(_Resource):
         return self._pages("/v1/attendance", {"from_": from_, "to": to, "employee_id": employee_id, "limit": limit})
 
 
+class CursorStore(Protocol):
+    """Where `events.follow` keeps its place: the id of the last event handled."""
+
+    def get(self) -> str | None: ...
+
+    def set(self, event_id: str) -> None: ...
+
+
+class FileCursorStore:
+    """A CursorStore in a file (written whole, then renamed: a crash leaves the old place)."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+
+    def get(self) -> str | None:
+        try:
+            return self.path.read_text(encoding="utf-8").strip() or None
+        except FileNotFoundError:
+            return None
+
+    def set(self, event_id: str) -> None:
+        fresh = self.path.with_name(self.path.name + ".new")
+        fresh.write_text(event_id, encoding="utf-8")
+        fresh.replace(self.path)
+
+
 class Events(_Resource):
     def list(self, *, types: Sequence[str] | None = None, since: datetime | None = None, after: str | None = None,
              limit: int | None = None) -> Iterator[Model]:
@@ -153,6 +182,27 @@ class Events(_Resource):
     def get(self, event_id: str) -> Model:
         """getEvent"""
         return self._get(f"/v1/events/{event_id}")
+
+    def follow(self, *, cursor_store: CursorStore | None = None, types: Sequence[str] | None = None,
+               poll: float = 1.0, max_poll: float = 30.0, stop: Callable[[], bool] = lambda: False) -> Iterator[Model]:
+        """Every new event as it comes, oldest first, for ever (or until `stop()`): the feed
+        is asked again after `poll` seconds while nothing comes, backing off to `max_poll`.
+        An event counts as handled when the caller asks for the next one; `cursor_store`
+        then keeps its id, so a restart goes on after it: nothing lost, nothing repeated.
+        Without a stored place, it starts from now."""
+        after = cursor_store.get() if cursor_store is not None else None
+        since = None if after else datetime.now(UTC)
+        wait = poll
+        while not stop():
+            came = False
+            for event in self.list(types=types, since=since if after is None else None, after=after, limit=200):
+                yield event
+                after, came = event.id, True
+                if cursor_store is not None:
+                    cursor_store.set(event.id)
+            wait = poll if came else min(wait * 2, max_poll)
+            if not came:
+                time.sleep(wait)
 
 
 class Webhooks(_Resource):
@@ -188,7 +238,7 @@ class Webhooks(_Resource):
         body = {} if expire_previous_in is None else {"expire_previous_in": expire_previous_in}
         return Model(self._http.json("POST", f"/v1/webhooks/{webhook_id}/rotate-secret", json=body))
 
-    def deliveries(self, webhook_id: str, *, status: str | None = None) -> list[Model]:
+    def deliveries(self, webhook_id: str, *, status: str | None = None) -> builtins.list[Model]:
         """listWebhookDeliveries: at most 100, newest first."""
         answer = self._http.json("GET", f"/v1/webhooks/{webhook_id}/deliveries", params={"status": status})
         return [Model(item) for item in answer["data"]]

@@ -36,7 +36,8 @@ def verify(body: bytes, headers: Mapping[str, str], secret: str, *, now: float |
         expected = hmac.new(secret.encode(), stamps[0].encode() + b"." + body, hashlib.sha256).hexdigest()
         if not any(hmac.compare_digest(expected, value.strip()) for name, value in parts if name.strip() == "v1"):
             raise SignatureError("no v1 signature matches this secret")
-        return json.loads(body)
+        event: dict[str, Any] = json.loads(body)
+        return event
     if "webhook-signature" in lowered:
         try:
             return Webhook(secret).verify(body, dict(lowered))  # type: ignore[no-any-return]
