@@ -677,11 +677,10 @@ def after_a_moment(function, *args):
     return function(*args)
 
 
-def test_a_finalize_racing_a_chart_change_posts_under_one_chart_entirely(committed, race, company, clock, runtime,
-                                                                        monkeypatch):
-    """The opening and the accrual both credit the provision: with the company's chart
-    held still for the move, both name it by one code, before the change or after.
-    Reading the chart is slowed, so a change that did not wait would land between them."""
+@pytest.fixture
+def slow_chart(monkeypatch):
+    """Reading the chart of accounts takes 50 ms: a race that a lock does not hold lands
+    inside a move instead of around it."""
     read_chart = accounts.in_force
 
     def slowly(*args):
@@ -690,6 +689,13 @@ def test_a_finalize_racing_a_chart_change_posts_under_one_chart_entirely(committ
         return chart
 
     monkeypatch.setattr(accounts, "in_force", slowly)
+
+
+def test_a_finalize_racing_a_chart_change_posts_under_one_chart_entirely(committed, race, company, clock, runtime,
+                                                                        slow_chart):
+    """The opening and the accrual both credit the provision: with the company's chart
+    held still for the move, both name it by one code, before the change or after.
+    Reading the chart is slowed, so a change that did not wait would land between them."""
     entity = committed(lambda: company.entities.get())
     for round_number, month in enumerate(months()):
         committed(hr.hire, company, {"staff_number": f"LATE-{round_number}", "name_en": "Late",
@@ -709,19 +715,11 @@ def test_a_finalize_racing_a_chart_change_posts_under_one_chart_entirely(committ
 
 
 def test_a_draft_built_while_another_month_is_finalized_waits_for_nobody(committed, race, company, clock, runtime,
-                                                                        monkeypatch):
+                                                                        slow_chart):
     """The finalize holds the company's chart (FOR NO KEY UPDATE) and then the entity; the
     draft holds the entity and writes a run that refers to the company. Had the chart been
     taken FOR UPDATE, each would wait for the other (a deadlock PostgreSQL breaks by
     failing one). Reading the chart is slowed to let the draft take the entity first."""
-    read_chart = accounts.in_force
-
-    def slowly(*args):
-        chart = read_chart(*args)
-        time.sleep(0.05)
-        return chart
-
-    monkeypatch.setattr(accounts, "in_force", slowly)
     entity = committed(lambda: company.entities.get())
     for round_number in range(ROUNDS // 2):
         year = 2028 + round_number
