@@ -4,12 +4,19 @@ README's command runs. And the OpenAPI document stays the one source: every publ
 operation has a client method."""
 
 import importlib
+import json
+import os
+import re
 import shutil
 import subprocess
 import sys
 import venv
 from pathlib import Path
 
+import pytest
+import requests
+
+from tests.e2e.processes import flask
 from tests.e2e.test_serve import serving
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -94,16 +101,104 @@ def test_every_published_operation_has_a_client_method(client):
         assert callable(target), method
 
 
-def test_the_package_installs_and_calls_every_method_of_the_served_service(tmp_path):
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory):
+    """A fresh virtualenv with `pip install ./clients/python` done in it (from a copy:
+    building writes beside the sources); its python and the copy."""
+    folder = tmp_path_factory.mktemp("client")
+    venv.create(folder / "venv", with_pip=True)
+    python = folder / "venv" / "bin" / "python"
+    package = folder / "partner-api-client"
+    shutil.copytree(ROOT / "clients" / "python", package,
+                    ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__"))
+    done = subprocess.run([str(python), "-m", "pip", "install", "--quiet", str(package)],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return python, package
+
+
+def test_the_package_installs_and_calls_every_method_of_the_served_service(tmp_path, installed):
+    python, _ = installed
     with serving(tmp_path) as (base, key, _, _):
-        venv.create(tmp_path / "venv", with_pip=True)
-        python = tmp_path / "venv" / "bin" / "python"
-        package = tmp_path / "partner-api-client"  # a copy: building writes beside the sources
-        shutil.copytree(ROOT / "clients" / "python", package,
-                        ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__"))
-        installed = subprocess.run([str(python), "-m", "pip", "install", "--quiet", str(package)],
-                                   capture_output=True, text=True, timeout=600)
-        assert installed.returncode == 0, installed.stderr[-2000:]
         run = subprocess.run([str(python), "-c", SCRIPT, base, key, str(tmp_path / "place")], capture_output=True,
                              text=True, timeout=180)
         assert run.returncode == 0 and run.stdout.startswith("ok cmp_"), run.stdout + run.stderr[-3000:]
+
+
+def test_the_example_sync_reads_every_page_and_balanced_journals_and_says_why_it_is_refused(tmp_path, installed):
+    """examples/payroll_sync.py (type-checked with mypy --strict in .ci/run), as a partner
+    runs it: every employee, each run's journal in Decimal; a revoked key is one clear line."""
+    python, package = installed
+    with serving(tmp_path) as (base, key, _, _):
+        env = {**os.environ, "PARTNER_API_KEY": key, "PARTNER_API_BASE_URL": base}
+        run = subprocess.run([str(python), str(package / "examples" / "payroll_sync.py")], env=env,
+                             capture_output=True, text=True, timeout=120)
+        assert run.returncode == 0, run.stdout + run.stderr[-3000:]
+        assert re.match(r".+: 10 employees\n", run.stdout), run.stdout
+        assert re.search(r"^\d{4}-\d{2} (finalized|paid): net \d+\.\d{3} KWD, journal \d+\.\d{3} balanced$",
+                         run.stdout, re.M), run.stdout
+        wrong = subprocess.run([str(python), str(package / "examples" / "payroll_sync.py")],
+                               env={**env, "PARTNER_API_KEY": "svc_test_" + "0" * 40},
+                               capture_output=True, text=True, timeout=120)
+        assert wrong.returncode == 1 and re.fullmatch(r"refused: 401 unauthenticated: .+ \(request req_\w+\)\n",
+                                                      wrong.stderr), wrong.stderr
+
+
+def test_an_app_connects_through_the_consent_page_and_its_token_is_kept_and_refreshed(tmp_path, installed):
+    """examples/connect_app.py: it prints the consent URL, the customer signs in and
+    approves (the console's own forms), the script exchanges the code it is given back and
+    keeps the token; run again, it uses the kept one."""
+    python, package = installed
+    printed = []
+    with serving(tmp_path) as (base, key, database, output):
+        password = re.search(r"sign in as (\S+), password (\S+)\)", output)
+        company = requests.get(f"{base}/v1/company", headers={"Authorization": f"Bearer {key}"}, timeout=10).json()
+        env = {**os.environ, "DATABASE_URL": f"sqlite:///{database}", "REDIS_URL": ""}
+        redirect = "http://127.0.0.1:8765/cb"
+        made = json.loads(flask(env, "oauth", "apps", "create", "--company", company["id"], "--name", "Ledgerly",
+                                "--redirect-uri", redirect, "--scopes", "employees:read", "--json"))
+        script = subprocess.Popen(
+            [str(python), str(package / "examples" / "connect_app.py"), made["client_id"], made["client_secret"],
+             redirect, str(tmp_path / "token.json")], env={**os.environ, "PARTNER_API_BASE_URL": base},
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        try:
+            line = script.stdout.readline()
+            printed.append(line)
+            url = line.removeprefix("open: ").strip()
+            landed = approve(url, password.group(1), password.group(2))
+            assert landed.startswith(redirect + "?code="), landed
+            out, _ = script.communicate(landed + "\n", timeout=60)
+            printed.append(out)
+        finally:
+            script.kill()
+        assert script.returncode == 0 and f"connected to {company['id']}: 10 employees" in out, printed
+        kept = json.loads((tmp_path / "token.json").read_text())
+        assert kept["access_token"].startswith("svc_at_") and kept["refresh_token"].startswith("svc_rt_")
+        kept["expires_at"] = 0  # as if an hour had passed: the next run refreshes and keeps the new one
+        (tmp_path / "token.json").write_text(json.dumps(kept))
+        again = subprocess.run([str(python), str(package / "examples" / "connect_app.py"), made["client_id"],
+                                made["client_secret"], redirect, str(tmp_path / "token.json")],
+                               env={**os.environ, "PARTNER_API_BASE_URL": base}, capture_output=True, text=True,
+                               timeout=60)
+        assert again.returncode == 0 and "10 employees" in again.stdout, again.stdout + again.stderr
+        fresh = json.loads((tmp_path / "token.json").read_text())
+        assert fresh["refresh_token"] != kept["refresh_token"] and fresh["expires_at"] > 0
+
+
+def approve(url, email, password):
+    """The customer: signs in where the consent URL sends them, then approves; where the
+    browser is sent back to (not followed: the app's redirect URI is not listening)."""
+    browser = requests.Session()
+    page = browser.get(url, timeout=10)
+    assert "/console/sign-in" in page.url, page.url
+    browser.post(page.url, data={"email": email, "password": password, "csrf_token": _csrf(page.text)}, timeout=10)
+    consent = browser.get(url, timeout=10)
+    company = re.search(r'<option value="(cmp_\w+)"', consent.text).group(1)
+    answer = browser.post(url, data={"csrf_token": _csrf(consent.text), "company_id": company, "decision": "approve"},
+                          allow_redirects=False, timeout=10)
+    assert answer.status_code in (302, 303), answer.text[:500]
+    return answer.headers["Location"]
+
+
+def _csrf(page):
+    return re.search(r'name="csrf_token" (?:type="hidden" )?value="([^"]+)"', page).group(1)

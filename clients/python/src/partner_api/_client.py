@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import builtins
 import os
+import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
@@ -14,6 +15,7 @@ from typing import Any, Protocol
 import httpx
 
 from partner_api._models import Model
+from partner_api.oauth import OAuthApp, Token
 
 DEFAULT_BASE_URL = "http://127.0.0.1:5000"
 RETRIED_STATUSES = (429, 503)
@@ -42,25 +44,60 @@ def _query(params: Mapping[str, Any]) -> dict[str, str]:
     return out
 
 
+class _Credential:
+    """The bearer token of every request: a key, or an OAuth token that is refreshed once
+    it is (about to be) expired, or once when the API refuses it, the new one handed to
+    `on_refresh` to be kept."""
+
+    def __init__(self, token: str | Token, app: OAuthApp | None,
+                 on_refresh: Callable[[Token], None] | None) -> None:
+        self.token, self.app, self.on_refresh = token, app, on_refresh
+        self.lock = threading.Lock()
+
+    def current(self) -> str:
+        token = self.token
+        if isinstance(token, Token) and token.expired() and self.app is not None:
+            self.refresh(token.access_token)
+        return self.token.access_token if isinstance(self.token, Token) else self.token
+
+    def refresh(self, refused: str) -> bool:
+        """Refresh unless another thread already has (the token is no longer `refused`);
+        False when there is nothing to refresh with."""
+        with self.lock:
+            token = self.token
+            if not isinstance(token, Token) or self.app is None or not token.refresh_token:
+                return False
+            if token.access_token != refused:
+                return True
+            self.token = self.app.refresh(token)
+        if self.on_refresh is not None:
+            self.on_refresh(self.token)
+        return True
+
+
 class _Http:
-    def __init__(self, token: str, base_url: str, timeout: float, max_retries: int,
+    def __init__(self, credential: _Credential, base_url: str, timeout: float, max_retries: int,
                  transport: httpx.BaseTransport | None) -> None:
-        self.max_retries = max_retries
+        self.max_retries, self.credential = max_retries, credential
         self.http = httpx.Client(base_url=base_url.rstrip("/"), timeout=timeout, transport=transport,
-                                 headers={"Authorization": f"Bearer {token}",
-                                          "User-Agent": "partner-api-client/0.1.0"})
+                                 headers={"User-Agent": "partner-api-client/0.1.0"})
 
     def request(self, method: str, path: str, *, params: Mapping[str, Any] | None = None,
                 json: Any = None) -> httpx.Response:
-        attempt = 0
+        attempt, refreshed = 0, False
         while True:
+            bearer = self.credential.current()
             try:
-                answer = self.http.request(method, path, params=_query(params or {}), json=json)
+                answer = self.http.request(method, path, params=_query(params or {}), json=json,
+                                           headers={"Authorization": f"Bearer {bearer}"})
             except httpx.TransportError:
                 if method != "GET" or attempt >= self.max_retries:
                     raise  # a write is never repeated blind: it may have been done
                 attempt += 1
                 time.sleep(min(2 ** attempt * 0.25, MAX_WAIT))
+                continue
+            if answer.status_code == 401 and not refreshed and self.credential.refresh(bearer):
+                refreshed = True  # revoked or expired early: one refresh, then the answer stands
                 continue
             if answer.status_code in RETRIED_STATUSES and attempt < self.max_retries:
                 attempt += 1
@@ -262,16 +299,19 @@ class Sandbox(_Resource):
 
 
 class Client:
-    """The Partner API for one credential: `Client(api_key="svc_test_...", base_url=...)`
-    (or `oauth_token=`). Resources as attributes; lists walk every page."""
+    """The Partner API for one credential: `Client(api_key="svc_test_...", base_url=...)`,
+    or `Client(oauth_token=token, oauth_app=app, on_token_refresh=save)` for a connected
+    app (the token refreshed when it expires, each new one handed to `save`). Resources as
+    attributes; lists walk every page."""
 
-    def __init__(self, api_key: str | None = None, *, oauth_token: str | None = None,
+    def __init__(self, api_key: str | None = None, *, oauth_token: str | Token | None = None,
+                 oauth_app: OAuthApp | None = None, on_token_refresh: Callable[[Token], None] | None = None,
                  base_url: str = DEFAULT_BASE_URL, timeout: float = 30.0, max_retries: int = 3,
                  transport: httpx.BaseTransport | None = None) -> None:
         token = api_key or oauth_token
         if not token:
             raise ValueError("give api_key= or oauth_token=")
-        self._http = _Http(token, base_url, timeout, max_retries, transport)
+        self._http = _Http(_Credential(token, oauth_app, on_token_refresh), base_url, timeout, max_retries, transport)
         self.employees = Employees(self._http)
         self.payroll_runs = PayrollRuns(self._http)
         self.attendance = Attendance(self._http)
