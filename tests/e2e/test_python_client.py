@@ -8,6 +8,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import venv
@@ -15,9 +16,11 @@ from pathlib import Path
 
 import pytest
 import requests
+from standardwebhooks import Webhook
 
 from tests.e2e.processes import flask
 from tests.e2e.test_serve import serving
+from tests.receivers import Receiver
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = """
@@ -202,3 +205,50 @@ def approve(url, email, password):
 
 def _csrf(page):
     return re.search(r'name="csrf_token" (?:type="hidden" )?value="([^"]+)"', page).group(1)
+
+
+def test_listen_forwards_what_trigger_makes_signed_with_the_printed_secret_and_stops_on_ctrl_c(tmp_path, installed):
+    """The Done-when of issue 35 part 3: `partner-api listen` (installed with the package)
+    forwards the event `partner-api trigger` made to a receiver on localhost; the receiver
+    verifies it with the printed secret, in both header forms; Ctrl-C ends it cleanly."""
+    python, _ = installed
+    command = python.parent / "partner-api"
+    with serving(tmp_path) as (base, key, _, _), Receiver() as receiver:
+        env = {**os.environ, "PARTNER_API_KEY": key, "PARTNER_API_BASE_URL": base}
+        listening = subprocess.Popen([str(command), "listen", "--forward-to", receiver.url, "--events",
+                                      "employee.updated,employee.left", "--poll", "0.2"], env=env,
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            ready = listening.stdout.readline()
+            secret = re.search(r"signing secret (whsec_\S+)", ready)
+            assert secret and receiver.url in ready, ready
+            made = subprocess.run([str(command), "trigger", "employee.updated"], env=env, capture_output=True,
+                                  text=True, timeout=60)
+            assert made.returncode == 0 and re.fullmatch(r"evt_\w+\n", made.stdout), made.stdout + made.stderr
+            line = listening.stdout.readline()
+            assert made.stdout.strip() in line and "employee.updated" in line and "-> 200 (" in line, line
+            [delivery] = receiver.requests
+            body, headers = delivery["body"], delivery["headers"]
+            event = client_verify(body, {"X-SVC-Signature": headers["X-SVC-Signature"]}, secret.group(1))
+            assert event["id"] == made.stdout.strip() and event["type"] == "employee.updated"
+            standard = {name: headers[name] for name in ("webhook-id", "webhook-timestamp", "webhook-signature")}
+            assert Webhook(secret.group(1)).verify(body, standard)["id"] == event["id"]
+            served = requests.get(f"{base}/v1/events/{event['id']}", headers={"Authorization": f"Bearer {key}"},
+                                  timeout=10).json()
+            assert served == event  # the feed's event, field for field
+            refused = subprocess.run([str(command), "trigger", "no.such_type"], env=env, capture_output=True,
+                                     text=True, timeout=60)
+            assert refused.returncode == 1 and "422 validation_failed" in refused.stderr, refused.stderr
+        finally:
+            listening.send_signal(signal.SIGINT)
+            _, errors = listening.communicate(timeout=30)
+        assert listening.returncode == 0 and errors.strip() == "Stopped.", errors
+
+
+def client_verify(body, headers, secret):
+    sys.path.insert(0, str(ROOT / "clients" / "python" / "src"))
+    try:
+        from partner_api.webhooks import verify
+    finally:
+        sys.path.pop(0)
+    return verify(body, headers, secret)

@@ -221,14 +221,15 @@ class Events(_Resource):
         return self._get(f"/v1/events/{event_id}")
 
     def follow(self, *, cursor_store: CursorStore | None = None, types: Sequence[str] | None = None,
-               poll: float = 1.0, max_poll: float = 30.0, stop: Callable[[], bool] = lambda: False) -> Iterator[Model]:
+               since: datetime | None = None, poll: float = 1.0, max_poll: float = 30.0,
+               stop: Callable[[], bool] = lambda: False) -> Iterator[Model]:
         """Every new event as it comes, oldest first, for ever (or until `stop()`): the feed
         is asked again after `poll` seconds while nothing comes, backing off to `max_poll`.
         An event counts as handled when the caller asks for the next one; `cursor_store`
         then keeps its id, so a restart goes on after it: nothing lost, nothing repeated.
-        Without a stored place, it starts from now."""
+        Without a stored place, it starts from `since` (default: now)."""
         after = cursor_store.get() if cursor_store is not None else None
-        since = None if after else datetime.now(UTC)
+        since = None if after else (since or datetime.now(UTC))
         wait = poll
         while not stop():
             came = False

@@ -1,20 +1,40 @@
 """Verifying a webhook delivery before trusting it: the contract's `X-SVC-Signature`
 (`t=<unix>,v1=<hex HMAC-SHA256 of "t.body">`, keyed with the secret string) or the
 Standard Webhooks headers (`webhook-id`, `webhook-timestamp`, `webhook-signature`), on the
-raw body, within 5 minutes of this machine's clock."""
+raw body, within 5 minutes of this machine's clock. `sign` makes both, as the service
+does (`partner-api listen` signs what it forwards with it)."""
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import json
+import secrets
 import time
 from collections.abc import Mapping
+from datetime import UTC, datetime
 from typing import Any
 
 from standardwebhooks import Webhook, WebhookVerificationError
 
 TOLERANCE = 300  # seconds (Contract, Signature 4)
+
+
+def new_secret() -> str:
+    """A signing secret as the service issues them: `whsec_` and 24 random bytes in
+    standard base64 (so Standard Webhooks libraries take it as it is)."""
+    return "whsec_" + base64.b64encode(secrets.token_bytes(24)).decode()
+
+
+def sign(body: bytes, secret: str, event_id: str, *, now: float | None = None) -> dict[str, str]:
+    """The headers the service puts on a delivery of `body`: `X-SVC-Signature` and the
+    Standard Webhooks three, signed with `secret` at `now` (this machine's clock)."""
+    timestamp = int(time.time() if now is None else now)
+    contract = hmac.new(secret.encode(), f"{timestamp}.".encode() + body, hashlib.sha256).hexdigest()
+    standard = Webhook(secret).sign(event_id, datetime.fromtimestamp(timestamp, UTC), body.decode())
+    return {"Content-Type": "application/json", "X-SVC-Signature": f"t={timestamp},v1={contract}",
+            "webhook-id": event_id, "webhook-timestamp": str(timestamp), "webhook-signature": standard}
 
 
 class SignatureError(Exception):
