@@ -129,6 +129,6 @@ CONTRACT_NAMES = {"getCompany", "listEmployees", "getEmployee", "listPayrollRuns
                   "ingestAttendanceEvents", "listAttendanceDays", "listWebhookEndpoints", "createWebhookEndpoint",
                   "getWebhookEndpoint", "updateWebhookEndpoint", "deleteWebhookEndpoint", "sendTestWebhook",
                   "listWebhookDeliveries", "redeliverWebhook"}
-# What this service adds past the contract (x-release v1.3; README, "Beyond the contract").
+# What this service adds past the contract (x-release v1.3; README and docs/reference/beyond-the-contract.md).
 ADDITION_NAMES = {"replayWebhookEvents", "listEventTypes", "rotateWebhookSecret", "listEvents", "getEvent",
                   "listJournalAccounts", "triggerSandboxEvent"}

@@ -265,7 +265,7 @@ def payroll_wps(run_id, wps_status):
 @one_line_errors
 def payroll_journal(run_id, file_format, output):
     """A closed run's journal as a file an accountant imports (QuickBooks, Xero): one row
-    per line; README, "Importing a run's journal"."""
+    per line; docs/partners/journals.md, "Importing a run's journal"."""
     text = journal_file.journal_csv(run(run_id))
     if output:
         with open(output, "w", encoding="utf-8", newline="") as out:

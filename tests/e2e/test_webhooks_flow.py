@@ -1,6 +1,6 @@
 """Webhooks end to end, as processes: gunicorn and (with Redis) the Procfile's worker,
 receivers over HTTPS with a certificate from a local CA (trustme) and over http on
-loopback (WEBHOOK_ALLOW_PRIVATE_NETWORKS), the README's own receiver, a real SMTP server
+loopback (WEBHOOK_ALLOW_PRIVATE_NETWORKS), the webhooks guide's own receiver, a real SMTP server
 for the owner's email, a real DNS server whose answer rebinds to 127.0.0.1, and the
 Procfile's three processes on a Redis that goes away and comes back. Logs are kept in
 tests/output/webhooks/."""
@@ -44,6 +44,7 @@ from tests.helpers import free_port
 from tests.receivers import Inbox, Receiver
 
 LOGS = ROOT / "tests" / "output" / "webhooks"
+GUIDE = ROOT / "docs" / "partners" / "webhooks.md"  # its receivers run here as written
 
 
 @pytest.fixture(scope="module")
@@ -136,10 +137,10 @@ def test_a_receiver_over_https_with_a_local_ca_gets_a_signed_ping(stack, ca):
         assert logged and logged[0]["event_id"] == envelope["id"]
 
 
-def test_the_readme_receiver_gets_an_hr_change_once_even_when_redelivered(stack):
+def test_the_guides_receiver_gets_an_hr_change_once_even_when_redelivered(stack):
     port = free_port()
     endpoint = create(stack, f"http://127.0.0.1:{port}/hook")
-    code = re.search(r"<!-- receiver.py -->\n```python\n(.*?)```", (ROOT / "README.md").read_text(), re.S).group(1)
+    code = re.search(r"<!-- receiver.py -->\n```python\n(.*?)```", GUIDE.read_text(), re.S).group(1)
     receiver = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True,
                                 env={**os.environ, "PORT": str(port),
                                      "WEBHOOK_SECRETS": f"whsec_an_old_one,{endpoint['secret']}"})
@@ -261,13 +262,13 @@ def test_every_event_type_delivered_by_the_served_processes_matches_its_publishe
         jsonschema.validate(envelope["data"], schemas[envelope["type"]], cls=jsonschema.Draft7Validator)
 
 
-def test_the_readme_standard_webhooks_receiver_verifies_real_deliveries(stack):
-    """v1.3: the README's receiver built on the `standardwebhooks` package (its verify(),
+def test_the_guides_standard_webhooks_receiver_verifies_real_deliveries(stack):
+    """v1.3: the webhooks guide's receiver built on the `standardwebhooks` package (its verify(),
     real clock and all) handles an HR change delivered by the served processes, with the
     endpoint's secret as shown; a request that is not signed is refused."""
     port = free_port()
     endpoint = create(stack, f"http://127.0.0.1:{port}/hook")
-    code = re.search(r"<!-- receiver_standard.py -->\n```python\n(.*?)```", (ROOT / "README.md").read_text(),
+    code = re.search(r"<!-- receiver_standard.py -->\n```python\n(.*?)```", GUIDE.read_text(),
                      re.S).group(1)
     receiver = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True,
                                 env={**os.environ, "PORT": str(port), "WEBHOOK_SECRET": endpoint["secret"]})

@@ -9,7 +9,7 @@ year's rate pro rata, not weighed by the chance of reaching it, so the provision
 short; a leaver before the year is paid nothing and the accrual is released). What is paid on leaving is
 `owed(service, end, reason)`: the same, less what the law takes away from a worker who
 resigns. The reason for leaving is never returned (Contract), though a run with a single
-leaver lets a partner work it out (README, What a run reveals).
+leaver lets a partner work it out (docs/partners/authentication.md, What a run reveals).
 
 Service is counted in days, a year being 365 of them, and every part of a year counts
 pro rata. Wages are the current monthly terms (the law's "last wage"). The model keeps

@@ -1,7 +1,7 @@
 """A run's journal as a file an accountant imports (issue 34 part 3): one row per journal
 line, the columns QuickBooks Online's "Import journal entries" maps one to one (Journal
 No, Journal Date, Account, Debits, Credits, Description, Class) and Xero's manual journal
-import takes after a column rename (README, "Importing a run's journal").
+import takes after a column rename (docs/partners/journals.md, "Importing a run's journal").
 
 Entry is a short journal number unique to the run's entry (the month, the run's last
 four characters, the posting order), since an importer groups lines by it; Date is the

@@ -4,7 +4,7 @@
 
 keyed with the endpoint's secret, the whole `whsec_...` string as UTF-8. It is made
 anew for every attempt (a redelivery has a fresh `t`); the body is the stored envelope,
-byte for byte. `verify` is what a receiver does, and what the README's receiver does.
+byte for byte. `verify` is what a receiver does, and what the webhooks guide's receiver does.
 While a rotated secret's predecessor is still in force (v1.3), the header carries one
 `v1` per secret, newest first: `t=<t>,v1=<new>,v1=<old>`.
 

@@ -104,7 +104,8 @@ def test_an_open_shift_overlaps_until_now():
 
 
 def test_hr_completes_a_device_shift_missing_its_clock_in_or_its_clock_out():
-    """The README's example: a manual clock-in and an app clock-out make one day."""
+    """The HR commands guide's example (docs/operators/commands.md): a manual clock-in and
+    an app clock-out make one day."""
     app_out = ev("clock_out", hours(9), channel="employee_app", source="app")
     hr_in = ev("clock_in", hours(0), channel="manual", source="hr")
     [shift] = pair([app_out, hr_in], "Asia/Riyadh", hours(10)).shifts
