@@ -239,6 +239,7 @@ def test_listen_forwards_what_trigger_makes_signed_with_the_printed_secret_and_s
             refused = subprocess.run([str(command), "trigger", "no.such_type"], env=env, capture_output=True,
                                      text=True, timeout=60)
             assert refused.returncode == 1 and "422 validation_failed" in refused.stderr, refused.stderr
+            assert "  type: one of employee.created" in refused.stderr, refused.stderr  # what it can make
         finally:
             listening.send_signal(signal.SIGINT)
             _, errors = listening.communicate(timeout=30)

@@ -9,8 +9,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import httpx
 import pytest
-from partner_api import Model, cli, webhooks
 from standardwebhooks import Webhook
+
+from partner_api import Model, cli, webhooks
 
 EVENT = Model({"id": "evt_1", "type": "employee.updated", "created_at": "2026-11-25T09:00:00Z",
                "data": {"name": {"en": "Noura", "ar": "نورة"}}})

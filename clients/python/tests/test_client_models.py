@@ -2,11 +2,12 @@
 the boundary this package does not own; tests/e2e/test_python_client.py runs it against
 the real service)."""
 
-from datetime import UTC, date, datetime
+from datetime import date, datetime, timezone
 from decimal import Decimal
 
 import httpx
 import pytest
+
 from partner_api import ApiError, Client, Model
 
 RUN = {"id": "prun_1", "payroll_month": "2026-10", "totals": {"net": "12327.570", "gross": "12840.000"},
@@ -22,7 +23,7 @@ def client_of(handler, **options):
 def test_money_is_decimal_times_and_dates_are_typed_and_new_fields_are_kept():
     run = Model(RUN)
     assert run.totals.net == Decimal("12327.570") and run.journal_entries[0].lines[0].debit == Decimal("9300.000")
-    assert run.finalized_at == datetime(2026, 11, 21, 9, 0, tzinfo=UTC)
+    assert run.finalized_at == datetime(2026, 11, 21, 9, 0, tzinfo=timezone.utc)
     assert run.journal_entries[0].accounting_date == date(2026, 10, 31)
     assert run.payroll_month == "2026-10" and run.something_new.x == 1 and run["id"] == "prun_1"
     with pytest.raises(AttributeError):
@@ -88,3 +89,18 @@ def test_connection_errors_are_retried_for_reads_only(monkeypatch):
     with pytest.raises(httpx.ConnectError):
         client_of(handler).sandbox.trigger("employee.created")
     assert calls == ["POST"]  # never repeated blind
+
+
+def test_follow_stops_at_the_event_after_which_stop_says_so_and_keeps_its_place(tmp_path):
+    """`stop()` is asked after each event, not after the backlog: a shutdown flag ends the
+    loop at once, and the place kept is the last event handled."""
+    from partner_api import FileCursorStore
+
+    def handler(request):
+        return httpx.Response(200, json={"data": [{"id": f"evt_{n}", "type": "employee.updated"} for n in range(3)],
+                                         "next_cursor": None})
+
+    store, seen = FileCursorStore(tmp_path / "place"), []
+    for event in client_of(handler).events.follow(cursor_store=store, stop=lambda: len(seen) >= 1):
+        seen.append(event.id)
+    assert seen == ["evt_0"] and store.get() == "evt_0"

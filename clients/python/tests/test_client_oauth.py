@@ -11,6 +11,7 @@ from urllib.parse import parse_qs, parse_qsl, urlsplit
 
 import httpx
 import pytest
+
 from partner_api import ApiError, Client, OAuthApp, OAuthError, Token
 
 BASE = "http://api.test"

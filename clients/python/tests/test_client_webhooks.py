@@ -7,8 +7,9 @@ import hmac
 import json
 
 import pytest
-from partner_api.webhooks import SignatureError, verify
 from standardwebhooks import Webhook
+
+from partner_api.webhooks import SignatureError, verify
 
 SECRET = "whsec_" + base64.b64encode(b"k" * 24).decode()
 BODY = json.dumps({"id": "evt_1", "type": "ping", "data": {"webhook_id": "whk_1"}}).encode()
@@ -36,8 +37,8 @@ def test_anything_else_is_a_signature_error(headers, now):
 
 
 def test_the_standard_webhooks_headers_verify_too():
-    from datetime import UTC, datetime
-    stamp = datetime.now(UTC)
+    from datetime import datetime, timezone
+    stamp = datetime.now(timezone.utc)
     signature = Webhook(SECRET).sign("evt_1", stamp, BODY.decode())
     headers = {"webhook-id": "evt_1", "webhook-timestamp": str(int(stamp.timestamp())),
                "webhook-signature": signature}

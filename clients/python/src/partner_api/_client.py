@@ -8,7 +8,7 @@ import os
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from datetime import UTC, datetime
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -229,7 +229,7 @@ class Events(_Resource):
         then keeps its id, so a restart goes on after it: nothing lost, nothing repeated.
         Without a stored place, it starts from `since` (default: now)."""
         after = cursor_store.get() if cursor_store is not None else None
-        since = None if after else (since or datetime.now(UTC))
+        since = None if after else (since or datetime.now(timezone.utc))
         wait = poll
         while not stop():
             came = False
@@ -238,6 +238,8 @@ class Events(_Resource):
                 after, came = event.id, True
                 if cursor_store is not None:
                     cursor_store.set(event.id)
+                if stop():
+                    return
             wait = poll if came else min(wait * 2, max_poll)
             if not came:
                 time.sleep(wait)

@@ -18,7 +18,7 @@ import os
 import sys
 import time
 from collections.abc import Callable, Sequence
-from datetime import UTC, datetime
+from datetime import datetime, timezone
 from typing import TextIO
 
 import httpx
@@ -87,14 +87,14 @@ def listen(client: Client, url: str, *, types: Sequence[str] | None, since: date
            poll: float = 1.0, out: TextIO = sys.stdout, stop: Callable[[], bool] = lambda: False) -> None:
     """Follow the feed and forward each event until `stop()` (or Ctrl-C): every event made
     from the moment "Ready" is printed (or from `since`)."""
-    secret, since = secret or new_secret(), since or datetime.now(UTC)
+    secret, since = secret or new_secret(), since or datetime.now(timezone.utc)
     print(f"Ready. Forwarding events to {url}; verify them with the signing secret {secret}", file=out, flush=True)
     with httpx.Client(timeout=FORWARD_TIMEOUT) as http:
         for event in client.events.follow(types=types, since=since, poll=poll, max_poll=max(poll, 2.0), stop=stop):
             started = time.monotonic()
             status, error = forward(http, url, event, secret)
             took = round((time.monotonic() - started) * 1000)
-            made = datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S")
+            made = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
             print(f"{made}  {event.type:<28} {event.id}  -> {status if status is not None else '---'} "
                   f"({took} ms){'  ' + error if error else ''}", file=out, flush=True)
 
@@ -114,6 +114,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ApiError as refused:
         print(f"partner-api: {refused.status} {refused.code}: {refused.detail or refused.title} "
               f"(request {refused.request_id})", file=sys.stderr)
+        for error in refused.errors:
+            print(f"  {error.get('path')}: {error.get('message')}", file=sys.stderr)
         return 1
     except httpx.HTTPError as exc:
         print(f"partner-api: cannot reach {arguments.base_url}: {exc}", file=sys.stderr)

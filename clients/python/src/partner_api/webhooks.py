@@ -13,7 +13,7 @@ import json
 import secrets
 import time
 from collections.abc import Mapping
-from datetime import UTC, datetime
+from datetime import datetime, timezone
 from typing import Any
 
 from standardwebhooks import Webhook, WebhookVerificationError
@@ -32,7 +32,7 @@ def sign(body: bytes, secret: str, event_id: str, *, now: float | None = None) -
     Standard Webhooks three, signed with `secret` at `now` (this machine's clock)."""
     timestamp = int(time.time() if now is None else now)
     contract = hmac.new(secret.encode(), f"{timestamp}.".encode() + body, hashlib.sha256).hexdigest()
-    standard = Webhook(secret).sign(event_id, datetime.fromtimestamp(timestamp, UTC), body.decode())
+    standard = Webhook(secret).sign(event_id, datetime.fromtimestamp(timestamp, timezone.utc), body.decode())
     return {"Content-Type": "application/json", "X-SVC-Signature": f"t={timestamp},v1={contract}",
             "webhook-id": event_id, "webhook-timestamp": str(timestamp), "webhook-signature": standard}
 
