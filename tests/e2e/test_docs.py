@@ -77,6 +77,13 @@ def test_the_site_builds_strict(tmp_path):
                           env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
     assert done.returncode == 0, done.stderr[-4000:]
     assert (tmp_path / "site" / "reference" / "openapi.json").read_text().startswith("{")
+    # Offline: no page loads a script, a stylesheet, a font or an image from elsewhere
+    # (the theme's Google Fonts are off; Swagger UI's files ship in the site).
+    fetched = {f"{page.relative_to(tmp_path)}: {found}" for page in (tmp_path / "site").rglob("*.html")
+               for found in re.findall(r'<(?:script|img|iframe)[^>]* src="(https?://[^"]+)"|'
+                                       r'<link[^>]* href="(https?://[^"]+)"', page.read_text(encoding="utf-8"))
+               if any(found)}
+    assert fetched == set()
 
 
 def test_the_errors_guide_lists_every_problem_code():
