@@ -160,15 +160,19 @@ class RotateSecretSchema(StrictSchema):
 class ReplaySchema(StrictSchema):
     since = Rfc3339(required=True, metadata={
         "type": "string", "format": "date-time",
-        "description": f"Send again the events of the endpoint's types created since this time (at most "
-                       f"{deliveries.REPLAY_DAYS} days back)."},
+        "description": f"Send again the events of the endpoint's types created since this time and since the "
+                       f"endpoint was created (at most {deliveries.REPLAY_DAYS} days back)."},
         error_messages={"required": "required", "null": "an RFC 3339 time with its offset"})
     status = fields.String(validate=validate.OneOf(["failed"], error="`failed`, or leave it out"), metadata={
-        "description": "`failed`: only the events this endpoint never received successfully."})
+        "description": "`failed`: only the events whose latest delivery to this endpoint did not succeed "
+                       "(it failed, or waits for a retry)."})
 
 
 class ReplayQueuedSchema(OpenSchema):
-    queued = fields.Integer(required=True, metadata={"description": "Deliveries queued: one per event."})
+    queued = fields.Integer(required=True, metadata={
+        "description": "How many events will be sent now: one delivery each. An event already waiting for "
+                       "this endpoint is not queued twice (a planned retry is brought forward to now; one "
+                       "due or being sent is left), so a second replay right after the first queues 0."})
 
 
 class DeliveryArgsSchema(OpenSchema):

@@ -24,7 +24,7 @@ webhooks_cli = AppGroup("webhooks", help="Webhook endpoints: replay what a recei
 @click.option("--endpoint", "endpoint_id", required=True, help="Webhook endpoint id (whk_...).")
 @click.option("--since", required=True, help="RFC 3339 time, e.g. 2026-11-20T00:00:00Z.")
 @click.option("--status", type=click.Choice(["failed"]), default=None,
-              help="Only events the endpoint never received successfully.")
+              help="Only events whose latest delivery to the endpoint did not succeed.")
 @json_option
 @one_line_errors
 def replay(endpoint_id, since, status, as_json):

@@ -323,6 +323,25 @@ def test_two_workers_given_one_event_write_its_deliveries_once(committed, race, 
             assert WebhookDelivery.select().where(WebhookDelivery.event == event_id).count() == 1
 
 
+def test_replays_at_once_queue_each_event_once(committed, race, company, clock):
+    """Four replays of one endpoint at once: they take turns under its row lock, so the
+    first queues every event and the others find them waiting; unlocked, each would
+    queue the whole backlog again."""
+    quiet = Runtime(clock)
+    owner = _webhook_owner(committed, company, clock)
+    endpoint, _ = committed(endpoints.create_endpoint, owner, _target(), ["employee.updated"],
+                            Runtime(clock, sealer=_SEALER))
+    made = [committed(outbox.emit, company, "employee.updated", {"n": n}, quiet) for n in range(5)]
+    committed(lambda: OutboxEvent.update(dispatched_at=clock.now()).where(OutboxEvent.id.in_(made)).execute())
+    for _ in range(ROUNDS):
+        committed(lambda: WebhookDelivery.delete().where(WebhookDelivery.endpoint == endpoint.id).execute())
+        outcomes = race(deliveries.replay, endpoint.id, clock.now(), quiet, threads=4)
+        assert sorted(len(queued) for queued in outcomes) == [0, 0, 0, 5], outcomes
+        with connection():
+            assert sorted(row.event_id for row in WebhookDelivery.select().where(
+                WebhookDelivery.endpoint == endpoint.id)) == sorted(made)
+
+
 def test_two_workers_never_both_send_one_attempt(committed, race, company, clock):
     quiet = Runtime(clock)
     owner = _webhook_owner(committed, company, clock)

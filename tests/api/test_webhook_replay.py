@@ -6,7 +6,7 @@ from datetime import timedelta
 
 import pytest
 
-from app.domain.kernel.clock import format_utc
+from app.domain.kernel.clock import format_utc, from_db
 from app.domain.people import actions as hr
 from app.domain.people.employees import roster
 from app.models import WebhookDelivery
@@ -121,3 +121,55 @@ def test_a_misspelt_field_is_422_naming_it_and_nothing_is_queued(client, headers
     assert_problem(answer, 422, "validation_failed")
     assert [e["path"] for e in answer.get_json()["errors"]] == ["only_failed"]
     assert not WebhookDelivery.select().where(WebhookDelivery.endpoint == endpoint["id"]).exists()
+
+
+def pending_events(endpoint_id):
+    return [row.event_id for row in WebhookDelivery.select().where(WebhookDelivery.endpoint == endpoint_id,
+                                                                   WebhookDelivery.status == "pending")]
+
+
+def test_failed_names_only_the_events_whose_latest_delivery_failed(app, client, headers, sandbox, loopback, runtime,
+                                                                   clock):
+    """The issue's case: one delivery failed among fourteen that arrived, and the endpoint
+    is younger than some of the company's events. `status: failed` queues that one; a
+    whole replay queues the endpoint's events from when it existed, never older ones."""
+    change(sandbox, runtime, "Before the endpoint")  # dispatched with no endpoint to go to
+    deliver_all(app)
+    clock.advance(minutes=1)
+    since = format_utc(clock.now() - timedelta(hours=1))
+    with Receiver() as up:
+        endpoint = create_webhook(client, headers, up.url, ["employee.updated"]).get_json()
+        for n in range(14):
+            clock.advance(seconds=1)
+            change(sandbox, runtime, f"Clerk {n}")
+            deliver_all(app)
+    with Receiver(status=500) as down:
+        client.patch(f"/v1/webhooks/{endpoint['id']}", headers=headers, json={"url": down.url})
+        clock.advance(seconds=1)
+        change(sandbox, runtime, "The one that failed")
+        deliver_all(app)
+    assert len(down.requests) == 1
+    WebhookDelivery.update(due_at=clock.now() + timedelta(hours=2)).where(
+        WebhookDelivery.endpoint == endpoint["id"], WebhookDelivery.status == "pending").execute()  # a later retry
+    clock.advance(seconds=1)
+    answer = replay(client, headers, endpoint["id"], since=since, status="failed")
+    assert answer.status_code == 202 and answer.get_json() == {"queued": 1}
+    [waiting] = WebhookDelivery.select().where(WebhookDelivery.endpoint == endpoint["id"],
+                                               WebhookDelivery.status == "pending")
+    assert waiting.attempt == 2 and from_db(waiting.due_at) == clock.now()  # its retry, brought forward, not copied
+    assert replay(client, headers, endpoint["id"], since=since).get_json() == {"queued": 14}  # 15 events, 1 waiting
+    assert len(pending_events(endpoint["id"])) == 15 == len(set(pending_events(endpoint["id"])))
+
+
+def test_replays_in_a_row_never_queue_an_event_twice(app, client, headers, sandbox, loopback, runtime, clock,
+                                                    receiver):
+    endpoint = create_webhook(client, headers, receiver.url, ["employee.updated"]).get_json()
+    since = format_utc(clock.now())
+    for n in range(5):
+        change(sandbox, runtime, f"Title {n}")
+    deliver_all(app)
+    counts = [replay(client, headers, endpoint["id"], since=since).get_json()["queued"] for _ in range(30)]
+    assert counts == [5] + [0] * 29
+    assert len(pending_events(endpoint["id"])) == 5 == len(set(pending_events(endpoint["id"])))
+    deliver_all(app)
+    assert replay(client, headers, endpoint["id"], since=since).get_json() == {"queued": 5}  # sent: again if asked

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from email.utils import parsedate_to_datetime
 
-from peewee import fn
+from peewee import Field, SelectQuery, fn
 
 from app.domain.kernel.backlog import Backlog
 from app.domain.kernel.clock import format_utc, from_db, to_db
@@ -29,7 +29,15 @@ from app.domain.kernel.errors import Conflict, NotFound, ValidationFailed
 from app.domain.kernel.ids import new_id
 from app.domain.kernel.runtime import Runtime
 from app.models import OutboxEvent, WebhookDelivery, WebhookEndpoint
-from app.models.base import first_tuple, insert_rows, lock_for_update, tuple_rows, update_rows, write_transaction
+from app.models.base import (
+    first_tuple,
+    insert_rows,
+    lock_for_update,
+    locked,
+    tuple_rows,
+    update_rows,
+    write_transaction,
+)
 
 RETRY_DELAYS = (timedelta(minutes=1), timedelta(minutes=5), timedelta(minutes=30), timedelta(hours=2),
                 timedelta(hours=12), timedelta(hours=24))
@@ -472,32 +480,65 @@ def prune(now: datetime) -> int:
 
 
 def replay(endpoint_id: str, since: datetime, runtime: Runtime, *, only_failed: bool = False) -> list[str]:
-    """Send again every event the endpoint should have received since `since` (its
-    subscribed types, of its company), or with `only_failed` those it never received
-    successfully: the same event ids and bodies, signed anew. At most REPLAY_DAYS back
-    (ValidationFailed naming `since`); refused for a disabled endpoint (Conflict).
-    Returns the new deliveries' ids."""
+    """Send again, now, what the endpoint should have received since `since`, from when
+    it existed: every event of its subscribed types, or with `only_failed` those whose
+    latest delivery to it did not succeed; the same event ids and bodies, signed anew.
+    Nothing is queued twice: an event waiting for its next attempt has that attempt
+    brought forward to now, one already due or being sent is left as it is, so replays in
+    a row never stack copies of a backlog. At most REPLAY_DAYS back (ValidationFailed
+    naming `since`); refused for a disabled endpoint (Conflict). Under the endpoint's row
+    lock, so two replays at once take turns. Returns the ids of the attempts it queued or
+    brought forward: exactly the events it will send."""
     now = runtime.now()
     if since < now - timedelta(days=REPLAY_DAYS):
         raise ValidationFailed("too far back", [("since", f"at most {REPLAY_DAYS} days back (the events kept for "
                                                           "replay)")])
     with write_transaction():
-        endpoint = WebhookEndpoint.get_or_none(WebhookEndpoint.id == endpoint_id)
+        endpoint = locked(WebhookEndpoint.select().where(WebhookEndpoint.id == endpoint_id))
         if endpoint is None:
             raise NotFound(f"no webhook endpoint {endpoint_id}")
         if not endpoint.active:
             raise Conflict(f"the endpoint is disabled ({endpoint.disabled_reason}); re-enable it first")
-        query = (OutboxEvent.select(OutboxEvent.id, OutboxEvent.type)
-                 .where(OutboxEvent.company == endpoint.company_id, OutboxEvent.created_at >= to_db(since),
-                        OutboxEvent.type.in_(endpoint.events.split()), OutboxEvent.dispatched_at.is_null(False))
+
+        def waiting(*statuses: str) -> SelectQuery:
+            return WebhookDelivery.select(WebhookDelivery.event).where(
+                WebhookDelivery.endpoint == endpoint.id, WebhookDelivery.status.in_(statuses))
+
+        def wanted(*columns: Field) -> SelectQuery:
+            query = OutboxEvent.select(*columns).where(
+                OutboxEvent.company == endpoint.company_id,
+                OutboxEvent.created_at >= to_db(max(since, from_db(endpoint.created_at))),
+                OutboxEvent.type.in_(endpoint.events.split()), OutboxEvent.dispatched_at.is_null(False),
+                OutboxEvent.id.not_in(waiting("sending")))
+            return query.where(OutboxEvent.id.in_(_last_not_succeeded(endpoint.id))) if only_failed else query
+
+        later = WebhookDelivery.select(WebhookDelivery.id).where(
+            WebhookDelivery.endpoint == endpoint.id, WebhookDelivery.status == "pending",
+            WebhookDelivery.due_at > to_db(now), WebhookDelivery.event.in_(wanted(OutboxEvent.id)))
+        hastened = [delivery_id for (delivery_id,) in tuple_rows(later)]
+        for chunk in range(0, len(hastened), 500):
+            (WebhookDelivery.update(due_at=to_db(now))
+             .where(WebhookDelivery.id.in_(hastened[chunk:chunk + 500])).execute())
+        fresh = (wanted(OutboxEvent.id, OutboxEvent.type).where(OutboxEvent.id.not_in(waiting("pending")))
                  .order_by(OutboxEvent.created_at, OutboxEvent.id))
-        if only_failed:
-            delivered = (WebhookDelivery.select(WebhookDelivery.event)
-                         .where(WebhookDelivery.endpoint == endpoint.id, WebhookDelivery.status == "succeeded"))
-            query = query.where(OutboxEvent.id.not_in(delivered))
-        created = _insert([_attempt_row(endpoint.id, event.id, event.type, 1, now) for event in query])
-        runtime.deliveries_due(created)
-    return created
+        created = _insert([_attempt_row(endpoint.id, event_id, event_type, 1, now)
+                           for event_id, event_type in tuple_rows(fresh)])
+        runtime.deliveries_due(hastened + created)
+    return hastened + created
+
+
+def _last_not_succeeded(endpoint_id: str) -> SelectQuery:
+    """The events whose latest delivery to the endpoint (by when it was made) did not
+    succeed: it failed, or it waits for its next attempt. Of deliveries made in the same
+    instant, a success counts as the latest: what arrived is never sent again for it."""
+    last = (WebhookDelivery.select(WebhookDelivery.event, fn.MAX(WebhookDelivery.created_at).alias("made"))
+            .where(WebhookDelivery.endpoint == endpoint_id).group_by(WebhookDelivery.event))
+    latest = WebhookDelivery.alias()
+    arrived = (latest.select(latest.event)
+               .join(last, on=(latest.event == last.c.event_id) & (latest.created_at == last.c.made))
+               .where(latest.endpoint == endpoint_id, latest.status == "succeeded"))
+    return (WebhookDelivery.select(WebhookDelivery.event)
+            .where(WebhookDelivery.endpoint == endpoint_id, WebhookDelivery.event.not_in(arrived)))
 
 
 def detail(endpoint: WebhookEndpoint, delivery_id: str) -> dict:
