@@ -114,13 +114,14 @@ def create_app(config=None, **overrides):
     app.extensions["mailer"] = make_mailer(app.config["SMTP_URL"], app.config["MAIL_FROM"])
     app.extensions["webhook_sender"] = sender
     jobs = _init_jobs(app, redis_client)
-    # Where work goes after an action commits (app/domain/kernel/runtime.py). An event is
-    # queued for fan-out into webhook deliveries, which are queued for sending; new clock
+    # Where work goes after an action commits (app/domain/kernel/runtime.py). Events queue
+    # a drain of the outbox (one while one waits to start), which fans them out into
+    # webhook deliveries and sends them; deliveries due later are queued for sending; new clock
     # events for pairing; if queueing fails (Redis down) the sweeper finds them. A changed
     # credential retires every worker's cached copy.
     app.extensions["runtime"] = Runtime(
         app.config.get("CLOCK") or SystemClock(),
-        on_event_written=lambda event_id: jobs.enqueue(outbox.dispatch_event, event_id),
+        on_event_written=lambda event_id: jobs.enqueue_once(outbox.DRAIN, outbox.drain_outbox),
         on_clock_events_stored=lambda company_id, employee_ids: jobs.enqueue(
             attendance.pair_attendance, company_id, employee_ids),
         on_deliveries_due=lambda delivery_ids: jobs.enqueue(webhooks.send_deliveries, delivery_ids),

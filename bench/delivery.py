@@ -13,7 +13,13 @@
    service side and once after (their mean rate counts). Target: >= 0.5x. It runs
    twice: with one secret, then with two in force (the endpoint's secret rotated, the
    replaced one in its overlap: two HMACs in each of the two header forms).
-2. A slow receiver. 50 endpoints of one company, 5 of which hang for 10 seconds; one
+2. The user's path. Events as users make them: N employees imported by HR's command
+   (`flask --app wsgi employees import`) and announced by `flask --app wsgi jobs reconcile`
+   (N `employee.created`, each handed to the queue as its commit does), drained by one
+   Procfile `worker` to one endpoint on the local receiver; timed from the first arrival
+   to the last, against a bare keep-alive loop POSTing the same envelopes, timed alike.
+   Target: >= 1.0x (floor 0.9).
+3. A slow receiver. 50 endpoints of one company, 5 of which hang for 10 seconds; one
    event; a running worker. Prints when the 45 healthy ones got it, after the event was
    queued. Target: all within 2 seconds.
 """
@@ -38,7 +44,7 @@ from rq import Queue, Worker  # noqa: E402
 
 from app import create_app  # noqa: E402
 from app.domain.access.principal import Principal  # noqa: E402
-from app.domain.kernel.clock import to_db  # noqa: E402
+from app.domain.kernel.clock import from_db, to_db  # noqa: E402
 from app.domain.kernel.ids import new_id  # noqa: E402
 from app.domain.webhooks import endpoints  # noqa: E402
 from app.domain.webhooks.urls import check_url, parse_networks  # noqa: E402
@@ -167,6 +173,104 @@ def throughput(app, env, tmp, count, *, overlap=False):
     return ratio
 
 
+def arrivals(log, path_prefix):
+    return [float(at) for at, path in (line.split() for line in log.read_text().splitlines())
+            if path.startswith(path_prefix)]
+
+
+def user_path(app, env, tmp, count, *, overlap=False, live=False, fairness=False):
+    """N employee.created from an import and the reconciliation, drained by the worker:
+    started once the writer is done (the backlog a burst leaves), or with `live` already
+    running while it writes (then the writer's own pace bounds the figure)."""
+    from bench.payroll import staff_csv
+
+    receiver, port, log = start_receiver(tmp)
+    running = worker(env, burst=False) if live else None
+    other = None
+    try:
+        if fairness:  # another company, its own endpoint: its one event made while the burst drains
+            other = json.loads(flask(env, "sandbox", "create", "--country", "QA", "--email",
+                                     f"other-{time.monotonic_ns()}@example.com", "--json"))["company_id"]
+        with app.app_context():
+            db.connect(reuse_if_open=True)
+            company = Company.get(Company.sandbox == True)  # noqa: E712
+            OutboxEvent.update(dispatched_at=to_db(app.extensions["runtime"].now())).where(
+                OutboxEvent.dispatched_at.is_null()).execute()
+            owner = owner_of(company, app)
+            target = check_url(f"http://127.0.0.1:{port}/user", lambda host, port: [host], parse_networks(LOOPBACK))
+            made, _ = endpoints.create_endpoint(owner, target, ["employee.created"], app.extensions["runtime"])
+            if overlap:
+                endpoints.rotate_secret(endpoints.owned_by(owner), made.id, app.extensions["runtime"])
+            company_id = company.id
+            if other is not None:
+                other_company = Company.get_by_id(other)
+                OutboxEvent.update(dispatched_at=to_db(app.extensions["runtime"].now())).where(
+                    OutboxEvent.dispatched_at.is_null()).execute()
+                target = check_url(f"http://127.0.0.1:{port}/other", lambda host, port: [host],
+                                   parse_networks(LOOPBACK))
+                endpoints.create_endpoint(owner_of(other_company, app), target, ["employee.updated"],
+                                          app.extensions["runtime"])
+            db.close()
+        connection = redis.Redis.from_url(REDIS_URL)
+        while live and not Worker.all(connection=connection):
+            time.sleep(0.05)
+        csv = tmp / f"staff-{time.monotonic_ns()}.csv"
+        csv.write_text(staff_csv(count).replace("B-", f"U{time.monotonic_ns() % 100000}-"), encoding="utf-8")
+        flask(env, "employees", "import", str(csv), "--company", company_id)
+        written = time.perf_counter()
+        flask(env, "jobs", "reconcile")
+        writer = count / (time.perf_counter() - written)
+        if not live:
+            running = worker(env, burst=False)
+        waited = None
+        if other is not None:
+            while len(arrivals(log, "/user")) < count // 10:  # the burst is draining
+                time.sleep(0.01)
+            flask(env, "sandbox", "trigger", "employee.updated", "--company", other)
+            deadline_other = time.monotonic() + 120
+            while not arrivals(log, "/other") and time.monotonic() < deadline_other:
+                time.sleep(0.005)
+            with app.app_context():  # made: the event's own time, written by the command (this machine's clock)
+                db.connect(reuse_if_open=True)
+                event = OutboxEvent.select().where(OutboxEvent.company == other,
+                                                   OutboxEvent.type == "employee.updated").get()
+                made_at = from_db(event.created_at).timestamp()
+                db.close()
+            waited = min(arrivals(log, "/other")) - made_at
+        deadline = time.monotonic() + 900
+        while len(arrivals(log, "/user")) < count and time.monotonic() < deadline:
+            time.sleep(0.2)
+        got = arrivals(log, "/user")
+        assert len(got) >= count, (len(got), count)
+        service = (len(got) - 1) / (max(got) - min(got))
+        with app.app_context():
+            db.connect(reuse_if_open=True)
+            body = OutboxEvent.select().where(OutboxEvent.company == company_id,
+                                              OutboxEvent.type == "employee.created").first().payload.encode()
+            made.delete_instance(recursive=True)
+            db.close()
+        pool = urllib3.HTTPConnectionPool("127.0.0.1", port, maxsize=1)
+        for _ in range(count):
+            assert pool.urlopen("POST", "/bare", body=body, headers={"Content-Type": "application/json"}).status == 200
+        bare_got = arrivals(log, "/bare")
+        bare = (len(bare_got) - 1) / (max(bare_got) - min(bare_got))
+    finally:
+        if running is not None:
+            running.send_signal(signal.SIGTERM)
+            running.wait(timeout=30)
+        receiver.terminate()
+    ratio = service / bare
+    secrets = "two secrets" if overlap else "one secret "
+    how = f"worker running while `jobs reconcile` wrote them ({writer:,.0f} events/s)" if live else \
+        "worker started after the writer"
+    print(f"user's path, {count:,} employee.created (import + reconcile), {secrets}, {how}: worker {service:8,.0f}/s"
+          f"   bare loop {bare:8,.0f}/s   ratio {ratio:.2f} (target >= 1.0, first to last arrival)")
+    if waited is not None:
+        print(f"  another company's event, made by `sandbox trigger` while the burst drained, reached its receiver "
+              f"{waited:.2f} s after it was made (target <= 1 s)")
+    return ratio
+
+
 def slow_receivers(app, env, tmp):
     receiver, port, log = start_receiver(tmp)
     running = worker(env, burst=False)
@@ -205,6 +309,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--db", choices=("postgres", "sqlite"), default="postgres")
     parser.add_argument("--deliveries", type=int, default=10_000)
+    parser.add_argument("--only-user-path", action="store_true", help="skip the synthetic and slow-receiver runs")
     options = parser.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="bench-delivery-"))
     env = {**os.environ, "REDIS_URL": REDIS_URL, "WEBHOOK_ALLOW_PRIVATE_NETWORKS": LOOPBACK}
@@ -222,6 +327,11 @@ def main():
         os.environ.update(DATABASE_URL=env["DATABASE_URL"], REDIS_URL=REDIS_URL)
         app = create_app(DATABASE_URL=env["DATABASE_URL"], REDIS_URL=REDIS_URL)
         print(f"webhook delivery, {options.db}, 1 RQ worker process, local keep-alive receiver")
+        user_path(app, env, tmp, options.deliveries, fairness=True)
+        user_path(app, env, tmp, options.deliveries, overlap=True)
+        user_path(app, env, tmp, options.deliveries, live=True)
+        if options.only_user_path:
+            return
         throughput(app, env, tmp, options.deliveries)
         throughput(app, env, tmp, options.deliveries, overlap=True)
         slow_receivers(app, env, tmp)

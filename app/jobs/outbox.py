@@ -1,7 +1,8 @@
 """Handing outbox events on (app/domain/kernel/events.py): each becomes one webhook
 delivery per subscribed endpoint (app/domain/webhooks/deliveries.py), sent in the same
-job. Batching pays: a burst of events is a few jobs, not two per event. Nightly, the
-events past their 30 days go (the feed's and replay's reach)."""
+job. Batching pays: a commit queues a drain of the outbox only while none waits to start,
+so a burst of events is one job that takes them in rounds, not a job per event. Nightly,
+the events past their 30 days go (the feed's and replay's reach)."""
 
 import logging
 from datetime import timedelta
@@ -10,7 +11,7 @@ from flask import current_app
 
 from app.domain.kernel import events
 from app.domain.webhooks import deliveries
-from app.extensions import runtime
+from app.extensions import job_queue, runtime
 from app.jobs.webhooks import send_attempts
 from app.models.base import connection
 
@@ -26,6 +27,30 @@ def dispatch_events(event_ids):
         fresh, attempts = deliveries.fan_out(event_ids, runtime().now(), hold)
     send_attempts(attempts)
     return fresh
+
+
+DRAIN = "drain_outbox"  # the mark of a queued drain (app/jobs/queues.py, enqueue_once)
+DRAIN_BATCH = 500  # events fanned out and sent per round of a drain
+PER_COMPANY = 100  # at most this many of one company's events per round
+
+
+def drain_outbox():
+    """Every event not yet dispatched, a round of DRAIN_BATCH at a time, each round taking
+    at most PER_COMPANY events of any one company (so another company's event waits for
+    one round of a burst, not the whole of it), until none is left. What a commit queues,
+    once while a drain waits to start: a burst of events is one job, not one per event,
+    and a backlog is never loaded whole. Returns how many events it dispatched."""
+    job_queue().started(DRAIN)
+    dispatched = 0
+    while True:
+        with connection():
+            batch = events.pending_fairly(DRAIN_BATCH, PER_COMPANY)
+        if not batch:
+            return dispatched
+        fresh = dispatch_events(batch)
+        if not fresh:  # another worker dispatched them first, and drains the rest
+            return dispatched
+        dispatched += fresh
 
 
 def dispatch_event(event_id):

@@ -23,9 +23,23 @@ QUEUE_NAME = "default"
 RESULT_TTL = 60
 
 
+MARK_SECONDS = 60  # a mark whose job was lost stops holding others back after this
+
+
 class RQJobs:
     def __init__(self, redis_client):
+        self.redis = redis_client
         self.queue = Queue(QUEUE_NAME, connection=redis_client)
+
+    def enqueue_once(self, mark, function, *args):
+        """Queue `function` unless one queued under `mark` has not started yet: a burst of
+        commits queues one job, which takes everything they wrote (the job calls
+        `started(mark)` first, so a commit after that queues the next)."""
+        if self.redis.set(f"partner-api:queued:{mark}", "1", nx=True, ex=MARK_SECONDS):
+            self.enqueue(function, *args)
+
+    def started(self, mark):
+        self.redis.delete(f"partner-api:queued:{mark}")
 
     def enqueue(self, function, *args):
         # Results are not read (the database records what a job did) but are kept a
@@ -49,10 +63,23 @@ class InProcessRunner:
         self.quiet = False
         self._thread = None
         self._lock = threading.Lock()
+        self._marks = set()
 
     def enqueue(self, function, *args):
         self._queue.put((function, args))
         self.ensure_started()
+
+    def enqueue_once(self, mark, function, *args):
+        """As RQJobs.enqueue_once, within this process."""
+        with self._lock:
+            if mark in self._marks:
+                return
+            self._marks.add(mark)
+        self.enqueue(function, *args)
+
+    def started(self, mark):
+        with self._lock:
+            self._marks.discard(mark)
 
     def ensure_started(self):
         if not self.autostart or (self._thread is not None and self._thread.is_alive()):

@@ -15,7 +15,7 @@ from app.domain.kernel.runtime import Runtime
 from app.domain.people import actions as hr
 from app.extensions import connect_redis
 from app.jobs import outbox, sweeper
-from app.jobs.queues import RQJobs
+from app.jobs.queues import InProcessRunner, RQJobs
 from app.jobs.worker import Scheduler
 from app.models import Company, OutboxEvent, db
 from tests.helpers import run_queued_jobs
@@ -110,3 +110,56 @@ def test_one_scheduler_leads_and_a_second_stands_by_until_it_stops(shared_redis)
             with contextlib.suppress(SchedulerNotFound):  # the first already stopped
                 made.register_death()
         queue.empty()
+
+
+def test_a_burst_of_commits_queues_one_drain_that_takes_every_event(app, committed, clock, runtime, monkeypatch):
+    """A drain waiting to start takes whatever more is written: ten hires queue one job,
+    not ten; once it has started, the next commit queues the next."""
+    company = Company.get_by_id(create_company("Burst Co", "KW", clock).id)
+    committed.append(company)
+    jobs = InProcessRunner(app, {}, autostart=False)  # the app's wiring, with a queue this test can read
+    monkeypatch.setitem(app.extensions, "jobs", jobs)
+    runtime = replace(runtime, on_event_written=lambda _: jobs.enqueue_once(outbox.DRAIN, outbox.drain_outbox))
+    for n in range(10):
+        hr.hire(company, {"staff_number": f"B-{n}", "name_en": f"Burst {n}", "employment_type": "full_time",
+                          "hire_date": date(2026, 2, 1), "basic_salary_minor": 300_000}, runtime)
+    assert [function.__name__ for function, _ in list(jobs._queue.queue)] == ["drain_outbox"]
+    jobs.run_pending()
+    assert not OutboxEvent.select().where(OutboxEvent.company == company.id, OutboxEvent.dispatched_at.is_null())
+    hr.hire(company, {"staff_number": "B-10", "name_en": "Burst 10", "employment_type": "full_time",
+                      "hire_date": date(2026, 2, 1), "basic_salary_minor": 300_000}, runtime)
+    assert [function.__name__ for function, _ in list(jobs._queue.queue)] == ["drain_outbox"]
+    jobs.run_pending()
+
+
+def test_a_drain_takes_rounds_that_give_every_company_a_place(app, committed, clock, monkeypatch):
+    """One company's backlog is dispatched in rounds of PER_COMPANY; another company's
+    event goes in the first round, not after the backlog."""
+    busy, quiet_co = (create_company(name, "KW", clock) for name in ("Busy Co", "Quiet Co"))
+    committed.extend([busy, quiet_co])
+    no_queue = Runtime(clock)
+    backlog = [events.emit(busy, "ping", {"webhook_id": "whk_x"}, no_queue) for _ in range(9)]
+    clock.advance(seconds=1)
+    lone = events.emit(quiet_co, "ping", {"webhook_id": "whk_y"}, no_queue)
+    rounds = []
+    real = outbox.dispatch_events
+    monkeypatch.setattr(outbox, "dispatch_events", lambda ids: rounds.append(list(ids)) or real(ids))
+    monkeypatch.setattr(outbox, "PER_COMPANY", 4)
+    with app.app_context():
+        assert outbox.drain_outbox() >= 10
+    mine = [[event for event in batch if event in {*backlog, lone}] for batch in rounds]
+    assert lone in mine[0] and [len(batch) for batch in mine][:3] == [5, 4, 1]
+
+
+def test_enqueue_once_holds_until_the_job_starts_in_redis_too(shared_redis):
+    jobs = RQJobs(shared_redis)
+    jobs.queue.empty()
+    jobs.started("test-mark")
+    for _ in range(5):
+        jobs.enqueue_once("test-mark", outbox.drain_outbox)
+    assert jobs.queue.count == 1
+    jobs.started("test-mark")
+    jobs.enqueue_once("test-mark", outbox.drain_outbox)
+    assert jobs.queue.count == 2
+    jobs.queue.empty()
+    jobs.started("test-mark")

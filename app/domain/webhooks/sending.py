@@ -2,9 +2,12 @@
 app/jobs/webhooks.py runs the lanes on threads with the real sender and records what
 they settle (deliveries.record_many, deliveries.release).
 
-- One lane per endpoint. A lane's attempts go one after the other (over one kept-alive
-  connection: the cheapest way to send a burst, and gentle on the receiver), while lanes
-  run side by side, so a receiver that hangs holds up its own lane only.
+- Lanes per endpoint: one, or for a burst (SPLIT_FROM attempts or more) up to
+  PER_ENDPOINT, each taking every n-th attempt. A lane's attempts go one after the other
+  over one kept-alive connection, while lanes run side by side, so a receiver that hangs
+  holds up its own lanes only, and a burst to one receiver goes over a few connections
+  at once (the contract allows delivery out of order). An attempt is in one lane only:
+  never sent twice at once.
 - An attempt that got no answer (timeout, refused, TLS) ends its lane for this job: the
   rest fail at once, saying why, and follow the retry schedule like any failure.
 - A lane that has run for LANE_SECONDS gives its unsent attempts back, due now, for the
@@ -21,6 +24,8 @@ from app.domain.webhooks import signing
 from app.domain.webhooks.deliveries import Attempt, Outcome
 
 LANE_SECONDS = 20
+PER_ENDPOINT = 4  # lanes (connections) to one endpoint at most
+SPLIT_FROM = 8  # an endpoint with fewer attempts in a job keeps one lane
 
 # What became of an attempt in a lane: sent (an Outcome came back), skipped (failed
 # unsent, after its lane's answerless attempt), released (given back unsent, no Outcome).
@@ -29,12 +34,17 @@ Settle = Callable[[Attempt, Outcome | None, Disposition], None]
 Post = Callable[[Attempt], Outcome]
 
 
-def lanes(attempts: Iterable[Attempt]) -> list[list[Attempt]]:
-    """The attempts by endpoint, in the order given."""
+def lanes(attempts: Iterable[Attempt], per_endpoint: int = PER_ENDPOINT) -> list[list[Attempt]]:
+    """The attempts by endpoint, in the order given; an endpoint's burst dealt over up to
+    `per_endpoint` lanes, round robin, so each lane keeps the order it was given."""
     by_endpoint: dict[str, list[Attempt]] = {}
     for attempt in attempts:
         by_endpoint.setdefault(attempt.endpoint_id, []).append(attempt)
-    return list(by_endpoint.values())
+    dealt: list[list[Attempt]] = []
+    for burst in by_endpoint.values():
+        count = min(per_endpoint, len(burst)) if len(burst) >= SPLIT_FROM else 1
+        dealt.extend(burst[start::count] for start in range(count))
+    return dealt
 
 
 def send_lane(lane: list[Attempt], post: Post, elapsed: Callable[[], float], settle: Settle) -> None:

@@ -94,6 +94,25 @@ def test_lanes_are_per_endpoint_in_the_order_given():
     assert sending.lanes([a1, b1, a2]) == [[a1, a2], [b1]]
 
 
+def test_a_burst_to_one_endpoint_is_dealt_over_a_few_lanes_each_in_the_order_given():
+    burst = [attempt(n, "whk_a") for n in range(10)]
+    dealt = sending.lanes([*burst, attempt(1, "whk_b")])
+    assert dealt == [burst[0::4], burst[1::4], burst[2::4], burst[3::4], [attempt(1, "whk_b")]]
+    assert sending.lanes(burst[:sending.SPLIT_FROM - 1]) == [burst[:sending.SPLIT_FROM - 1]]  # no burst: one lane
+
+
+@given(st.lists(st.sampled_from(["whk_a", "whk_b", "whk_c"]), max_size=60))
+def test_lanes_hold_every_attempt_once_and_an_endpoint_at_most_per_endpoint_lanes(endpoints):
+    attempts = [attempt(n, endpoint) for n, endpoint in enumerate(endpoints)]
+    dealt = sending.lanes(attempts)
+    assert sorted(a.delivery_id for lane in dealt for a in lane) == sorted(a.delivery_id for a in attempts)
+    for endpoint in set(endpoints):
+        mine = [lane for lane in dealt if lane[0].endpoint_id == endpoint]
+        assert all(a.endpoint_id == endpoint for lane in mine for a in lane)
+        assert len(mine) <= sending.PER_ENDPOINT
+        assert all([attempts.index(a) for a in lane] == sorted(attempts.index(a) for a in lane) for lane in mine)
+
+
 def test_each_attempt_is_signed_when_sent_with_its_endpoints_secret():
     sent = []
     post = sending.signed_post(lambda url, body, headers: sent.append((url, body, headers)) or Outcome(200),
