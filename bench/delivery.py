@@ -19,7 +19,13 @@
    Procfile `worker` to one endpoint on the local receiver; timed from the first arrival
    to the last, against a bare keep-alive loop POSTing the same envelopes, timed alike.
    Target: >= 1.0x (floor 0.9).
-3. A slow receiver. 50 endpoints of one company, 5 of which hang for 10 seconds; one
+3. Fan-out. 100 endpoints (paths of the local receiver) subscribed to 100 events: 10,000
+   deliveries drained by one worker, first to last arrival, against a bare loop with one
+   kept-alive connection per endpoint on 16 threads. Target: >= 0.8x.
+4. Memory. 100,000 undispatched events (one endpoint, the local receiver) drained by one
+   worker: its resident memory, sampled while it drains, against its idle RSS. Target:
+   at most 1.5x (a backlog is taken a round at a time, never loaded whole).
+5. A slow receiver. 50 endpoints of one company, 5 of which hang for 10 seconds; one
    event; a running worker. Prints when the 45 healthy ones got it, after the event was
    queued. Target: all within 2 seconds.
 """
@@ -271,6 +277,120 @@ def user_path(app, env, tmp, count, *, overlap=False, live=False, fairness=False
     return ratio
 
 
+def fan_out(app, env, tmp, endpoints_count=100, events_count=100):
+    """Many endpoints at once: the worker's lanes against a bare loop on 16 threads."""
+    import queue as queues
+    import threading
+
+    from app.jobs.outbox import drain_outbox
+
+    receiver, port, log = start_receiver(tmp)
+    running = worker(env, burst=False)
+    try:
+        with app.app_context():
+            db.connect(reuse_if_open=True)
+            company = Company.get(Company.sandbox == True)  # noqa: E712
+            OutboxEvent.update(dispatched_at=to_db(app.extensions["runtime"].now())).where(
+                OutboxEvent.dispatched_at.is_null()).execute()
+            owner = owner_of(company, app)
+            made = [endpoint(owner, f"http://127.0.0.1:{port}/fan/{n}", app) for n in range(endpoints_count)]
+            ids, bodies = outbox_events(company, events_count)
+            db.close()
+        connection = redis.Redis.from_url(REDIS_URL)
+        while not Worker.all(connection=connection):
+            time.sleep(0.05)
+        Queue(QUEUE_NAME, connection=connection).enqueue(drain_outbox, result_ttl=RESULT_TTL)
+        total, deadline = endpoints_count * events_count, time.monotonic() + 600
+        while len(arrivals(log, "/fan/")) < total and time.monotonic() < deadline:
+            time.sleep(0.1)
+        got = arrivals(log, "/fan/")
+        service = (len(got) - 1) / (max(got) - min(got))
+        with app.app_context():
+            db.connect(reuse_if_open=True)
+            for one in made:
+                one.delete_instance(recursive=True)
+            OutboxEvent.delete().where(OutboxEvent.id.in_(ids)).execute()
+            db.close()
+
+        work = queues.SimpleQueue()
+        for n in range(endpoints_count):
+            work.put(n)
+
+        def bare_thread():
+            while True:
+                try:
+                    n = work.get_nowait()
+                except queues.Empty:
+                    return
+                pool = urllib3.HTTPConnectionPool("127.0.0.1", port, maxsize=1)  # this endpoint's connection
+                for body in bodies:
+                    pool.urlopen("POST", f"/bare/{n}", body=body, headers={"Content-Type": "application/json"})
+                pool.close()
+
+        threads = [threading.Thread(target=bare_thread) for _ in range(16)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        bare_got = arrivals(log, "/bare/")
+        bare = (len(bare_got) - 1) / (max(bare_got) - min(bare_got))
+    finally:
+        running.send_signal(signal.SIGTERM)
+        running.wait(timeout=30)
+        receiver.terminate()
+    print(f"fan-out: {endpoints_count} endpoints x {events_count} events ({len(got):,} arrived): "
+          f"worker {service:8,.0f}/s   bare loop on 16 threads {bare:8,.0f}/s   "
+          f"ratio {service / bare:.2f} (target >= 0.8)")
+    return service / bare
+
+
+def rss_kib(pid):
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def memory(app, env, tmp, count):
+    """The worker's RSS while it drains `count` events, against its RSS idle."""
+    from app.jobs.outbox import drain_outbox
+
+    receiver, port, log = start_receiver(tmp)
+    running = worker(env, burst=False)
+    try:
+        with app.app_context():
+            db.connect(reuse_if_open=True)
+            company = Company.get(Company.sandbox == True)  # noqa: E712
+            OutboxEvent.update(dispatched_at=to_db(app.extensions["runtime"].now())).where(
+                OutboxEvent.dispatched_at.is_null()).execute()
+            made = endpoint(owner_of(company, app), f"http://127.0.0.1:{port}/memory", app)
+            ids, _ = outbox_events(company, count)
+            db.close()
+        connection = redis.Redis.from_url(REDIS_URL)
+        while not Worker.all(connection=connection):
+            time.sleep(0.05)
+        time.sleep(2)  # settled
+        idle = rss_kib(running.pid)
+        Queue(QUEUE_NAME, connection=connection).enqueue(drain_outbox, result_ttl=RESULT_TTL)
+        peak, deadline = idle, time.monotonic() + 1800
+        while len(arrivals(log, "/memory")) < count and time.monotonic() < deadline:
+            peak = max(peak, rss_kib(running.pid))
+            time.sleep(0.5)
+        arrived = len(arrivals(log, "/memory"))
+        with app.app_context():
+            db.connect(reuse_if_open=True)
+            made.delete_instance(recursive=True)
+            OutboxEvent.delete().where(OutboxEvent.id.in_(ids)).execute()
+            db.close()
+    finally:
+        running.send_signal(signal.SIGTERM)
+        running.wait(timeout=30)
+        receiver.terminate()
+    print(f"memory: one worker draining {count:,} events ({arrived:,} arrived): RSS idle {idle / 1024:.0f} MiB, "
+          f"peak {peak / 1024:.0f} MiB, {peak / idle:.2f}x (target <= 1.5x)")
+    return peak / idle
+
+
 def slow_receivers(app, env, tmp):
     receiver, port, log = start_receiver(tmp)
     running = worker(env, burst=False)
@@ -309,7 +429,10 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--db", choices=("postgres", "sqlite"), default="postgres")
     parser.add_argument("--deliveries", type=int, default=10_000)
-    parser.add_argument("--only-user-path", action="store_true", help="skip the synthetic and slow-receiver runs")
+    parser.add_argument("--only-user-path", action="store_true", help="skip the other runs")
+    parser.add_argument("--memory-events", type=int, default=100_000)
+    parser.add_argument("--only-memory", action="store_true", help="the memory run alone")
+    parser.add_argument("--only-fan-out", action="store_true", help="the fan-out run alone")
     options = parser.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="bench-delivery-"))
     env = {**os.environ, "REDIS_URL": REDIS_URL, "WEBHOOK_ALLOW_PRIVATE_NETWORKS": LOOPBACK}
@@ -327,11 +450,19 @@ def main():
         os.environ.update(DATABASE_URL=env["DATABASE_URL"], REDIS_URL=REDIS_URL)
         app = create_app(DATABASE_URL=env["DATABASE_URL"], REDIS_URL=REDIS_URL)
         print(f"webhook delivery, {options.db}, 1 RQ worker process, local keep-alive receiver")
+        if options.only_memory:
+            memory(app, env, tmp, options.memory_events)
+            return
+        if options.only_fan_out:
+            fan_out(app, env, tmp)
+            return
         user_path(app, env, tmp, options.deliveries, fairness=True)
         user_path(app, env, tmp, options.deliveries, overlap=True)
         user_path(app, env, tmp, options.deliveries, live=True)
         if options.only_user_path:
             return
+        fan_out(app, env, tmp)
+        memory(app, env, tmp, options.memory_events)
         throughput(app, env, tmp, options.deliveries)
         throughput(app, env, tmp, options.deliveries, overlap=True)
         slow_receivers(app, env, tmp)

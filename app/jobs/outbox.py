@@ -5,6 +5,7 @@ so a burst of events is one job that takes them in rounds, not a job per event. 
 the events past their 30 days go (the feed's and replay's reach)."""
 
 import logging
+import time
 from datetime import timedelta
 
 from flask import current_app
@@ -32,6 +33,7 @@ def dispatch_events(event_ids):
 DRAIN = "drain_outbox"  # the mark of a queued drain (app/jobs/queues.py, enqueue_once)
 DRAIN_BATCH = 500  # events fanned out and sent per round of a drain
 PER_COMPANY = 100  # at most this many of one company's events per round
+DRAIN_SECONDS = 60  # a drain's own limit, far below RQ's job timeout (180 s)
 
 
 def drain_outbox():
@@ -39,9 +41,12 @@ def drain_outbox():
     at most PER_COMPANY events of any one company (so another company's event waits for
     one round of a burst, not the whole of it), until none is left. What a commit queues,
     once while a drain waits to start: a burst of events is one job, not one per event,
-    and a backlog is never loaded whole. Returns how many events it dispatched."""
-    job_queue().started(DRAIN)
-    dispatched = 0
+    and a backlog is never loaded whole. After DRAIN_SECONDS it queues its own sequel and
+    stops: a long backlog never meets the queue's job timeout, and other jobs (retries,
+    pairing) get their turn. Returns how many events it dispatched."""
+    queue = job_queue()
+    queue.started(DRAIN)
+    dispatched, began = 0, time.monotonic()
     while True:
         with connection():
             batch = events.pending_fairly(DRAIN_BATCH, PER_COMPANY)
@@ -51,6 +56,9 @@ def drain_outbox():
         if not fresh:  # another worker dispatched them first, and drains the rest
             return dispatched
         dispatched += fresh
+        if time.monotonic() - began > DRAIN_SECONDS:
+            queue.enqueue_once(DRAIN, drain_outbox)
+            return dispatched
 
 
 def dispatch_event(event_id):

@@ -163,3 +163,21 @@ def test_enqueue_once_holds_until_the_job_starts_in_redis_too(shared_redis):
     assert jobs.queue.count == 2
     jobs.queue.empty()
     jobs.started("test-mark")
+
+
+def test_a_long_drain_stops_in_time_and_queues_its_sequel(app, committed, clock, monkeypatch):
+    """A backlog longer than DRAIN_SECONDS is drained by a chain of jobs, each well within
+    the queue's job timeout (RQ's 180 s killed a 100,000-event drain before this)."""
+    company = create_company("Long Co", "KW", clock)
+    committed.append(company)
+    no_queue = Runtime(clock)
+    backlog = [events.emit(company, "ping", {"webhook_id": "whk_x"}, no_queue) for _ in range(5)]
+    jobs = InProcessRunner(app, {}, autostart=False)
+    monkeypatch.setitem(app.extensions, "jobs", jobs)
+    monkeypatch.setattr(outbox, "PER_COMPANY", 2)
+    monkeypatch.setattr(outbox, "DRAIN_SECONDS", -1)  # out of time after every round
+    with app.app_context():
+        outbox.drain_outbox()
+    assert [function.__name__ for function, _ in list(jobs._queue.queue)] == ["drain_outbox"]
+    jobs.run_pending()  # the chain runs to the end
+    assert not OutboxEvent.select().where(OutboxEvent.id.in_(backlog), OutboxEvent.dispatched_at.is_null()).exists()
