@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from app.domain.kernel.clock import from_db
 from app.domain.people import actions as hr
 from app.domain.people.employees import roster
-from app.domain.webhooks import deliveries
+from app.domain.webhooks import deliveries, outcomes
 from app.egress import Sender
 from app.jobs.outbox import dispatch_events
 from app.models import OutboxEvent, WebhookDelivery, WebhookEndpoint, db
@@ -56,7 +56,7 @@ def test_a_retry_after_of_5000_digits_loses_no_other_companys_outcome(app, clien
             assert dispatch_events(undispatched()) == 3  # one job, one batch, three companies
     first, retry = attempts(busy_id)
     assert (first.status, first.response_status) == ("failed", 429)
-    assert retry.attempt == 2 and from_db(retry.due_at) == clock.now() + deliveries.RETRY_AFTER_CAP
+    assert retry.attempt == 2 and from_db(retry.due_at) == clock.now() + outcomes.RETRY_AFTER_CAP
     [delivered] = attempts(fine_id)
     assert delivered.status == "succeeded" and len(fine.requests) == 1
     assert WebhookEndpoint.get_by_id(gone_id).disabled_reason == "endpoint_gone"

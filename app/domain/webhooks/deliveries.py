@@ -11,7 +11,9 @@ whatever is due.
 
 An endpoint whose deliveries have all failed for seven days since its first failure
 (the last attempt failed too) is disabled (`delivery_failures`); after three days its
-owner is warned. Both notices are handed on after commit.
+owner is warned. Both notices are handed on after commit. What each outcome decides
+(how it ends, the next attempt, the streak) is outcomes.py's, as pure rules; here they
+are applied to the rows.
 """
 
 import json
@@ -19,7 +21,6 @@ import logging
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from email.utils import parsedate_to_datetime
 
 from peewee import Field, SelectQuery, fn
 
@@ -28,6 +29,7 @@ from app.domain.kernel.clock import format_utc, from_db, to_db
 from app.domain.kernel.errors import Conflict, NotFound, ValidationFailed
 from app.domain.kernel.ids import new_id
 from app.domain.kernel.runtime import Runtime
+from app.domain.webhooks import outcomes as rules  # what an outcome decides (pure)
 from app.models import OutboxEvent, WebhookDelivery, WebhookEndpoint
 from app.models.base import (
     first_tuple,
@@ -39,19 +41,12 @@ from app.models.base import (
     write_transaction,
 )
 
-RETRY_DELAYS = (timedelta(minutes=1), timedelta(minutes=5), timedelta(minutes=30), timedelta(hours=2),
-                timedelta(hours=12), timedelta(hours=24))
-MAX_ATTEMPTS = len(RETRY_DELAYS) + 1
 TIMEOUT_SECONDS = 10  # Contract, Limits: 2xx within 10 seconds
 CLAIM = timedelta(seconds=60)  # a claimed attempt is sent again if not finished by then
-DISABLE_AFTER = timedelta(days=7)
-WARN_AFTER = timedelta(days=3)
 RESPONSE_TEXT_LIMIT = 1024
 ERROR_TEXT_LIMIT = 500  # why an attempt got no answer, as stored
-HTTP_DATE_LIMIT = 64  # "Sunday, 06-Nov-1994 08:49:37 GMT" and its kin are far shorter
 LOG_SIZE, LOG_DAYS = 100, 30
 GONE = "endpoint_gone"  # disabled_reason after a 410 (v1.3)
-RETRY_AFTER_CAP = timedelta(hours=24)  # the latest a receiver's Retry-After may push an attempt
 REPLAY_DAYS = 30  # how far back a replay reaches
 STATUSES = ("succeeded", "failed", "pending")  # what partners see; `sending` shows as pending
 
@@ -273,19 +268,18 @@ def unrecordable(outcome: Outcome, fault: Exception) -> Outcome:
 def _record(outcomes: Sequence[tuple[Attempt, Outcome]], now: datetime, runtime: Runtime,
             receiver_signals: bool) -> list[str | None]:
     """record_many's work, in one transaction."""
-    gone = {attempt.endpoint_id for attempt, outcome in outcomes if receiver_signals and outcome.status == 410}
+    gone = {attempt.endpoint_id for attempt, outcome in outcomes
+            if rules.says_gone(outcome.status, receiver_signals)}
     with write_transaction():
         ended, planned = [], {}
         for attempt, outcome in outcomes:
-            retry_at = None
-            if (not outcome.succeeded and attempt.retries and attempt.attempt < MAX_ATTEMPTS
-                    and attempt.endpoint_id not in gone):
-                retry_at = now + RETRY_DELAYS[attempt.attempt - 1]
-                if receiver_signals and outcome.status in (429, 503):
-                    retry_at = max(retry_at, asked_later(outcome.retry_after, now) or retry_at)
+            retry_at = rules.next_attempt_at(attempt.attempt, attempt.retries, outcome.succeeded, outcome.status,
+                                                 outcome.retry_after, now, gone=attempt.endpoint_id in gone,
+                                                 receiver_signals=receiver_signals)
+            if retry_at is not None:
                 planned[attempt.delivery_id] = _attempt_row(attempt.endpoint_id, attempt.event_id, attempt.event_type,
                                                             attempt.attempt + 1, now, due=retry_at)
-            ended.append(("succeeded" if outcome.succeeded else "failed", to_db(now), outcome.status,
+            ended.append((rules.ended(outcome.succeeded), to_db(now), outcome.status,
                           response_text(outcome.body), storable(outcome.error, ERROR_TEXT_LIMIT),
                           outcome.duration_ms, to_db(retry_at) if retry_at else None, attempt.delivery_id))
         recorded = update_rows(_ENDED, ended, only_if=(WebhookDelivery.status, "sending"))
@@ -306,28 +300,18 @@ def _record(outcomes: Sequence[tuple[Attempt, Outcome]], now: datetime, runtime:
             else None for attempt, _ in outcomes]
 
 
-def _streak(endpoint, succeeded, now, runtime):
-    """Move the endpoint's failure streak; `endpoint` (as read in this transaction) is
-    kept up to date, so several outcomes of one batch see each other."""
-    def change(**values):
+def _streak(endpoint: WebhookEndpoint, succeeded: bool, now: datetime, runtime: Runtime) -> None:
+    """Move the endpoint's failure streak (outcomes.streak_move); `endpoint` (as read in
+    this transaction) is kept up to date, so several outcomes of one batch see each other."""
+    move = rules.streak_move(endpoint.active, from_db(endpoint.failing_since), endpoint.warned_at is not None,
+                                 succeeded, now)
+    if move.changes:
+        values = {name: to_db(value) if isinstance(value, datetime) else value for name, value in move.changes.items()}
         WebhookEndpoint.update(**values).where(WebhookEndpoint.id == endpoint.id).execute()
         for name, value in values.items():
             setattr(endpoint, name, value)
-
-    if succeeded:
-        if endpoint.failing_since is not None:
-            change(failing_since=None, warned_at=None)
-        return
-    since = from_db(endpoint.failing_since)
-    if since is None:
-        change(failing_since=to_db(now))
-        return
-    if endpoint.active and now - since >= DISABLE_AFTER:
-        change(active=False, disabled_reason="delivery_failures", updated_at=to_db(now))
-        runtime.endpoint_notice(endpoint.id, "disabled")
-    elif endpoint.active and endpoint.warned_at is None and now - since >= WARN_AFTER:
-        change(warned_at=to_db(now))
-        runtime.endpoint_notice(endpoint.id, "failing")
+    if move.notice is not None:
+        runtime.endpoint_notice(endpoint.id, move.notice)
 
 
 def _gone(endpoint: WebhookEndpoint, now: datetime, runtime: Runtime) -> None:
@@ -341,29 +325,6 @@ def _gone(endpoint: WebhookEndpoint, now: datetime, runtime: Runtime) -> None:
     (WebhookDelivery.update(status="failed", error="not sent: the receiver answered 410 Gone; the endpoint is "
                                                    "disabled", next_retry_at=None)
      .where(WebhookDelivery.endpoint == endpoint.id, WebhookDelivery.status == "pending").execute())
-
-
-def asked_later(retry_after: str | None, now: datetime) -> datetime | None:
-    """When a receiver's Retry-After (delay-seconds, or an HTTP date) asks to be called
-    again, at most RETRY_AFTER_CAP from `now`; None when it asks for nothing usable. The
-    header is the receiver's to write: nothing in it raises."""
-    text = retry_after.strip() if isinstance(retry_after, str) else ""
-    if not text:
-        return None
-    if text.isascii() and text.isdigit():  # delay-seconds: ASCII digits only ("²" is a digit to str)
-        # Any length: past 6 digits it is over the cap anyway (and int() refuses 4,300).
-        digits = text.lstrip("0") or "0"
-        seconds = int(digits) if len(digits) <= 6 else RETRY_AFTER_CAP.total_seconds()
-        return now + min(timedelta(seconds=seconds), RETRY_AFTER_CAP)
-    if len(text) > HTTP_DATE_LIMIT:  # longer than any date RFC 9110 allows
-        return None
-    try:
-        asked = parsedate_to_datetime(text)
-    except (TypeError, ValueError, IndexError, OverflowError):
-        return None
-    if asked.tzinfo is None:
-        return None
-    return min(max(asked, now), now + RETRY_AFTER_CAP)
 
 
 def response_text(body: bytes | None) -> str:

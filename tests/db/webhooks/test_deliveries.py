@@ -8,13 +8,14 @@ from hypothesis import strategies as st
 from app.domain.kernel.clock import from_db, to_db
 from app.domain.kernel.ids import new_id
 from app.domain.webhooks import deliveries
-from app.domain.webhooks.deliveries import RETRY_DELAYS, response_text
+from app.domain.webhooks.deliveries import response_text
+from app.domain.webhooks.outcomes import MAX_ATTEMPTS, RETRY_DELAYS
 from app.models import OutboxEvent, WebhookDelivery, WebhookEndpoint
 
 
 def test_the_schedule_is_the_contracts():
     assert [d.total_seconds() for d in RETRY_DELAYS] == [60, 300, 1800, 7200, 43200, 86400]
-    assert deliveries.MAX_ATTEMPTS == 7
+    assert MAX_ATTEMPTS == 7
 
 
 def test_the_response_text_is_cut_at_1_kb_on_a_character_boundary():

@@ -1,5 +1,5 @@
 """A receiver's Retry-After, read as RFC 9110 says (delay-seconds or an HTTP date), and
-capped at 24 hours (app/domain/webhooks/deliveries.py, asked_later)."""
+capped at 24 hours (app/domain/webhooks/outcomes.py, asked_later)."""
 
 from datetime import UTC, datetime, timedelta
 
@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app.domain.webhooks.deliveries import RETRY_AFTER_CAP, asked_later
+from app.domain.webhooks.outcomes import RETRY_AFTER_CAP, asked_later
 
 NOW = datetime(2026, 11, 21, 9, 0, tzinfo=UTC)
 
