@@ -62,7 +62,8 @@ def drain_outbox():
 
 
 def dispatch_event(event_id):
-    """One event (what an action's commit queues). Returns whether it was new."""
+    """One event: what a commit queued before drains were (a job an older worker left in
+    the queue still runs), and what tests hand a worker. Returns whether it was new."""
     return dispatch_events([event_id]) == 1
 
 
