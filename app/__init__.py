@@ -26,7 +26,7 @@ from app.api import (
 from app.api import webhooks as webhooks_api
 from app.api.openapi import PartnerApi
 from app.api.principal_cache import make_authenticator
-from app.api.ratelimit import make_limiter
+from app.api.ratelimit import Pacer, make_limiter
 from app.console.throttle import SignInThrottle
 from app.domain.kernel.clock import SystemClock
 from app.domain.kernel.runtime import Runtime
@@ -113,6 +113,7 @@ def create_app(config=None, **overrides):
     })
     app.extensions["mailer"] = make_mailer(app.config["SMTP_URL"], app.config["MAIL_FROM"])
     app.extensions["webhook_sender"] = sender
+    app.extensions["delivery_pacer"] = Pacer(redis_client, limits_file)
     jobs = _init_jobs(app, redis_client)
     # Where work goes after an action commits (app/domain/kernel/runtime.py). Events queue
     # a drain of the outbox (one while one waits to start), which fans them out into

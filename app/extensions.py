@@ -23,6 +23,11 @@ def mailer():
     return current_app.extensions["mailer"]
 
 
+def delivery_pacer():
+    """Webhook endpoints' paces (`rate_limit`, v1.3), counted across workers (app/api/ratelimit.py, Pacer)."""
+    return current_app.extensions["delivery_pacer"]
+
+
 def webhook_sender():
     """This app's pinned HTTP sender for webhook deliveries (app/egress.py)."""
     return current_app.extensions["webhook_sender"]

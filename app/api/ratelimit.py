@@ -24,6 +24,7 @@ import math
 import os
 import sqlite3
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
@@ -51,6 +52,7 @@ class Decision:
     reset_seconds: int  # until the full allowance is back
     retry_after_seconds: int  # 0 when allowed
     version: str | None = None  # the value under `version_key`; None when not read from Redis
+    wait_us: int = 0  # until the next request would be allowed, exactly; 0 when allowed
 
     def headers(self) -> dict[str, str]:
         headers = {
@@ -80,7 +82,7 @@ def decision(limit: int, interval: int, window: int, allowed: bool, backlog_us: 
         allowed=allowed, limit=limit, remaining=int(remaining),
         reset_seconds=math.ceil(backlog_us / 1_000_000),
         retry_after_seconds=max(1, math.ceil(wait_us / 1_000_000)) if not allowed else 0,
-        version=version,
+        version=version, wait_us=0 if allowed else int(wait_us),
     )
 
 
@@ -234,3 +236,25 @@ def make_limiter(limit: int, redis_client: redis.Redis | None = None, *, window_
     if redis_client is None:
         return local
     return RedisLimiter(limit, redis_client, prefix, window_us, fallback=local, version_key=version_key)
+
+
+class Pacer:
+    """Paces of differing rates per key (a webhook endpoint's deliveries a second, v1.3):
+    GCRA with a one-second window, counted where the API's rate limit is (Redis across
+    hosts, else the host's limits file, else this process). Built by the app factory and
+    used by the delivery jobs through `app.extensions`."""
+
+    def __init__(self, redis_client: redis.Redis | None = None, path: str | None = None) -> None:
+        self._redis, self._path = redis_client, path
+        self._limiters: dict[int, Limiter] = {}
+        self._lock = threading.Lock()
+
+    def wait(self, key: str, per_second: int, now_us: int | None = None) -> float:
+        """Seconds until `key` may go at `per_second`; 0.0 means now, and the turn is taken."""
+        with self._lock:
+            limiter = self._limiters.get(per_second)
+            if limiter is None:
+                limiter = self._limiters[per_second] = make_limiter(
+                    per_second, self._redis, window_seconds=1, prefix="webhook-pace:", path=self._path)
+        taken = limiter.hit(key, now_us if now_us is not None else time.time_ns() // 1000)
+        return 0.0 if taken.allowed else taken.wait_us / 1_000_000

@@ -25,6 +25,7 @@ blp = ApiBlueprint("webhooks", __name__, url_prefix="/v1/webhooks",
 ENDPOINT_EXAMPLE = {
     "id": "whk_3kQ8mZr2LpX7vNc4TbW9yD", "url": "https://erp.example.com/hooks/svc",
     "events": ["employee.created", "employee.updated", "employee.left"], "active": True, "disabled_reason": None,
+    "rate_limit": None,
     "created_at": "2026-11-21T09:00:00Z", "updated_at": "2026-11-21T09:00:00Z",
 }
 DELIVERY_EXAMPLE = {
@@ -42,12 +43,35 @@ REASON_TEXT = ("Null while active; `delivery_failures` (7 days of failures), `ke
                "`endpoint_gone` (the receiver answered 410 Gone). Tolerate unknown values.")
 
 
+class StrictInteger(fields.Integer):
+    """A JSON integer only: marshmallow's Integer also takes "60", and `true` as 1."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.make_error("invalid", input=value)
+        return value
+
+
+RATE_LIMIT_TEXT = (f"Beyond the contract (v1.3): at most this many deliveries a second to this endpoint, "
+                   f"1 to {endpoints.RATE_LIMIT_MAX}, held across every worker; null for none. A delivery waiting "
+                   f"for its turn is not a failure: it is neither retried early nor counted toward disabling.")
+
+
+def _rate_limit(description):
+    return StrictInteger(
+        allow_none=True, validate=validate.Range(min=1, max=endpoints.RATE_LIMIT_MAX,
+                                                 error=f"1 to {endpoints.RATE_LIMIT_MAX}, or null for none"),
+        error_messages={"invalid": "a whole number of deliveries a second, or null"},
+        metadata={"x-release": ADDITIONS, "description": description, "example": 50})
+
+
 class WebhookEndpointSchema(OpenSchema):
     id = fields.String(required=True)
     url = fields.String(required=True)
     events = fields.List(fields.String(), required=True, metadata={"description": EVENTS_TEXT})
     active = fields.Boolean(required=True)
     disabled_reason = fields.String(allow_none=True, required=True, metadata={"description": REASON_TEXT})
+    rate_limit = fields.Integer(allow_none=True, metadata={"x-release": ADDITIONS, "description": RATE_LIMIT_TEXT})
     created_at = fields.DateTime(required=True)
     updated_at = fields.DateTime(required=True)
 
@@ -126,6 +150,7 @@ def _events(*, required=False):
 class CreateWebhookEndpointSchema(OpenSchema):
     url = _url("`https://` on a public host, at most 2,048 characters, no user name or password.", required=True)
     events = _events(required=True)
+    rate_limit = _rate_limit(RATE_LIMIT_TEXT + " Left out: none.")
 
 
 class UpdateWebhookEndpointSchema(OpenSchema):
@@ -133,15 +158,7 @@ class UpdateWebhookEndpointSchema(OpenSchema):
     events = _events()
     active = StrictBoolean(metadata={"description": "`true` re-enables a disabled endpoint."},
                            error_messages={"invalid": "true or false", "null": "true or false"})
-
-
-class StrictInteger(fields.Integer):
-    """A JSON integer only: marshmallow's Integer also takes "60", and `true` as 1."""
-
-    def _deserialize(self, value, attr, data, **kwargs):
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise self.make_error("invalid", input=value)
-        return value
+    rate_limit = _rate_limit(RATE_LIMIT_TEXT + " Left out: unchanged; null removes it.")
 
 
 class RotateSecretSchema(StrictSchema):
@@ -189,6 +206,18 @@ def _endpoint(webhook_id):
     return endpoints.get_endpoint(_mine(), webhook_id)
 
 
+def _form(endpoint):
+    """An endpoint as this server sends it: v1.3's `rate_limit` only while v1.3 is live."""
+    form = endpoints.form(endpoint)
+    return form if additions_live() else {k: v for k, v in form.items() if k != "rate_limit"}
+
+
+def _paced(body):
+    """The pace a create or update asks for, while v1.3 is live (otherwise the field is
+    one the contract does not know, and is ignored like any other)."""
+    return body["rate_limit"] if additions_live() and "rate_limit" in body else endpoints.UNCHANGED
+
+
 def _delivery(form):
     """A delivery as this server sends it: v1.3's `error` only while v1.3 is live."""
     return form if additions_live() else {k: v for k, v in form.items() if k != "error"}
@@ -205,7 +234,7 @@ class WebhookEndpoints(MethodView):
     @blp.response(200, WebhookEndpointListSchema, example={"data": [ENDPOINT_EXAMPLE]})
     def get(self):
         """List this credential's webhook endpoints"""
-        return json_response({"data": [endpoints.form(e) for e in endpoints.list_endpoints(_mine())]})
+        return json_response({"data": [_form(e) for e in endpoints.list_endpoints(_mine())]})
 
     @operation(blp, "createWebhookEndpoint", release="v1.2", scope="webhooks:manage",
                errors=(400, 401, 403, 413, 422, 429))
@@ -214,9 +243,11 @@ class WebhookEndpoints(MethodView):
     @blp.response(201, CreatedWebhookEndpointSchema, example={**ENDPOINT_EXAMPLE, "secret": "whsec_..."})
     def post(self, body):
         """Register an endpoint; the signing secret is in this response only"""
+        paced = _paced(body)
         endpoint, secret = endpoints.create_endpoint(current_principal(), _target(body["url"]), body["events"],
-                                                     runtime())
-        return json_response({**endpoints.form(endpoint), "secret": secret}, status=201)
+                                                     runtime(), rate_limit=None if paced is endpoints.UNCHANGED
+                                                     else paced)
+        return json_response({**_form(endpoint), "secret": secret}, status=201)
 
 
 @blp.route("/<webhook_id>")
@@ -225,7 +256,7 @@ class WebhookEndpointById(MethodView):
     @blp.response(200, WebhookEndpointSchema, example=ENDPOINT_EXAMPLE)
     def get(self, webhook_id):
         """Read one webhook endpoint"""
-        return json_response(endpoints.form(_endpoint(webhook_id)))
+        return json_response(_form(_endpoint(webhook_id)))
 
     @operation(blp, "updateWebhookEndpoint", release="v1.2", scope="webhooks:manage",
                errors=(400, 401, 403, 404, 413, 422, 429))
@@ -237,8 +268,9 @@ class WebhookEndpointById(MethodView):
         endpoints.get_endpoint(scope, webhook_id)  # 404 before the URL is judged (a DNS lookup)
         target = _target(body["url"]) if "url" in body else None
         updated = endpoints.update_endpoint(scope, webhook_id, runtime(), target=target,
-                                            chosen=body.get("events"), active=body.get("active"))
-        return json_response(endpoints.form(updated))
+                                            chosen=body.get("events"), active=body.get("active"),
+                                            rate_limit=_paced(body))
+        return json_response(_form(updated))
 
     @operation(blp, "deleteWebhookEndpoint", release="v1.2", scope="webhooks:manage", errors=(401, 403, 404, 429))
     @blp.response(204, description="Removed; its pending deliveries are cancelled.")
@@ -272,7 +304,7 @@ class WebhookRotateSecret(MethodView):
         endpoint, secret = endpoints.rotate_secret(
             _mine(), webhook_id, current, expire_previous_in=timedelta(seconds=body["expire_previous_in"]))
         until = endpoints.previous_secret_until(endpoint, current.now())
-        return json_response({**endpoints.form(endpoint), "secret": secret,
+        return json_response({**_form(endpoint), "secret": secret,
                               "previous_secret_expires_at": format_utc(until)})
 
 

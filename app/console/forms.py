@@ -9,6 +9,7 @@ from wtforms import (
     DateField,
     EmailField,
     HiddenField,
+    IntegerField,
     MonthField,
     PasswordField,
     SelectChoice,
@@ -80,6 +81,10 @@ class AddEndpointForm(FlaskForm):
     key = SelectField("Owning key", choices=[], validate_choice=False,
                       description="The integration that receives the events: the endpoint is this key's, and the "
                                   "key sees and changes it through the API. Revoking the key disables it.")
+    rate_limit = IntegerField("Deliveries a second, at most", validators=[Optional()],
+                              description="Leave empty for no limit. The receiver's own pace, 1 to 10,000: deliveries "
+                                          "wait their turn, never counted as failures.",
+                              render_kw={"inputmode": "numeric", "min": "1", "max": "10000"})
 
     def validate_events(self, field):
         # Not DataRequired: it would mark every checkbox `required`, and a browser would then

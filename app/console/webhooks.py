@@ -39,7 +39,7 @@ def add():
     try:
         made, secret = endpoints.create_for_key(g.company, form.key.data,
                                                 check_url(form.url.data.strip(), sender.resolver, sender.allowed),
-                                                form.events.data, runtime())
+                                                form.events.data, runtime(), rate_limit=form.rate_limit.data)
     except ValidationFailed as exc:
         for name, message in exc.errors:
             field = getattr(form, name.split(".")[0], form.url)

@@ -17,7 +17,7 @@ from datetime import timedelta
 from flask import current_app
 
 from app.domain.webhooks import deliveries, endpoints, sending
-from app.extensions import mailer, runtime, webhook_sender
+from app.extensions import delivery_pacer, job_queue, mailer, runtime, webhook_sender
 from app.models.base import connection
 from config import ADDITIONS
 
@@ -51,10 +51,15 @@ def send_attempts(attempts):
                                standard=signals)
     settled = queue.SimpleQueue()
 
+    pacer = delivery_pacer()
+
+    def pace(attempt):  # an endpoint's own pace, v1.3's like its other signals
+        return pacer.wait(attempt.endpoint_id, attempt.rate_limit) if signals and attempt.rate_limit else 0.0
+
     def run(lane):
         started = time.monotonic()
         sending.send_lane(lane, post, lambda: time.monotonic() - started,
-                          lambda attempt, outcome, what: settled.put((attempt, outcome, what)))
+                          lambda attempt, outcome, what: settled.put((attempt, outcome, what)), pace, time.sleep)
 
     lanes = sending.lanes(attempts)
     sent, released = 0, []
@@ -81,7 +86,9 @@ def send_attempts(attempts):
     if released:
         with connection():
             deliveries.release(released, current.now())
-        log.info("gave %d webhook attempt(s) back after %d s of sending", len(released), sending.LANE_SECONDS)
+        job_queue().enqueue(send_deliveries, released)  # the next job goes on where this one stopped
+        log.info("gave %d webhook attempt(s) back after %d s of sending (an endpoint's pace, or a slow "
+                 "receiver), queued again", len(released), sending.LANE_SECONDS)
     for lane in lanes_running:
         lane.result()  # a fault in a lane is the job's fault, once its attempts are settled
     return sent

@@ -24,6 +24,7 @@ class WebhookEndpoint(BaseModel):
     previous_secret_expires_at = pw.DateTimeField(null=True)  # it signs until then
     failing_since = pw.DateTimeField(null=True)  # the first failure since the last success
     warned_at = pw.DateTimeField(null=True)  # the "failing for 3 days" email of this streak
+    rate_limit = pw.IntegerField(null=True)  # deliveries a second at most, across workers (v1.3); null: none
     created_at = pw.DateTimeField()
     updated_at = pw.DateTimeField()
 

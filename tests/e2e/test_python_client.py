@@ -66,7 +66,7 @@ with Client(api_key=key, base_url=base) as client:
     hook = client.webhooks.create("https://93.184.215.14/hook", ["employee.updated"])
     assert hook.secret.startswith("whsec_") and [h.id for h in client.webhooks.list()] == [hook.id]
     assert client.webhooks.get(hook.id).url == "https://93.184.215.14/hook"
-    client.webhooks.update(hook.id, events=["employee.updated", "employee.left"])
+    assert client.webhooks.update(hook.id, events=["employee.updated", "employee.left"], rate_limit=20).rate_limit == 20
     client.webhooks.test(hook.id)
     client.webhooks.rotate_secret(hook.id, expire_previous_in=0)
     client.webhooks.replay(hook.id, datetime.now(timezone.utc) - timedelta(hours=1))

@@ -68,14 +68,17 @@ class Attempt:
     retries: bool = True  # False for a manual redelivery: one attempt
     previous_sealed: str | None = None  # the secret a rotation replaced (v1.3): it signs too,
     previous_until: float = 0.0  # until this time (Unix seconds)
+    rate_limit: int | None = None  # the endpoint's pace (v1.3): deliveries a second at most
 
 
 def _signers(endpoint: WebhookEndpoint) -> dict:
-    """An Attempt's secrets: the endpoint's, and the one its last rotation replaced, if any."""
+    """An Attempt's secrets (the endpoint's, and the one its last rotation replaced, if
+    any) and the endpoint's pace."""
     if endpoint.previous_secret_sealed is None or endpoint.previous_secret_expires_at is None:
-        return {"secret_sealed": endpoint.secret_sealed}
+        return {"secret_sealed": endpoint.secret_sealed, "rate_limit": endpoint.rate_limit}
     return {"secret_sealed": endpoint.secret_sealed, "previous_sealed": endpoint.previous_secret_sealed,
-            "previous_until": from_db(endpoint.previous_secret_expires_at).timestamp()}
+            "previous_until": from_db(endpoint.previous_secret_expires_at).timestamp(),
+            "rate_limit": endpoint.rate_limit}
 
 
 @dataclass(frozen=True)
@@ -110,7 +113,8 @@ def fan_out(event_ids: list[str], now: datetime, hold: timedelta = CLAIM) -> tup
         for endpoint in WebhookEndpoint.select(WebhookEndpoint.id, WebhookEndpoint.company, WebhookEndpoint.events,
                                                WebhookEndpoint.active, WebhookEndpoint.url,
                                                WebhookEndpoint.secret_sealed, WebhookEndpoint.previous_secret_sealed,
-                                               WebhookEndpoint.previous_secret_expires_at).where(
+                                               WebhookEndpoint.previous_secret_expires_at,
+                                               WebhookEndpoint.rate_limit).where(
                 WebhookEndpoint.company.in_({e.company_id for e in events})):
             listening.setdefault(endpoint.company_id, []).append(endpoint)
         rows, attempts = [], []

@@ -83,29 +83,49 @@ def clean_events(chosen: object) -> list[str]:
     return list(chosen)
 
 
+RATE_LIMIT_MAX = 10_000  # deliveries a second an endpoint may ask for at most
+UNCHANGED = object()  # update_endpoint's "not given" (None clears a rate limit)
+
+
+def clean_rate_limit(value: object) -> int | None:
+    """A receiver's pace (v1.3): a whole number of deliveries a second, 1 to
+    RATE_LIMIT_MAX, or None for none; anything else is refused naming `rate_limit`."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= RATE_LIMIT_MAX:
+        raise ValidationFailed("invalid rate limit", [
+            ("rate_limit", f"a whole number of deliveries a second, 1 to {RATE_LIMIT_MAX:,}, or null for none")])
+    return value
+
+
 def form(endpoint: WebhookEndpoint) -> dict:
-    """The endpoint as its owner sees it (DESIGN.md, Webhook endpoint)."""
+    """The endpoint as its owner sees it (DESIGN.md, Webhook endpoint); `rate_limit` is
+    v1.3's (the API leaves it out while v1.3 is not live)."""
     return {
         "id": endpoint.id,
         "url": endpoint.url,
         "events": endpoint.events.split(),
         "active": bool(endpoint.active),
         "disabled_reason": endpoint.disabled_reason,
+        "rate_limit": endpoint.rate_limit,
         "created_at": format_utc(endpoint.created_at),
         "updated_at": format_utc(endpoint.updated_at),
     }
 
 
-def create_endpoint(owner: Owner, target: Target, chosen: object, runtime: Runtime) -> tuple[WebhookEndpoint, str]:
-    """A new endpoint of the principal `owner` for a judged URL (urls.check_url).
-    Returns (endpoint, the secret, shown this once)."""
+def create_endpoint(owner: Owner, target: Target, chosen: object, runtime: Runtime, *,
+                    rate_limit: object = None) -> tuple[WebhookEndpoint, str]:
+    """A new endpoint of the principal `owner` for a judged URL (urls.check_url), paced
+    at `rate_limit` deliveries a second if given. Returns (endpoint, the secret, shown
+    this once)."""
     chosen = clean_events(chosen)
+    rate_limit = clean_rate_limit(rate_limit)
     secret = new_secret()
     now = to_db(runtime.now())
     endpoint = WebhookEndpoint.create(
         id=new_id("whk"), company=owner.company.id, credential_kind=owner.kind, credential_id=owner.credential_id,
         url=target.url, events=" ".join(chosen), active=True, secret_sealed=_sealer(runtime).seal(secret),
-        created_at=now, updated_at=now,
+        rate_limit=rate_limit, created_at=now, updated_at=now,
     )
     return endpoint, secret
 
@@ -120,7 +140,7 @@ class KeyOwner:
 
 
 def create_for_key(company: Company, key_id: str, target: Target, chosen: list[str],
-                   runtime: Runtime) -> tuple[WebhookEndpoint, str]:
+                   runtime: Runtime, *, rate_limit: object = None) -> tuple[WebhookEndpoint, str]:
     """A new endpoint owned by one of the company's keys (the console): an active key
     holding `webhooks:manage`, as it would need to make the endpoint through the API,
     which is where the partner then sees it. Returns (endpoint, the secret, shown once)."""
@@ -128,7 +148,7 @@ def create_for_key(company: Company, key_id: str, target: Target, chosen: list[s
     if key is None or MANAGE_SCOPE not in key.scopes.split():
         raise ValidationFailed("invalid webhook endpoint", [
             ("key", f"an active key of this company with {MANAGE_SCOPE}: the endpoint is that key's")])
-    return create_endpoint(KeyOwner(company, key.id), target, chosen, runtime)
+    return create_endpoint(KeyOwner(company, key.id), target, chosen, runtime, rate_limit=rate_limit)
 
 
 def managing_keys(company_id: str) -> list[ApiKey]:
@@ -169,10 +189,14 @@ def get_endpoint(scope: Query, endpoint_id: str) -> WebhookEndpoint:
 
 
 def update_endpoint(scope: Query, endpoint_id: str, runtime: Runtime, *, target: Target | None = None,
-                    chosen: object = None, active: bool | None = None) -> WebhookEndpoint:
-    """Change the URL (judged), the events or the state. `active: true` re-enables (and
-    clears the reason and the failure streak); `false` disables with reason `manual`."""
+                    chosen: object = None, active: bool | None = None,
+                    rate_limit: object = UNCHANGED) -> WebhookEndpoint:
+    """Change the URL (judged), the events, the state or the pace (`rate_limit`; None
+    removes it). `active: true` re-enables (and clears the reason and the failure
+    streak); `false` disables with reason `manual`."""
     values: dict[str, object] = {}
+    if rate_limit is not UNCHANGED:
+        values["rate_limit"] = clean_rate_limit(rate_limit)
     if target is not None:
         values["url"] = target.url
     if chosen is not None:

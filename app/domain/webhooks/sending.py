@@ -12,6 +12,9 @@ they settle (deliveries.record_many, deliveries.release).
   rest fail at once, saying why, and follow the retry schedule like any failure.
 - A lane that has run for LANE_SECONDS gives its unsent attempts back, due now, for the
   next job (well within the claim that holds them); so does a lane whose `post` raised.
+- An endpoint with a pace (`rate_limit`, v1.3) is asked for its turn before each attempt
+  (`pace`: seconds to wait, 0 to go, counted across every worker); a lane waits for it,
+  and gives back what its time would not reach. Waiting is never a failure.
 - Each attempt is signed when it is sent, with its endpoint's secret (opened once a job)
   and, during a rotation's overlap, the secret it replaced.
 """
@@ -47,13 +50,21 @@ def lanes(attempts: Iterable[Attempt], per_endpoint: int = PER_ENDPOINT) -> list
     return dealt
 
 
-def send_lane(lane: list[Attempt], post: Post, elapsed: Callable[[], float], settle: Settle) -> None:
+def send_lane(lane: list[Attempt], post: Post, elapsed: Callable[[], float], settle: Settle,
+              pace: Callable[[Attempt], float] = lambda attempt: 0.0,
+              sleep: Callable[[float], None] = lambda seconds: None) -> None:
     """Send one lane's attempts with `post`, telling `settle` what became of each, every
     attempt exactly once, even when `post` raises (the rest are released, then the
-    fault goes on up). `elapsed()`: seconds since the lane began."""
+    fault goes on up). `elapsed()`: seconds since the lane began; `pace(attempt)`:
+    seconds until its endpoint's next turn (0: now, and the turn is taken), `sleep`
+    waits that long."""
     settled = 0
     try:
         for attempt in lane:
+            while (wait := pace(attempt)) > 0:
+                if elapsed() + wait > LANE_SECONDS:
+                    return  # its turn is past this lane's time: given back, not failed
+                sleep(wait)
             outcome = post(attempt)
             settled += 1
             settle(attempt, outcome, "sent")

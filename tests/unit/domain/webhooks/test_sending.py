@@ -205,3 +205,20 @@ def test_a_replaced_secret_no_key_opens_is_an_outcome_and_nothing_is_sent():
     now = time.time()
     _, outcome, headers = _overlap_headers(new_secret(), None, now, until=now + 60, old_sealed=unreadable)
     assert outcome.status is None and outcome.error.startswith("signing secret unreadable") and headers is None
+
+
+def test_a_paced_lane_waits_for_each_turn_and_gives_back_what_its_time_would_not_reach():
+    """An endpoint's pace (v1.3): the lane sleeps until the turn, then sends; a turn past
+    LANE_SECONDS is given back unsent (not a failure: no outcome, no retry counted)."""
+    lane = [attempt(n) for n in range(4)]
+    waits, slept, clock = iter([0.0, 0.5, 0.0, 0.0, 30.0]), [], [0.0]
+    settled = []
+
+    def sleep(seconds):
+        slept.append(seconds)
+        clock[0] += seconds
+
+    sending.send_lane(lane, lambda a: Outcome(200), lambda: clock[0], lambda a, o, what: settled.append((a, what)),
+                      pace=lambda a: next(waits), sleep=sleep)
+    assert slept == [0.5]
+    assert [what for _, what in settled] == ["sent", "sent", "sent", "released"]
