@@ -10,6 +10,7 @@ receiver is waited on.
 
 import logging
 import queue
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor, wait
 from datetime import timedelta
@@ -56,10 +57,13 @@ def send_attempts(attempts):
     def pace(attempt):  # an endpoint's own pace, v1.3's like its other signals
         return pacer.wait(attempt.endpoint_id, attempt.rate_limit) if signals and attempt.rate_limit else 0.0
 
+    waiting: list[tuple[list[str], float]] = []  # (attempts, seconds to their endpoint's turn)
+
     def run(lane):
         started = time.monotonic()
         sending.send_lane(lane, post, lambda: time.monotonic() - started,
-                          lambda attempt, outcome, what: settled.put((attempt, outcome, what)), pace, time.sleep)
+                          lambda attempt, outcome, what: settled.put((attempt, outcome, what)), pace, time.sleep,
+                          lambda attempts, wait: waiting.append(([a.delivery_id for a in attempts], wait)))
 
     lanes = sending.lanes(attempts)
     sent, released = 0, []
@@ -83,12 +87,19 @@ def send_attempts(attempts):
                 with connection():
                     deliveries.record_many(ready[start:start + RECORD_EVERY], current.now(), current,
                                            receiver_signals=signals)
+    jobs = job_queue()
     if released:
         with connection():
             deliveries.release(released, current.now())
-        job_queue().enqueue(send_deliveries, released)  # the next job goes on where this one stopped
-        log.info("gave %d webhook attempt(s) back after %d s of sending (an endpoint's pace, or a slow "
-                 "receiver), queued again", len(released), sending.LANE_SECONDS)
+        jobs.enqueue(send_deliveries, released)  # the next job goes on where this one stopped
+        log.info("gave %d webhook attempt(s) back after %d s of sending, queued again", len(released),
+                 sending.LANE_SECONDS)
+    for delivery_ids, seconds in waiting:  # an endpoint's pace: due at its turn, queued then
+        with connection():
+            deliveries.release(delivery_ids, current.now(), due=current.now() + timedelta(seconds=seconds))
+        timer = threading.Timer(seconds, jobs.enqueue, (send_deliveries, delivery_ids))
+        timer.daemon = True  # a worker that stops leaves them to the sweeper: they are due then
+        timer.start()
     for lane in lanes_running:
         lane.result()  # a fault in a lane is the job's fault, once its attempts are settled
     return sent

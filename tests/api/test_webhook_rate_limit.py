@@ -113,3 +113,33 @@ def test_the_worker_sends_at_the_endpoints_pace_and_waiting_is_not_failing(app, 
     assert arrived[-1] - arrived[0] >= 1.9  # 4 turns after the burst, half a second apart
     logged = WebhookDelivery.select().where(WebhookDelivery.endpoint == made["id"])
     assert [(d.status, d.attempt) for d in logged] == [("succeeded", 1)] * 6
+
+
+def test_a_turn_further_off_is_given_back_due_then_and_queued_then_not_slept_on(app, client, headers, sandbox,
+                                                                              loopback, receiver, runtime, clock):
+    """At 1 a second a second event's turn is a second away: its job gives it back due
+    then (pending, attempt 1, no error) and a timer queues it at its turn."""
+    from app.domain.people import actions as hr
+    from app.domain.people.employees import roster
+    from app.models import WebhookDelivery
+    from tests.helpers import deliver_all, run_queued_jobs
+
+    made = client.post("/v1/webhooks", headers=headers,
+                       json={"url": receiver.url, "events": ["employee.updated"], "rate_limit": 1}).get_json()
+    for n in range(2):
+        hr.update_employee(sandbox.id, roster(sandbox.id)[0].id, {"job_title": f"Slow {n}"}, runtime)
+    began = time.monotonic()
+    deliver_all(app)
+    assert time.monotonic() - began < 0.5  # nobody slept a second
+    assert len(receiver.requests) == 1
+    [waiting] = WebhookDelivery.select().where(WebhookDelivery.endpoint == made["id"],
+                                               WebhookDelivery.status == "pending")
+    assert waiting.attempt == 1 and waiting.error is None
+    clock.advance(seconds=1)  # the database's clock (the pace's is the machine's, as in production)
+    deadline = time.monotonic() + 5
+    while len(receiver.requests) < 2 and time.monotonic() < deadline:
+        time.sleep(0.1)
+        with app.app_context():  # as the worker command runs its jobs
+            run_queued_jobs(app)  # the timer's job, once it is queued
+    assert len(receiver.requests) == 2
+    assert receiver.requests[1]["at"] - receiver.requests[0]["at"] >= 0.9

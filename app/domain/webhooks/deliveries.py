@@ -197,11 +197,12 @@ def claim_many(delivery_ids: Iterable[str], now: datetime, hold: timedelta = CLA
             for row in rows]
 
 
-def release(delivery_ids: Iterable[str], now: datetime) -> None:
-    """Give attempts a worker took but did not send back, due now, unchanged (their
-    attempt number counts sends only); one recorded meanwhile is left as it is."""
+def release(delivery_ids: Iterable[str], now: datetime, due: datetime | None = None) -> None:
+    """Give attempts a worker took but did not send back, due now (or at `due`: an
+    endpoint's next turn), unchanged (their attempt number counts sends only); one
+    recorded meanwhile is left as it is."""
     if delivery_ids:
-        (WebhookDelivery.update(status="pending", due_at=to_db(now))
+        (WebhookDelivery.update(status="pending", due_at=to_db(due or now))
          .where(WebhookDelivery.id.in_(list(delivery_ids)), WebhookDelivery.status == "sending").execute())
 
 

@@ -13,8 +13,10 @@ they settle (deliveries.record_many, deliveries.release).
 - A lane that has run for LANE_SECONDS gives its unsent attempts back, due now, for the
   next job (well within the claim that holds them); so does a lane whose `post` raised.
 - An endpoint with a pace (`rate_limit`, v1.3) is asked for its turn before each attempt
-  (`pace`: seconds to wait, 0 to go, counted across every worker); a lane waits for it,
-  and gives back what its time would not reach. Waiting is never a failure.
+  (`pace`: seconds to wait, 0 to go, counted across every worker). A lane waits for a
+  turn up to PACE_WAIT away; one further off ends the lane: its attempts are handed to
+  `paced` with the wait, to be given back due then, so a slow pace never holds a worker
+  (or the drain of other companies' events). Waiting is never a failure.
 - Each attempt is signed when it is sent, with its endpoint's secret (opened once a job)
   and, during a rotation's overlap, the secret it replaced.
 """
@@ -27,6 +29,7 @@ from app.domain.webhooks import signing
 from app.domain.webhooks.deliveries import Attempt, Outcome
 
 LANE_SECONDS = 20
+PACE_WAIT = 0.5  # seconds a lane waits for an endpoint's turn; a turn further off ends it
 PER_ENDPOINT = 4  # lanes (connections) to one endpoint at most
 SPLIT_FROM = 8  # an endpoint with fewer attempts in a job keeps one lane
 
@@ -52,18 +55,22 @@ def lanes(attempts: Iterable[Attempt], per_endpoint: int = PER_ENDPOINT) -> list
 
 def send_lane(lane: list[Attempt], post: Post, elapsed: Callable[[], float], settle: Settle,
               pace: Callable[[Attempt], float] = lambda attempt: 0.0,
-              sleep: Callable[[float], None] = lambda seconds: None) -> None:
+              sleep: Callable[[float], None] = lambda seconds: None,
+              paced: Callable[[list[Attempt], float], None] = lambda attempts, wait: None) -> None:
     """Send one lane's attempts with `post`, telling `settle` what became of each, every
     attempt exactly once, even when `post` raises (the rest are released, then the
     fault goes on up). `elapsed()`: seconds since the lane began; `pace(attempt)`:
     seconds until its endpoint's next turn (0: now, and the turn is taken), `sleep`
-    waits that long."""
+    waits that long; `paced(attempts, wait)` takes the rest of a lane whose next turn
+    is further off than PACE_WAIT (or past its time)."""
     settled = 0
     try:
         for attempt in lane:
             while (wait := pace(attempt)) > 0:
-                if elapsed() + wait > LANE_SECONDS:
-                    return  # its turn is past this lane's time: given back, not failed
+                if wait > PACE_WAIT or elapsed() + wait > LANE_SECONDS:
+                    waiting, settled = lane[settled:], len(lane)
+                    paced(waiting, wait)  # given back due at its turn: not sent, not failed
+                    return
                 sleep(wait)
             outcome = post(attempt)
             settled += 1

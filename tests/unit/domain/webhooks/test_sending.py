@@ -207,11 +207,12 @@ def test_a_replaced_secret_no_key_opens_is_an_outcome_and_nothing_is_sent():
     assert outcome.status is None and outcome.error.startswith("signing secret unreadable") and headers is None
 
 
-def test_a_paced_lane_waits_for_each_turn_and_gives_back_what_its_time_would_not_reach():
-    """An endpoint's pace (v1.3): the lane sleeps until the turn, then sends; a turn past
-    LANE_SECONDS is given back unsent (not a failure: no outcome, no retry counted)."""
-    lane = [attempt(n) for n in range(4)]
-    waits, slept, clock = iter([0.0, 0.5, 0.0, 0.0, 30.0]), [], [0.0]
+def test_a_paced_lane_waits_for_a_near_turn_and_hands_on_the_rest_at_a_far_one():
+    """An endpoint's pace (v1.3): a turn up to PACE_WAIT away is waited for in the lane; a
+    turn further off hands the rest of the lane on (to be given back due then), unsent and
+    not failed: no outcome, no retry counted."""
+    lane = [attempt(n) for n in range(5)]
+    waits, slept, clock, handed = iter([0.0, 0.5, 0.0, 0.0, 3.0]), [], [0.0], []
     settled = []
 
     def sleep(seconds):
@@ -219,6 +220,8 @@ def test_a_paced_lane_waits_for_each_turn_and_gives_back_what_its_time_would_not
         clock[0] += seconds
 
     sending.send_lane(lane, lambda a: Outcome(200), lambda: clock[0], lambda a, o, what: settled.append((a, what)),
-                      pace=lambda a: next(waits), sleep=sleep)
+                      pace=lambda a: next(waits), sleep=sleep, paced=lambda attempts, wait: handed.append((attempts,
+                                                                                                           wait)))
     assert slept == [0.5]
-    assert [what for _, what in settled] == ["sent", "sent", "sent", "released"]
+    assert [what for _, what in settled] == ["sent", "sent", "sent"]
+    assert handed == [(lane[3:], 3.0)]
