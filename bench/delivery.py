@@ -19,13 +19,15 @@
    Procfile `worker` to one endpoint on the local receiver; timed from the first arrival
    to the last, against a bare keep-alive loop POSTing the same envelopes, timed alike.
    Target: >= 1.0x (floor 0.9).
-3. Fan-out. 100 endpoints (paths of the local receiver) subscribed to 100 events: 10,000
+3. Latency. An idle worker; 20 events made one at a time by `sandbox trigger`: the median
+   time from each event's own time to its arrival. Target: 100 ms.
+4. Fan-out. 100 endpoints (paths of the local receiver) subscribed to 100 events: 10,000
    deliveries drained by one worker, first to last arrival, against a bare loop with one
    kept-alive connection per endpoint on 16 threads. Target: >= 0.8x.
-4. Memory. 100,000 undispatched events (one endpoint, the local receiver) drained by one
+5. Memory. 100,000 undispatched events (one endpoint, the local receiver) drained by one
    worker: its resident memory, sampled while it drains, against its idle RSS. Target:
    at most 1.5x (a backlog is taken a round at a time, never loaded whole).
-5. A slow receiver. 50 endpoints of one company, 5 of which hang for 10 seconds; one
+6. A slow receiver. 50 endpoints of one company, 5 of which hang for 10 seconds; one
    event; a running worker. Prints when the 45 healthy ones got it, after the event was
    queued. Target: all within 2 seconds.
 """
@@ -344,6 +346,52 @@ def fan_out(app, env, tmp, endpoints_count=100, events_count=100):
     return service / bare
 
 
+def latency(app, env, tmp, count=20):
+    """An idle worker: each of `count` events made by `sandbox trigger` (a real writer),
+    from the event's own time to its arrival; the median."""
+    import statistics
+
+    receiver, port, log = start_receiver(tmp)
+    running = worker(env, burst=False)
+    try:
+        with app.app_context():
+            db.connect(reuse_if_open=True)
+            company = Company.get(Company.sandbox == True)  # noqa: E712
+            OutboxEvent.update(dispatched_at=to_db(app.extensions["runtime"].now())).where(
+                OutboxEvent.dispatched_at.is_null()).execute()
+            made = endpoint(owner_of(company, app), f"http://127.0.0.1:{port}/latency", app)
+            company_id = company.id
+            db.close()
+        connection = redis.Redis.from_url(REDIS_URL)
+        while not Worker.all(connection=connection):
+            time.sleep(0.05)
+        took = []
+        for n in range(count):
+            flask(env, "sandbox", "trigger", "employee.updated", "--company", company_id)
+            deadline = time.monotonic() + 10
+            while len(arrivals(log, "/latency")) <= n and time.monotonic() < deadline:
+                time.sleep(0.005)
+            with app.app_context():
+                db.connect(reuse_if_open=True)
+                event = (OutboxEvent.select().where(OutboxEvent.company == company_id,
+                                                    OutboxEvent.type == "employee.updated")
+                         .order_by(OutboxEvent.created_at.desc()).first())
+                took.append(arrivals(log, "/latency")[n] - from_db(event.created_at).timestamp())
+                db.close()
+        with app.app_context():
+            db.connect(reuse_if_open=True)
+            made.delete_instance(recursive=True)
+            db.close()
+    finally:
+        running.send_signal(signal.SIGTERM)
+        running.wait(timeout=30)
+        receiver.terminate()
+    middle = statistics.median(took)
+    print(f"latency: an idle worker, {count} events made by `sandbox trigger`: median {middle * 1000:.0f} ms from "
+          f"the event's time to its arrival, worst {max(took) * 1000:.0f} ms (target: median <= 100 ms)")
+    return middle
+
+
 def rss_kib(pid):
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -455,6 +503,7 @@ def main():
             return
         if options.only_fan_out:
             fan_out(app, env, tmp)
+            latency(app, env, tmp)
             return
         user_path(app, env, tmp, options.deliveries, fairness=True)
         user_path(app, env, tmp, options.deliveries, overlap=True)
@@ -462,6 +511,7 @@ def main():
         if options.only_user_path:
             return
         fan_out(app, env, tmp)
+        latency(app, env, tmp)
         memory(app, env, tmp, options.memory_events)
         throughput(app, env, tmp, options.deliveries)
         throughput(app, env, tmp, options.deliveries, overlap=True)
