@@ -91,9 +91,9 @@ def send_attempts(attempts):
     if released:
         with connection():
             deliveries.release(released, current.now())
-        jobs.enqueue(send_deliveries, released)  # the next job goes on where this one stopped
-        log.info("gave %d webhook attempt(s) back after %d s of sending, queued again", len(released),
-                 sending.LANE_SECONDS)
+        if not any(lane.exception() for lane in lanes_running):  # out of time: the next job goes on at once
+            jobs.enqueue(send_deliveries, released)  # (after a fault, the sweeper's minute paces any repeat)
+        log.info("gave %d webhook attempt(s) back after %d s of sending", len(released), sending.LANE_SECONDS)
     for delivery_ids, seconds in waiting:  # an endpoint's pace: due at its turn, queued then
         with connection():
             deliveries.release(delivery_ids, current.now(), due=current.now() + timedelta(seconds=seconds))
