@@ -8,8 +8,10 @@ loopback: the address connected to is the one judged. Redirects are never follow
 3xx is a failed attempt. The whole attempt (connect, request, the whole response) has 10
 seconds.
 
-urllib3 (the HTTP core of requests) keeps one small keep-alive pool per receiver address
-and host, so a worker sending many deliveries to one receiver reuses its connection.
+libcurl (pycurl) sends: a third of the CPU per request of urllib3's, which was most of a
+worker's time (bench/delivery.py). Its handles are kept per receiver address and host,
+each with one kept-alive connection (up to POOL_SIZE per receiver), so a worker sending
+many deliveries to one receiver reuses its connections, across jobs too.
 """
 
 import ipaddress
@@ -24,7 +26,7 @@ from urllib.parse import urlsplit
 import dns.exception
 import dns.nameserver
 import dns.resolver
-import urllib3
+import pycurl
 
 from app.domain.webhooks.deliveries import Outcome
 from app.domain.webhooks.urls import check_url
@@ -93,10 +95,18 @@ def dns_resolver(servers, lifetime=5.0):
 
 
 class Sender:
+    """Sends webhook attempts with libcurl (pycurl), one kept-alive connection per
+    handle and handles kept per receiver address, like a pool of connections."""
+
     def __init__(self, allowed_networks=(), *, ca_file=None, timeout=10.0, resolver=resolve):
         self.allowed, self.timeout, self.resolver = allowed_networks, timeout, resolver
-        self.ssl_context = ssl.create_default_context(cafile=ca_file)
-        self._pools, self._lock = {}, threading.Lock()
+        if ca_file:  # this CA alone, as ssl.create_default_context(cafile=...) trusts
+            self._trust = {pycurl.CAINFO: ca_file}
+        else:  # the system's store, the one Python's ssl module trusts
+            paths = ssl.get_default_verify_paths()
+            self._trust = {option: path for option, path in ((pycurl.CAINFO, paths.cafile),
+                                                             (pycurl.CAPATH, paths.capath)) if path}
+        self._idle, self._lock = {}, threading.Lock()
 
     def post(self, url, body, headers):
         """POST `body` to `url`; the Outcome. Never raises: whatever the receiver answers
@@ -119,83 +129,134 @@ class Sender:
             return Outcome(None, error=f"refused: {message}", duration_ms=_ms(started))
         parts = urlsplit(url)
         path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-        default_port = 443 if target.scheme == "https" else 80
-        host_header = target.host if target.port == default_port else f"{target.host}:{target.port}"
-        headers = {"Host": host_header, "User-Agent": USER_AGENT, "Content-Type": "application/json", **headers}
+        host = target.host if target.host.isascii() else target.host.encode("idna").decode("ascii")
+        address_url = f"{target.scheme}://{_literal(host)}:{target.port}{path}"  # as judged: no user, no fragment
+        lines = [f"User-Agent: {USER_AGENT}", "Content-Type: application/json", "Expect:"]
+        lines += [f"{name}: {value}" for name, value in headers.items()]
         last_error = "no address"
         for address in target.addresses:  # the judged addresses, and only those
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 last_error = "timeout"
                 break
-            pool = self._pool(target.scheme, str(address), target.port, target.host)
+            key = (target.scheme, str(address), target.port, target.host)
+            handle = self._take(key)
+            answer = _Answer()
             try:
-                response = pool.urlopen("POST", path, body=body, headers=headers, redirect=False, retries=False,
-                                        preload_content=False, assert_same_host=False,
-                                        timeout=urllib3.Timeout(connect=remaining, read=remaining))
-            except urllib3.exceptions.NewConnectionError as exc:
-                last_error = f"connection failed: {_reason(exc)}"
-                continue  # the next judged address
-            except urllib3.exceptions.ConnectTimeoutError:
-                last_error = "timeout connecting"
-                continue
-            except urllib3.exceptions.ReadTimeoutError:
-                return Outcome(None, error="timeout: no answer within 10 seconds", duration_ms=_ms(started))
-            except urllib3.exceptions.SSLError as exc:
-                return Outcome(None, error=f"TLS: {_reason(exc)}", duration_ms=_ms(started))
-            except urllib3.exceptions.HTTPError as exc:
-                return Outcome(None, error=f"HTTP: {_reason(exc)}", duration_ms=_ms(started))
-            return self._read(response, deadline, started)
+                handle.setopt(pycurl.URL, address_url)
+                handle.setopt(pycurl.HTTPHEADER, lines)
+                handle.setopt(pycurl.POSTFIELDS, body)
+                handle.setopt(pycurl.TIMEOUT_MS, max(1, int(remaining * 1000)))
+                handle.setopt(pycurl.WRITEFUNCTION, answer.body)
+                handle.setopt(pycurl.HEADERFUNCTION, answer.header)
+                try:
+                    handle.perform()
+                except pycurl.error as exc:
+                    code, message = exc.args
+                    failed = self._failed(handle, answer, code, message, started)
+                    if failed is None:  # no connection: the next judged address
+                        last_error = _connect_error(code, message)
+                        continue
+                    return failed
+                return self._read(handle, answer, started)
+            finally:
+                self._give_back(key, handle)
         return Outcome(None, error=last_error, duration_ms=_ms(started))
 
-    def _read(self, response, deadline, started):
-        """The status and up to READ_LIMIT bytes, all within the deadline. A connection
-        whose answer was not read to its end is closed, never reused."""
-        chunks, size, finished = [], 0, False
-        try:
-            while size < READ_LIMIT:
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    raise TimeoutError
-                sock = getattr(response.connection, "sock", None)
-                if sock is not None:
-                    sock.settimeout(remaining)
-                chunk = response.read(8192)
-                if not chunk:
-                    finished = True
-                    break
-                chunks.append(chunk)
-                size += len(chunk)
-        except (TimeoutError, urllib3.exceptions.ReadTimeoutError):
-            return Outcome(None, error="timeout: the answer took over 10 seconds", duration_ms=_ms(started))
-        except (urllib3.exceptions.HTTPError, OSError) as exc:
-            return Outcome(None, error=f"HTTP: {_reason(exc)}", duration_ms=_ms(started))
-        finally:
-            if not finished:
-                response.close()
-            response.release_conn()
-        return Outcome(response.status, b"".join(chunks), duration_ms=_ms(started),
-                       retry_after=response.headers.get("Retry-After"))
+    def _failed(self, handle, answer, code, message, started):
+        """The Outcome of a transfer libcurl ended with an error; None when it never
+        connected (another address may). Reading stopped at READ_LIMIT is an answer."""
+        if code == pycurl.E_WRITE_ERROR and answer.cut:
+            return self._read(handle, answer, started)
+        if code in _NO_CONNECTION:
+            return None
+        if code == pycurl.E_OPERATION_TIMEDOUT:
+            if not handle.getinfo(pycurl.CONNECT_TIME):
+                return None
+            how = "the answer took over" if answer.status_line else "no answer within"
+            return Outcome(None, error=f"timeout: {how} 10 seconds", duration_ms=_ms(started))
+        if code in _TLS:
+            return Outcome(None, error=f"TLS: {message[:200]}", duration_ms=_ms(started))
+        return Outcome(None, error=f"HTTP: {message[:200]}", duration_ms=_ms(started))
 
-    def _pool(self, scheme, address, port, host):
-        key = (scheme, address, port, host)
+    def _read(self, handle, answer, started):
+        """The status, up to READ_LIMIT bytes of the body and the Retry-After header of
+        a transfer that got an answer."""
+        return Outcome(handle.getinfo(pycurl.RESPONSE_CODE), b"".join(answer.chunks), duration_ms=_ms(started),
+                       retry_after=answer.retry_after)
+
+    def _take(self, key):
         with self._lock:
-            pool = self._pools.get(key)
-            if pool is None:
-                if scheme == "https":
-                    pool = urllib3.HTTPSConnectionPool(address, port, maxsize=POOL_SIZE, block=False,
-                                                       ssl_context=self.ssl_context, server_hostname=host,
-                                                       assert_hostname=host)
-                else:
-                    pool = urllib3.HTTPConnectionPool(address, port, maxsize=POOL_SIZE, block=False)
-                self._pools[key] = pool
-        return pool
+            idle = self._idle.get(key)
+            if idle:
+                return idle.pop()
+        handle = pycurl.Curl()
+        options = {
+            pycurl.NOSIGNAL: 1,  # threads: no SIGALRM for timeouts
+            pycurl.PROTOCOLS: pycurl.PROTO_HTTP | pycurl.PROTO_HTTPS,
+            pycurl.FOLLOWLOCATION: 0,  # a 3xx is the answer; redirects are never followed
+            pycurl.PROXY: "",  # never the environment's proxy: the connection goes where it was judged
+            pycurl.HTTP_VERSION: pycurl.CURL_HTTP_VERSION_1_1,
+            pycurl.MAXCONNECTS: 1,  # this handle's one kept-alive connection
+            pycurl.SSL_VERIFYPEER: 1,
+            pycurl.SSL_VERIFYHOST: 2,  # the certificate is checked for the host name, as SNI names it
+            # Every connection goes to the judged address and only there, whatever the
+            # host name would resolve to now (DNS rebinding); TLS still speaks to the name.
+            pycurl.CONNECT_TO: [f"::{_literal(key[1])}:{key[2]}"],
+            **self._trust,
+        }
+        for option, value in options.items():
+            handle.setopt(option, value)
+        return handle
+
+    def _give_back(self, key, handle):
+        with self._lock:
+            idle = self._idle.setdefault(key, [])
+            if len(idle) < POOL_SIZE:
+                idle.append(handle)
+                return
+        handle.close()
+
+
+class _Answer:
+    """What a receiver sends back, gathered by libcurl's callbacks: the status line,
+    the Retry-After header and up to READ_LIMIT bytes of the body."""
+
+    def __init__(self):
+        self.chunks, self.size, self.cut = [], 0, False
+        self.status_line, self.retry_after = None, None
+
+    def header(self, line):
+        if line[:5] == b"HTTP/":  # a new answer (after a 1xx, the real one): its own headers
+            self.status_line, self.retry_after = line, None
+        elif line[:12].lower() == b"retry-after:":
+            self.retry_after = line[12:].strip().decode("latin-1")
+
+    def body(self, chunk):
+        room = READ_LIMIT - self.size
+        self.chunks.append(chunk[:room])
+        self.size += min(room, len(chunk))
+        if len(chunk) > room:
+            self.cut = True  # enough is read: the transfer stops and its connection is closed
+            return 0
+        return None
+
+
+# libcurl's errors that mean no connection was made (another judged address may answer)
+_NO_CONNECTION = {pycurl.E_COULDNT_CONNECT}
+_TLS = {pycurl.E_SSL_CONNECT_ERROR, pycurl.E_PEER_FAILED_VERIFICATION, pycurl.E_SSL_CERTPROBLEM,
+        pycurl.E_SSL_CIPHER, pycurl.E_SSL_CACERT_BADFILE, pycurl.E_SSL_ISSUER_ERROR}
+
+
+def _literal(address):
+    return f"[{address}]" if ":" in address else address
+
+
+def _connect_error(code, message):
+    if code == pycurl.E_OPERATION_TIMEDOUT:
+        return "timeout connecting"
+    return f"connection failed: {message[:200]}"
 
 
 def _ms(started):
     return int((time.monotonic() - started) * 1000)
-
-
-def _reason(exc):
-    reason = getattr(exc, "reason", None) or exc
-    return str(reason)[:200]

@@ -10,17 +10,19 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
 class Receiver:
-    def __init__(self, status=200, body=b"ok", delay=0.0, headers=None, ssl_context=None):
+    def __init__(self, status=200, body=b"ok", delay=0.0, headers=None, ssl_context=None, keep_alive=False):
         self.status, self.body, self.delay, self.headers = status, body, delay, headers or {}
         self.requests = []
         receiver = self
 
         class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1" if keep_alive else "HTTP/1.0"  # 1.0: a connection per request
+
             def do_POST(self):
                 length = int(self.headers.get("Content-Length") or 0)
                 raw = self.rfile.read(length)
                 receiver.requests.append({"path": self.path, "headers": dict(self.headers), "body": raw,
-                                          "at": time.monotonic()})
+                                          "at": time.monotonic(), "peer": self.client_address})
                 if receiver.delay:
                     time.sleep(receiver.delay)
                 try:

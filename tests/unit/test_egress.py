@@ -1,5 +1,6 @@
-"""The webhook sender's DNS settings (app/egress.py): WEBHOOK_DNS_SERVERS, and a resolver
-that asks those servers (a real one, dnslib, on loopback)."""
+"""The webhook sender (app/egress.py): its DNS settings (WEBHOOK_DNS_SERVERS, and a
+resolver that asks those servers: a real one, dnslib, on loopback), and how it connects,
+sends and reads, against real receivers on loopback."""
 
 import socket
 
@@ -7,7 +8,9 @@ import pytest
 from dnslib import AAAA, QTYPE, RR, A
 from dnslib.server import BaseResolver, DNSServer
 
-from app.egress import dns_resolver, parse_dns_servers
+from app.domain.webhooks.urls import parse_networks
+from app.egress import READ_LIMIT, Sender, dns_resolver, parse_dns_servers
+from tests.receivers import Receiver
 
 
 @pytest.mark.parametrize("text,servers", [
@@ -67,3 +70,81 @@ def test_a_server_that_does_not_answer_is_a_lookup_error():
         silent.bind(("127.0.0.1", 0))
         with pytest.raises(LookupError, match="silent.test"):
             dns_resolver([silent.getsockname()], lifetime=0.3)("silent.test", 443)
+
+
+# The sender itself (libcurl through pycurl) against real receivers on loopback.
+LOOPBACK = parse_networks("127.0.0.0/8")
+
+
+def test_the_connection_goes_to_the_judged_address_and_speaks_to_the_host_name():
+    """The name is resolved by the sender's resolver alone (".invalid" has no DNS), the
+    request reaches the address it answered, and the Host header is still the name."""
+    sender = Sender(LOOPBACK, timeout=2, resolver=lambda host, port: ["127.0.0.1"])
+    with Receiver() as receiver:
+        outcome = sender.post(f"http://receiver.invalid:{receiver.port}/hook?x=1", b'{"a": 1}',
+                              {"X-SVC-Signature": "t=1,v1=ab"})
+        assert outcome.status == 200 and outcome.body == b"ok" and outcome.error is None
+        [request] = receiver.requests
+    assert request["path"] == "/hook?x=1" and request["body"] == b'{"a": 1}'
+    assert request["headers"]["Host"] == f"receiver.invalid:{receiver.port}"
+    assert request["headers"]["X-SVC-Signature"] == "t=1,v1=ab"
+    assert request["headers"]["Content-Type"] == "application/json"
+    assert request["headers"]["User-Agent"].startswith("SVC-Partner-API-Webhooks/")
+    assert "Expect" not in request["headers"]
+
+
+def test_an_address_that_refuses_is_passed_over_for_the_next_judged_one():
+    sender = Sender(LOOPBACK, timeout=2, resolver=lambda host, port: ["127.0.0.2", "127.0.0.1"])
+    with Receiver() as receiver:  # listens on 127.0.0.1 only
+        outcome = sender.post(f"http://two.invalid:{receiver.port}/hook", b"{}", {})
+        assert outcome.status == 200 and len(receiver.requests) == 1
+
+
+def test_an_address_outside_the_rules_is_never_connected_to():
+    sender = Sender((), timeout=2, resolver=lambda host, port: ["127.0.0.1"])
+    with Receiver() as receiver:
+        outcome = sender.post(f"http://rebind.invalid:{receiver.port}/hook", b"{}", {})
+        assert outcome.status is None and outcome.error.startswith("refused: ") and receiver.requests == []
+
+
+def test_the_environments_proxy_is_never_used(monkeypatch):
+    monkeypatch.setenv("http_proxy", "http://127.0.0.1:9")  # nothing listens on the discard port
+    monkeypatch.setenv("HTTP_PROXY", "http://127.0.0.1:9")
+    sender = Sender(LOOPBACK, timeout=2)
+    with Receiver() as receiver:
+        assert sender.post(receiver.url, b"{}", {}).status == 200 and len(receiver.requests) == 1
+
+
+def test_attempts_to_one_receiver_reuse_a_kept_alive_connection():
+    sender = Sender(LOOPBACK, timeout=2)
+    with Receiver(keep_alive=True) as receiver:
+        for _ in range(5):
+            assert sender.post(receiver.url, b"{}", {}).status == 200
+        assert len({request["peer"] for request in receiver.requests}) == 1
+
+
+def test_a_long_answer_is_read_up_to_the_limit_and_its_connection_is_not_reused():
+    sender = Sender(LOOPBACK, timeout=2)
+    with Receiver(keep_alive=True, status=503, body=b"x" * (READ_LIMIT * 4), headers={"Retry-After": "120"}) as big:
+        outcome = sender.post(big.url, b"{}", {})
+        assert (outcome.status, len(outcome.body), outcome.retry_after) == (503, READ_LIMIT, "120")
+        big.body = b"ok"
+        assert sender.post(big.url, b"{}", {}).status == 503
+        first, second = big.requests
+    assert first["peer"] != second["peer"]
+
+
+def test_a_redirect_is_the_answer_and_is_not_followed():
+    sender = Sender(LOOPBACK, timeout=2)
+    with Receiver() as target, Receiver(status=307, headers={"Location": "/elsewhere"}) as redirecting:
+        redirecting.headers["Location"] = target.url
+        outcome = sender.post(redirecting.url, b"{}", {})
+        assert outcome.status == 307 and target.requests == []
+
+
+def test_nothing_listening_is_a_failed_connection():
+    with socket.socket() as unused:
+        unused.bind(("127.0.0.1", 0))
+        port = unused.getsockname()[1]
+    outcome = Sender(LOOPBACK, timeout=2).post(f"http://127.0.0.1:{port}/hook", b"{}", {})
+    assert outcome.status is None and outcome.error.startswith("connection failed: ")
