@@ -81,16 +81,17 @@ def backlog(now: datetime) -> Backlog:
     return Backlog.of(count, oldest, now)
 
 
-def pending_fairly(limit: int = 500, per_company: int = 100) -> list[str]:
-    """Ids of events not yet dispatched, oldest first, at most `per_company` of any one
-    company: one company's burst shares each batch with the others' events, so theirs
-    are not held behind it."""
+def pending_fairly(limit: int = 500) -> list[str]:
+    """Ids of up to `limit` events not yet dispatched, the companies taking turns: every
+    company's oldest, then each one's next, and so on (oldest first within a turn). One
+    company's burst shares each batch with the others' events, so theirs are not held
+    behind it, and fills a batch alone when no one else is waiting."""
     ranked = (OutboxEvent.select(OutboxEvent.id, OutboxEvent.created_at,
                                  fn.ROW_NUMBER().over(partition_by=[OutboxEvent.company],
                                                       order_by=[OutboxEvent.created_at, OutboxEvent.id]).alias("place"))
               .where(OutboxEvent.dispatched_at.is_null())).alias("ranked")
-    query = (pw.Select(from_list=[ranked], columns=[ranked.c.id]).where(ranked.c.place <= per_company)
-             .order_by(ranked.c.created_at, ranked.c.id).limit(limit))
+    query = (pw.Select(from_list=[ranked], columns=[ranked.c.id])
+             .order_by(ranked.c.place, ranked.c.created_at, ranked.c.id).limit(limit))
     return [event_id for (event_id,) in query.bind(db).tuples()]
 
 
