@@ -6,6 +6,7 @@ the events past their 30 days go (the feed's and replay's reach)."""
 
 import logging
 import time
+from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 
 from flask import current_app
@@ -19,45 +20,72 @@ from app.models.base import connection
 log = logging.getLogger(__name__)
 
 
+def fan_out(event_ids, budget=None, hold_rounds=1):
+    """Mark these outbox events dispatched and write their deliveries, taken by this
+    worker (no claim, no job of their own) for `hold_rounds` claims. With a `budget`,
+    only the events whose deliveries fit in it (always the first). (how many events
+    were new, their Attempts)."""
+    hold = timedelta(seconds=current_app.config["WEBHOOK_CLAIM_SECONDS"] * hold_rounds)
+    with connection():
+        return deliveries.fan_out(event_ids, runtime().now(), hold, budget)
+
+
 def dispatch_events(event_ids):
     """Fan these outbox events out and send their deliveries now (on a few threads, so
     one slow receiver holds up no other). Idempotent: an event already dispatched writes
     nothing. Returns how many events were new."""
-    hold = timedelta(seconds=current_app.config["WEBHOOK_CLAIM_SECONDS"])
-    with connection():  # written already taken by this worker: no claim, no job of their own
-        fresh, attempts = deliveries.fan_out(event_ids, runtime().now(), hold)
+    fresh, attempts = fan_out(event_ids)
     send_attempts(attempts)
     return fresh
 
 
 DRAIN = "drain_outbox"  # the mark of a queued drain (app/jobs/queues.py, enqueue_once)
-DRAIN_BATCH = 500  # events fanned out and sent per round of a drain (~0.2 s to a fast receiver)
+DRAIN_BATCH = 500  # events taken per round of a drain (~0.2 s to a fast receiver)
+ROUND_ATTEMPTS = 1000  # deliveries per round at most: an event with many endpoints makes a round of fewer events
 DRAIN_SECONDS = 60  # a drain's own limit, far below RQ's job timeout (180 s)
 
 
 def drain_outbox():
-    """Every event not yet dispatched, a round of DRAIN_BATCH at a time, the companies
-    taking turns within a round (so another company's event waits for one round of a
-    burst, not the whole of it), until none is left. What a commit queues,
-    once while a drain waits to start: a burst of events is one job, not one per event,
-    and a backlog is never loaded whole. After DRAIN_SECONDS it queues its own sequel and
-    stops: a long backlog never meets the queue's job timeout, and other jobs (retries,
-    pairing) get their turn. Returns how many events it dispatched."""
+    """Every event not yet dispatched, a round at a time (DRAIN_BATCH events, at most
+    ROUND_ATTEMPTS deliveries), the companies taking turns within a round (so another
+    company's event waits for one round of a burst, not the whole of it), until none is
+    left. What a commit queues, once while a drain waits to start: a burst of events is
+    one job, not one per event, and a backlog is never loaded whole.
+
+    A round is fanned out while the round before it is sent (on a thread of its own),
+    so the receivers never wait for the database between rounds; rounds are sent one
+    after the other, so an endpoint never has more connections than one round gives it.
+    A round fanned out early is held for two claims (it waits for the round before, at
+    most a lane's time and one attempt's, then is sent within its own).
+
+    After DRAIN_SECONDS it queues its own sequel and stops: a long backlog never meets
+    the queue's job timeout, and other jobs (retries, pairing) get their turn. Returns
+    how many events it dispatched."""
     queue = job_queue()
     queue.started(DRAIN)
+    app = current_app._get_current_object()
     dispatched, began = 0, time.monotonic()
-    while True:
-        with connection():
-            batch = events.pending_fairly(DRAIN_BATCH)
-        if not batch:
-            return dispatched
-        fresh = dispatch_events(batch)
-        if not fresh:  # another worker dispatched them first, and drains the rest
-            return dispatched
-        dispatched += fresh
-        if time.monotonic() - began > DRAIN_SECONDS:
-            queue.enqueue_once(DRAIN, drain_outbox)
-            return dispatched
+
+    def send(attempts):
+        with app.app_context():
+            send_attempts(attempts)
+
+    with ThreadPoolExecutor(max_workers=1) as sender:
+        sending = None
+        while True:
+            with connection():
+                batch = events.pending_fairly(DRAIN_BATCH)
+            fresh, attempts = fan_out(batch, ROUND_ATTEMPTS, hold_rounds=2) if batch else (0, [])
+            if sending is not None:
+                sending.result()  # the round before: sent and recorded (or its fault raised)
+            if not fresh:  # none left, or another worker dispatched them first and drains the rest
+                return dispatched
+            dispatched += fresh
+            sending = sender.submit(send, attempts)
+            if time.monotonic() - began > DRAIN_SECONDS:
+                sending.result()
+                queue.enqueue_once(DRAIN, drain_outbox)
+                return dispatched
 
 
 def dispatch_event(event_id):

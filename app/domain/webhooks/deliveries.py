@@ -94,13 +94,16 @@ class Outcome:
         return self.status is not None and 200 <= self.status < 300
 
 
-def fan_out(event_ids: list[str], now: datetime, hold: timedelta = CLAIM) -> tuple[int, list[Attempt]]:
+def fan_out(event_ids: list[str], now: datetime, hold: timedelta = CLAIM,
+            budget: int | None = None) -> tuple[int, list[Attempt]]:
     """Mark these outbox events dispatched and write their deliveries, in one
     transaction, for the worker that sends them at once: they are written already taken
     (`sending` until `now + hold`, as `claim_many` leaves them) and come back as
-    Attempts. Decided under the events' row locks: of two workers given the same events,
-    one writes their deliveries; an event already dispatched writes nothing. Returns
-    (how many events were new, the Attempts)."""
+    Attempts. With a `budget`, the events are taken in the order given while their
+    deliveries fit in it (the first always), and the rest are left undispatched.
+    Decided under the events' row locks: of two workers given the same events, one
+    writes their deliveries; an event already dispatched writes nothing. Returns (how
+    many events were taken, the Attempts)."""
     with write_transaction():
         events = lock_for_update(OutboxEvent.select(OutboxEvent.id, OutboxEvent.company, OutboxEvent.type,
                                                     OutboxEvent.payload)
@@ -108,7 +111,6 @@ def fan_out(event_ids: list[str], now: datetime, hold: timedelta = CLAIM) -> tup
                                  .order_by(OutboxEvent.id))  # one lock order: no deadlock between batches
         if not events:
             return 0, []
-        OutboxEvent.update(dispatched_at=to_db(now)).where(OutboxEvent.id.in_([e.id for e in events])).execute()
         listening: dict[str, list[WebhookEndpoint]] = {}
         for endpoint in WebhookEndpoint.select(WebhookEndpoint.id, WebhookEndpoint.company, WebhookEndpoint.events,
                                                WebhookEndpoint.active, WebhookEndpoint.url,
@@ -117,15 +119,21 @@ def fan_out(event_ids: list[str], now: datetime, hold: timedelta = CLAIM) -> tup
                                                WebhookEndpoint.rate_limit).where(
                 WebhookEndpoint.company.in_({e.company_id for e in events})):
             listening.setdefault(endpoint.company_id, []).append(endpoint)
-        rows, attempts = [], []
-        for event in events:
-            for endpoint in _receivers(event, listening.get(event.company_id, ())):
+        rows, attempts, taken = [], [], []
+        place = {event_id: n for n, event_id in enumerate(event_ids)}
+        for event in sorted(events, key=lambda event: place[event.id]):
+            receivers = _receivers(event, listening.get(event.company_id, ()))
+            if taken and budget is not None and len(rows) + len(receivers) > budget:
+                break
+            taken.append(event.id)
+            for endpoint in receivers:
                 row = _attempt_row(endpoint.id, event.id, event.type, 1, now, taken_until=now + hold)
                 rows.append(row)
                 attempts.append(Attempt(row[0], endpoint.id, endpoint.url, body=event.payload.encode(),
                                         event_id=event.id, attempt=1, event_type=event.type, **_signers(endpoint)))
+        OutboxEvent.update(dispatched_at=to_db(now)).where(OutboxEvent.id.in_(taken)).execute()
         _insert(rows)
-    return len(events), attempts
+    return len(taken), attempts
 
 
 def _receivers(event, endpoints):
