@@ -5,6 +5,7 @@ so a burst of events is one job that takes them in rounds, not a job per event. 
 the events past their 30 days go (the feed's and replay's reach)."""
 
 import logging
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
@@ -53,8 +54,9 @@ def drain_outbox():
     one job, not one per event, and a backlog is never loaded whole.
 
     A round is fanned out while the round before it is sent (on a thread of its own),
-    so the receivers never wait for the database between rounds; rounds are sent one
-    after the other, so an endpoint never has more connections than one round gives it.
+    so the receivers never wait for the database between rounds, and its lanes start as
+    soon as the lanes of the round before end (while that round's last outcomes are
+    recorded): an endpoint never has more connections than one round gives it.
     A round fanned out early is held for two claims (it waits for the round before, at
     most a lane's time and one attempt's, then is sent within its own).
 
@@ -66,26 +68,35 @@ def drain_outbox():
     app = current_app._get_current_object()
     dispatched, began = 0, time.monotonic()
 
-    def send(attempts):
-        with app.app_context():
-            send_attempts(attempts)
+    def send(attempts, lanes_free):
+        try:
+            with app.app_context():
+                send_attempts(attempts, lanes_done=lanes_free.set)
+        finally:
+            lanes_free.set()
 
-    with ThreadPoolExecutor(max_workers=1) as sender:
-        sending = None
+    with ThreadPoolExecutor(max_workers=2) as sender:  # a round's lanes beside the last outcomes of the one before
+        rounds, lanes_free = [], threading.Event()
+        lanes_free.set()
         while True:
             with connection():
                 batch = events.pending_fairly(DRAIN_BATCH)
             fresh, attempts = fan_out(batch, ROUND_ATTEMPTS, hold_rounds=2) if batch else (0, [])
-            if sending is not None:
-                sending.result()  # the round before: sent and recorded (or its fault raised)
+            lanes_free.wait()  # no lane of the round before runs: its connections are this round's
+            for ended in [sent for sent in rounds if sent.done()]:
+                rounds.remove(ended)
+                ended.result()  # a round's fault is the drain's
             if not fresh:  # none left, or another worker dispatched them first and drains the rest
-                return dispatched
+                break
             dispatched += fresh
-            sending = sender.submit(send, attempts)
+            lanes_free = threading.Event()
+            rounds.append(sender.submit(send, attempts, lanes_free))
             if time.monotonic() - began > DRAIN_SECONDS:
-                sending.result()
                 queue.enqueue_once(DRAIN, drain_outbox)
-                return dispatched
+                break
+        for sent in rounds:
+            sent.result()
+    return dispatched
 
 
 def dispatch_event(event_id):

@@ -25,7 +25,7 @@ from config import ADDITIONS
 log = logging.getLogger(__name__)
 THREADS = 16  # lanes sent side by side
 BATCH = 50  # deliveries per job that the sweeper queues
-RECORD_EVERY = 100  # outcomes recorded per transaction at most
+RECORD_EVERY = 500  # outcomes recorded per transaction at most
 RECORD_WAIT = 0.05  # seconds: what came back is recorded at least this often
 
 
@@ -38,11 +38,14 @@ def send_deliveries(delivery_ids):
     return send_attempts(attempts)
 
 
-def send_attempts(attempts):
+def send_attempts(attempts, lanes_done=None):
     """Send attempts this worker has taken, lane by lane on threads, and record their
-    outcomes as they come back. Returns how many were sent (skipped and given back ones
+    outcomes as they come back; `lanes_done()` is called once no lane runs, before the
+    last outcomes are recorded. Returns how many were sent (skipped and given back ones
     are not)."""
     if not attempts:
+        if lanes_done is not None:
+            lanes_done()
         return 0
     current = runtime()
     # While v1.3 (beyond the contract) is live: the Standard Webhooks headers are sent, and
@@ -75,6 +78,8 @@ def send_attempts(attempts):
             # seconds while some still run: a hanging receiver delays no other record.
             # (Woken per outcome instead, this thread would fight the lanes for the GIL.)
             _, running = wait(running, timeout=RECORD_WAIT)
+            if not running and lanes_done is not None:
+                lanes_done()
             ready = []
             while not settled.empty():
                 attempt, outcome, what = settled.get()

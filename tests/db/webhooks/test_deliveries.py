@@ -69,3 +69,24 @@ def test_the_last_100_are_kept(sandbox, clock):
     assert from_db(oldest.created_at) == clock.now() - timedelta(minutes=99)
     deliveries.prune(clock.now())
     assert kept(endpoint) == 100
+
+
+def test_a_fan_out_with_a_budget_takes_events_in_the_order_given_while_their_deliveries_fit(sandbox, clock):
+    """Three endpoints hear `employee.updated`, one hears `ping` too: a budget of 4 takes
+    the ping (1) and the first update (3), leaves the second update for the next round;
+    an event that alone exceeds the budget is still taken when it comes first."""
+    now = to_db(clock.now())
+    OutboxEvent.update(dispatched_at=now).where(OutboxEvent.dispatched_at.is_null()).execute()
+    hearing = [WebhookEndpoint.create(id=new_id("whk"), company=sandbox.id, credential_kind="api_key",
+                                      credential_id="key_x", url=f"https://93.184.215.14/{n}",
+                                      events="employee.updated", secret_sealed="x", created_at=now, updated_at=now)
+               for n in range(3)]
+    ping = OutboxEvent.create(id=new_id("evt"), company=sandbox.id, type="ping", created_at=now,
+                              payload='{"data": {"webhook_id": "%s"}}' % hearing[0].id)
+    first, second = (OutboxEvent.create(id=new_id("evt"), company=sandbox.id, type="employee.updated",
+                                        payload="{}", created_at=now) for _ in range(2))
+    taken, attempts = deliveries.fan_out([ping.id, first.id, second.id], clock.now(), budget=4)
+    assert taken == 2 and [a.event_id for a in attempts] == [ping.id, first.id, first.id, first.id]
+    assert OutboxEvent.get_by_id(second.id).dispatched_at is None
+    taken, attempts = deliveries.fan_out([second.id], clock.now(), budget=1)
+    assert taken == 1 and len(attempts) == 3 and OutboxEvent.get_by_id(second.id).dispatched_at is not None
