@@ -44,6 +44,23 @@ DRAIN = "drain_outbox"  # the mark of a queued drain (app/jobs/queues.py, enqueu
 DRAIN_BATCH = 500  # events taken per round of a drain (~0.2 s to a fast receiver)
 ROUND_ATTEMPTS = 1000  # deliveries per round at most: an event with many endpoints makes a round of fewer events
 DRAIN_SECONDS = 60  # a drain's own limit, far below RQ's job timeout (180 s)
+ROUNDS_AT_ONCE = 4  # rounds sending (or recording, or waiting on a straggler) side by side at most
+
+
+class _LanesFree:
+    """Set by a round when none of its lanes is moving; says which endpoints' lanes
+    still wait on an answer (a hanging receiver)."""
+
+    def __init__(self):
+        self._set, self.straggling = threading.Event(), set()
+
+    def done(self, straggling):
+        if not self._set.is_set():
+            self.straggling.update(straggling)
+            self._set.set()
+
+    def wait(self):
+        self._set.wait()
 
 
 def drain_outbox():
@@ -56,7 +73,10 @@ def drain_outbox():
     A round is fanned out while the round before it is sent (on a thread of its own),
     so the receivers never wait for the database between rounds, and its lanes start as
     soon as the lanes of the round before end (while that round's last outcomes are
-    recorded): an endpoint never has more connections than one round gives it.
+    recorded): an endpoint never has more connections than one round gives it. A lane
+    waiting on a hanging receiver does not hold the next round back (after STRAGGLING
+    seconds): that endpoint's attempts in the rounds after are given back, due once the
+    hanging answer has had its time.
     A round fanned out early is held for two claims (it waits for the round before, at
     most a lane's time and one attempt's, then is sent within its own).
 
@@ -68,29 +88,30 @@ def drain_outbox():
     app = current_app._get_current_object()
     dispatched, began = 0, time.monotonic()
 
-    def send(attempts, lanes_free):
+    def send(attempts, lanes_free, hold_back):
         try:
             with app.app_context():
-                send_attempts(attempts, lanes_done=lanes_free.set)
+                send_attempts(attempts, lanes_free.done, hold_back)
         finally:
-            lanes_free.set()
+            lanes_free.done(set())
 
-    with ThreadPoolExecutor(max_workers=2) as sender:  # a round's lanes beside the last outcomes of the one before
-        rounds, lanes_free = [], threading.Event()
-        lanes_free.set()
+    with ThreadPoolExecutor(max_workers=ROUNDS_AT_ONCE) as sender:
+        rounds, lanes_free = {}, _LanesFree()  # round (sending) -> its endpoints whose lanes straggle
+        lanes_free.done(set())
         while True:
             with connection():
                 batch = events.pending_fairly(DRAIN_BATCH)
             fresh, attempts = fan_out(batch, ROUND_ATTEMPTS, hold_rounds=2) if batch else (0, [])
-            lanes_free.wait()  # no lane of the round before runs: its connections are this round's
+            lanes_free.wait()  # the round before has no lane moving: its connections are this round's
             for ended in [sent for sent in rounds if sent.done()]:
-                rounds.remove(ended)
+                del rounds[ended]
                 ended.result()  # a round's fault is the drain's
             if not fresh:  # none left, or another worker dispatched them first and drains the rest
                 break
             dispatched += fresh
-            lanes_free = threading.Event()
-            rounds.append(sender.submit(send, attempts, lanes_free))
+            hold_back = frozenset().union(*rounds.values())
+            lanes_free = _LanesFree()
+            rounds[sender.submit(send, attempts, lanes_free, hold_back)] = lanes_free.straggling
             if time.monotonic() - began > DRAIN_SECONDS:
                 queue.enqueue_once(DRAIN, drain_outbox)
                 break

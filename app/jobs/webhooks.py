@@ -27,6 +27,7 @@ THREADS = 16  # lanes sent side by side
 BATCH = 50  # deliveries per job that the sweeper queues
 RECORD_EVERY = 500  # outcomes recorded per transaction at most
 RECORD_WAIT = 0.05  # seconds: what came back is recorded at least this often
+STRAGGLING = 1.0  # seconds a lane waits on one answer before the drain's next round stops waiting for it
 
 
 def send_deliveries(delivery_ids):
@@ -38,16 +39,26 @@ def send_deliveries(delivery_ids):
     return send_attempts(attempts)
 
 
-def send_attempts(attempts, lanes_done=None):
+def send_attempts(attempts, lanes_done=None, hold_back=frozenset()):
     """Send attempts this worker has taken, lane by lane on threads, and record their
-    outcomes as they come back; `lanes_done()` is called once no lane runs, before the
-    last outcomes are recorded. Returns how many were sent (skipped and given back ones
-    are not)."""
+    outcomes as they come back. Returns how many were sent (skipped and given back ones
+    are not).
+
+    For a drain's rounds: `lanes_done(straggling)` is called once, when no lane runs or
+    every lane still running has waited STRAGGLING seconds on one answer (`straggling`:
+    their endpoints), before the last outcomes are recorded; the attempts of endpoints
+    in `hold_back` (another round's stragglers) are not sent now: they are given back,
+    due once a straggler's answer has had its time, so a hanging receiver holds up
+    neither the next round nor gets more connections."""
+    current = runtime()
+    held = [attempt.delivery_id for attempt in attempts if attempt.endpoint_id in hold_back]
+    attempts = [attempt for attempt in attempts if attempt.endpoint_id not in hold_back]
+    if held:
+        _give_back_until(held, webhook_sender().timeout, current)
     if not attempts:
         if lanes_done is not None:
-            lanes_done()
+            lanes_done(set())
         return 0
-    current = runtime()
     # While v1.3 (beyond the contract) is live: the Standard Webhooks headers are sent, and
     # a receiver's 410 and Retry-After are heeded.
     signals = ADDITIONS in current_app.config["LIVE_RELEASES"]
@@ -62,24 +73,37 @@ def send_attempts(attempts, lanes_done=None):
 
     waiting: list[tuple[list[str], float]] = []  # (attempts, seconds to their endpoint's turn)
 
-    def run(lane):
+    flights: dict[int, tuple[str, float]] = {}  # lane -> (its endpoint, when its attempt in hand went out)
+
+    def run(number, lane):
+        def timed(attempt):
+            flights[number] = (attempt.endpoint_id, time.monotonic())
+            try:
+                return post(attempt)
+            finally:
+                del flights[number]
+
         started = time.monotonic()
-        sending.send_lane(lane, post, lambda: time.monotonic() - started,
+        sending.send_lane(lane, timed, lambda: time.monotonic() - started,
                           lambda attempt, outcome, what: settled.put((attempt, outcome, what)), pace, time.sleep,
                           lambda attempts, wait: waiting.append(([a.delivery_id for a in attempts], wait)))
 
     lanes = sending.lanes(attempts)
     sent, released = 0, []
     with ThreadPoolExecutor(max_workers=min(THREADS, len(lanes))) as pool:
-        lanes_running = {pool.submit(run, lane) for lane in lanes}
+        number_of = {pool.submit(run, number, lane): number for number, lane in enumerate(lanes)}
+        lanes_running = set(number_of)
         running = lanes_running
         while running:
             # What came back is recorded when every lane is done, or every RECORD_WAIT
             # seconds while some still run: a hanging receiver delays no other record.
             # (Woken per outcome instead, this thread would fight the lanes for the GIL.)
             _, running = wait(running, timeout=RECORD_WAIT)
-            if not running and lanes_done is not None:
-                lanes_done()
+            if lanes_done is not None:
+                straggling = _straggling([number_of[lane] for lane in running], flights)
+                if straggling is not None:
+                    lanes_done(straggling)
+                    lanes_done = None
             ready = []
             while not settled.empty():
                 attempt, outcome, what = settled.get()
@@ -100,14 +124,32 @@ def send_attempts(attempts, lanes_done=None):
             jobs.enqueue(send_deliveries, released)  # (after a fault, the sweeper's minute paces any repeat)
         log.info("gave %d webhook attempt(s) back after %d s of sending", len(released), sending.LANE_SECONDS)
     for delivery_ids, seconds in waiting:  # an endpoint's pace: due at its turn, queued then
-        with connection():
-            deliveries.release(delivery_ids, current.now(), due=current.now() + timedelta(seconds=seconds))
-        timer = threading.Timer(seconds, jobs.enqueue, (send_deliveries, delivery_ids))
-        timer.daemon = True  # a worker that stops leaves them to the sweeper: they are due then
-        timer.start()
+        _give_back_until(delivery_ids, seconds, current)
     for lane in lanes_running:
         lane.result()  # a fault in a lane is the job's fault, once its attempts are settled
     return sent
+
+
+def _straggling(running, flights):
+    """None while a running lane is still moving; else the endpoints of the lanes that
+    have each waited STRAGGLING seconds on one answer (none, when no lane runs)."""
+    now, endpoints = time.monotonic(), set()
+    for number in running:
+        flight = flights.get(number)
+        if flight is None or now - flight[1] < STRAGGLING:
+            return None
+        endpoints.add(flight[0])
+    return endpoints
+
+
+def _give_back_until(delivery_ids, seconds, current):
+    """Attempts this worker holds, given back due in `seconds` and queued then (a worker
+    that stops first leaves them to the sweeper: they are due then)."""
+    with connection():
+        deliveries.release(delivery_ids, current.now(), due=current.now() + timedelta(seconds=seconds))
+    timer = threading.Timer(seconds, job_queue().enqueue, (send_deliveries, delivery_ids))
+    timer.daemon = True
+    timer.start()
 
 
 def notify_endpoint(endpoint_id, notice):

@@ -2,6 +2,7 @@
 
 import contextlib
 import logging
+import time
 from dataclasses import replace
 from datetime import date
 
@@ -9,16 +10,23 @@ import pytest
 from rq import Queue
 from rq.exceptions import SchedulerNotFound
 
+from app.domain.access import keys
 from app.domain.access.companies import create_company
+from app.domain.access.principal import Principal
 from app.domain.kernel import events
+from app.domain.kernel.clock import from_db
 from app.domain.kernel.runtime import Runtime
 from app.domain.people import actions as hr
+from app.domain.webhooks import endpoints
+from app.domain.webhooks.urls import check_url, parse_networks
+from app.egress import Sender
 from app.extensions import connect_redis
 from app.jobs import outbox, sweeper
 from app.jobs.queues import InProcessRunner, RQJobs
 from app.jobs.worker import Scheduler
-from app.models import Company, OutboxEvent, db
+from app.models import Company, OutboxEvent, WebhookDelivery, WebhookEndpoint, db
 from tests.helpers import run_queued_jobs
+from tests.receivers import Receiver
 
 
 @pytest.fixture
@@ -183,3 +191,43 @@ def test_a_long_drain_stops_in_time_and_queues_its_sequel(app, committed, clock,
     assert [function.__name__ for function, _ in list(jobs._queue.queue)] == ["drain_outbox"]
     jobs.run_pending()  # the chain runs to the end
     assert not OutboxEvent.select().where(OutboxEvent.id.in_(backlog), OutboxEvent.dispatched_at.is_null()).exists()
+
+
+def test_a_hanging_receiver_holds_back_neither_the_next_round_nor_another_companys_event(
+        app, committed, clock, runtime, monkeypatch):
+    """One company's endpoint hangs on every request; its burst is drained in rounds of
+    4 beside another company's endpoint. The other's events all arrive long before the
+    hang ends (one answer's time: 2 s here); the hanging endpoint gets one connection,
+    its attempts in later rounds are given back for after that answer's time."""
+    monkeypatch.setitem(app.extensions, "webhook_sender", Sender(parse_networks("127.0.0.0/8"), timeout=2))
+    jobs = InProcessRunner(app, {}, autostart=False)
+    monkeypatch.setitem(app.extensions, "jobs", jobs)
+    monkeypatch.setattr(outbox, "DRAIN_BATCH", 4)
+    hanging_co, quiet_co = (create_company(name, "KW", clock) for name in ("Hanging Co", "Quiet Co"))
+    committed.extend([hanging_co, quiet_co])
+    OutboxEvent.update(dispatched_at=clock.now()).where(OutboxEvent.dispatched_at.is_null()).execute()
+    no_queue = Runtime(clock)
+    with Receiver(delay=3) as hanging, Receiver() as fine:
+        for company, receiver in ((hanging_co, hanging), (quiet_co, fine)):
+            key, _ = keys.create_key(company, ["webhooks:manage"], clock, name="test")
+            owner = Principal(kind="api_key", credential_id=key.id, company=company, entities=(),
+                              scopes=frozenset({"webhooks:manage"}))
+            target = check_url(receiver.url, lambda host, port: [host], parse_networks("127.0.0.0/8"))
+            endpoints.create_endpoint(owner, target, ["ping"], runtime)
+        OutboxEvent.update(dispatched_at=clock.now()).where(OutboxEvent.dispatched_at.is_null()).execute()
+        for _ in range(6):
+            events.emit(hanging_co, "ping", {"webhook_id": _endpoint_of(hanging_co)}, no_queue)
+        for _ in range(6):
+            events.emit(quiet_co, "ping", {"webhook_id": _endpoint_of(quiet_co)}, no_queue)
+        began = time.monotonic()
+        with app.app_context():
+            assert outbox.drain_outbox() == 12
+        assert len(fine.requests) == 6 and max(request["at"] for request in fine.requests) - began < 1.5
+        assert len(hanging.requests) == 1  # one connection, which hung; the rest were held back
+    held = WebhookDelivery.select().where(WebhookDelivery.endpoint == _endpoint_of(hanging_co),
+                                          WebhookDelivery.status == "pending")
+    assert held.count() >= 1 and all(from_db(row.due_at) > clock.now() for row in held)
+
+
+def _endpoint_of(company):
+    return WebhookEndpoint.get(WebhookEndpoint.company == company.id).id

@@ -1,5 +1,6 @@
 """Delivery rules: the logged response text, and the log's retention at its edges."""
 
+import json
 from datetime import timedelta
 
 from hypothesis import given
@@ -82,7 +83,7 @@ def test_a_fan_out_with_a_budget_takes_events_in_the_order_given_while_their_del
                                       events="employee.updated", secret_sealed="x", created_at=now, updated_at=now)
                for n in range(3)]
     ping = OutboxEvent.create(id=new_id("evt"), company=sandbox.id, type="ping", created_at=now,
-                              payload='{"data": {"webhook_id": "%s"}}' % hearing[0].id)
+                              payload=json.dumps({"data": {"webhook_id": hearing[0].id}}))
     first, second = (OutboxEvent.create(id=new_id("evt"), company=sandbox.id, type="employee.updated",
                                         payload="{}", created_at=now) for _ in range(2))
     taken, attempts = deliveries.fan_out([ping.id, first.id, second.id], clock.now(), budget=4)
