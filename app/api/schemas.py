@@ -1,6 +1,7 @@
 """Schemas shared by every resource: Problem, localized name, pages, common args."""
 
-from marshmallow import EXCLUDE, RAISE, Schema, fields, validate
+from flask import current_app, has_app_context
+from marshmallow import EXCLUDE, RAISE, Schema, fields, pre_load, validate
 
 from app.api.problems import CODES
 from app.domain.kernel.clock import parse_rfc3339
@@ -12,10 +13,20 @@ class OpenSchema(Schema):
     so no object in the published document may forbid properties it does not list:
     apispec writes `additionalProperties: false` for marshmallow's default
     `unknown = RAISE`, and a generated client would then reject tomorrow's responses.
-    The service, in turn, ignores fields it does not know in request bodies."""
+    The service, in turn, ignores fields it does not know in request bodies, and while
+    v1.3 is not live (LIVE_RELEASES) its fields in a JSON body are fields it does not
+    know."""
 
     class Meta:
         unknown = EXCLUDE
+
+    @pre_load
+    def _additions_unknown_while_off(self, data, **kwargs):
+        if not isinstance(data, dict) or not has_app_context() or ADDITIONS in current_app.config["LIVE_RELEASES"]:
+            return data
+        added = {field.data_key or name for name, field in self.load_fields.items()
+                 if field.metadata.get("x-release") == ADDITIONS}
+        return {key: value for key, value in data.items() if key not in added} if added & data.keys() else data
 
 
 class StrictSchema(OpenSchema):

@@ -51,6 +51,12 @@ def test_while_v1_3_is_not_live_it_is_neither_shown_nor_taken(app, client, heade
                        json={"url": receiver.url, "events": ["employee.updated"], "rate_limit": 5})
     assert made.status_code == 201 and "rate_limit" not in made.get_json()
     assert WebhookEndpoint.get_by_id(made.get_json()["id"]).rate_limit is None
+    for unknown in (0, "fast", 10_001):  # a field this server does not know yet: ignored, like any other
+        made = client.post("/v1/webhooks", headers=headers,
+                           json={"url": receiver.url, "events": ["employee.updated"], "rate_limit": unknown})
+        assert made.status_code == 201, made.get_json()
+        changed = client.patch(f"/v1/webhooks/{made.get_json()['id']}", headers=headers, json={"rate_limit": unknown})
+        assert changed.status_code == 200, changed.get_json()
 
 
 def test_the_document_marks_it_v1_3(client):
