@@ -28,8 +28,8 @@
    worker: its resident memory, sampled while it drains, against its idle RSS. Target:
    at most 1.5x (a backlog is taken a round at a time, never loaded whole).
 6. A slow receiver. 50 endpoints of one company, 5 of which hang for 10 seconds; one
-   event; a running worker. Prints when the 45 healthy ones got it, after the event was
-   queued. Target: all within 2 seconds.
+   event made by `sandbox trigger`; a running worker. Prints when the 45 healthy ones got
+   it, after the event was made. Target: all within 2 seconds.
 """
 
 import argparse
@@ -440,6 +440,8 @@ def memory(app, env, tmp, count):
 
 
 def slow_receivers(app, env, tmp):
+    """One event made by `sandbox trigger` for 50 endpoints, 5 of which hang: when the 45
+    healthy ones got it, from the event's own time."""
     receiver, port, log = start_receiver(tmp)
     running = worker(env, burst=False)
     try:
@@ -450,26 +452,30 @@ def slow_receivers(app, env, tmp):
             for number in range(50):
                 kind = "slow" if number % 10 == 0 else "fast"  # 5 of 50 hang
                 endpoint(owner, f"http://127.0.0.1:{port}/{kind}/{number}", app)
-            [event_id], _ = outbox_events(company, 1)
             db.close()
-        time.sleep(1)  # the worker is up and waiting
-        queued = time.time()
-        Queue(QUEUE_NAME, connection=redis.Redis.from_url(REDIS_URL)).enqueue(dispatch_events, [event_id])
+        time.sleep(1)  # the worker is up, and has drained what making the endpoints wrote
+        flask(env, "sandbox", "trigger", "employee.updated", "--company", company.id)
         deadline = time.monotonic() + 20
         fast = []
         while time.monotonic() < deadline:
-            lines = [line.split() for line in log.read_text().splitlines()]
-            fast = [float(at) - queued for at, path in lines if path.startswith("/fast/")]
+            fast = arrivals(log, "/fast/")
             if len(fast) >= 45:
                 break
             time.sleep(0.02)
+        with app.app_context():  # made: the event's own time, written by the command (this machine's clock)
+            db.connect(reuse_if_open=True)
+            event = OutboxEvent.select().where(OutboxEvent.company == company.id,
+                                               OutboxEvent.type == "employee.updated").order_by(
+                OutboxEvent.created_at.desc()).get()
+            made_at = from_db(event.created_at).timestamp()
+            db.close()
     finally:
         running.send_signal(signal.SIGTERM)
         running.wait(timeout=30)
         receiver.terminate()
-    latest = max(fast) if len(fast) == 45 else float("inf")
-    print(f"50 endpoints, 5 hanging 10 s: the 45 healthy got the event within {latest:.2f} s of queueing "
-          f"(target <= 2 s; {len(fast)} arrived)")
+    latest = max(fast) - made_at if len(fast) == 45 else float("inf")
+    print(f"50 endpoints, 5 hanging 10 s: the 45 healthy got an event made by `sandbox trigger` within "
+          f"{latest:.2f} s of its making (target <= 2 s; {len(fast)} arrived)")
     return latest
 
 

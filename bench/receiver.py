@@ -3,6 +3,7 @@ except paths under /slow/, which it holds for `--slow` seconds. Each request's a
 (monotonic-free wall time, path) is appended to `--log`."""
 
 import argparse
+import sys
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -38,7 +39,12 @@ def main():
         def log_message(self, *args):
             pass
 
-    server = ThreadingHTTPServer(("127.0.0.1", options.port), Handler)
+    class Server(ThreadingHTTPServer):
+        def handle_error(self, request, client_address):
+            if not isinstance(sys.exc_info()[1], ConnectionResetError):  # a sender that stopped (the bench ended)
+                super().handle_error(request, client_address)
+
+    server = Server(("127.0.0.1", options.port), Handler)
     server.daemon_threads = True
     server.serve_forever()
 
