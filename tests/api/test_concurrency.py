@@ -323,6 +323,28 @@ def test_two_workers_given_one_event_write_its_deliveries_once(committed, race, 
             assert WebhookDelivery.select().where(WebhookDelivery.event == event_id).count() == 1
 
 
+def test_budgeted_fan_outs_of_one_backlog_at_once_write_each_events_deliveries_once(committed, race, company,
+                                                                                      clock):
+    """Four drains' rounds over one backlog at once, each taking what fits in a budget of
+    3 deliveries: every event is taken by exactly one of them, whole (both endpoints'
+    deliveries), and what none took is still undispatched for the next round."""
+    quiet = Runtime(clock)
+    owner = _webhook_owner(committed, company, clock)
+    for _ in range(2):
+        committed(endpoints.create_endpoint, owner, _target(), ["employee.updated"], Runtime(clock, sealer=_SEALER))
+    for _ in range(ROUNDS):
+        backlog = [committed(outbox.emit, company, "employee.updated", {"n": n}, quiet) for n in range(6)]
+        outcomes = race(functools.partial(deliveries.fan_out, backlog, clock.now(), budget=3), threads=4)
+        taken = [attempt.event_id for _, attempts in outcomes for attempt in attempts]
+        assert sorted(fresh for fresh, _ in outcomes) == [1, 1, 1, 1], outcomes  # one whole event each, in turn
+        assert all(taken.count(event_id) in (0, 2) for event_id in backlog), outcomes
+        with connection():
+            for event_id in backlog:
+                written = WebhookDelivery.select().where(WebhookDelivery.event == event_id).count()
+                dispatched = OutboxEvent.get_by_id(event_id).dispatched_at is not None
+                assert written == taken.count(event_id) and dispatched == (written == 2)
+
+
 def test_replays_at_once_queue_each_event_once(committed, race, company, clock):
     """Four replays of one endpoint at once: they take turns under its row lock, so the
     first queues every event and the others find them waiting; unlocked, each would
