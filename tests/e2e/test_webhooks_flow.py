@@ -510,7 +510,9 @@ def test_dns_rebinding_reaches_no_loopback_listener(tmp_path):
 
     threading.Thread(target=accept, daemon=True).start()
     redis_url = e2e_redis_url()
-    redis_url = redis_url and redis_url.rsplit("/", 1)[0] + "/13"  # not the module stack's queue
+    if redis_url:  # not the module stack's queue (e2e_redis_url's), nor the suite's
+        base, _, stack_db = redis_url.rpartition("/")
+        redis_url = f"{base}/{12 if stack_db == '13' else 13}"
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path}/rebinding.db", "REDIS_URL": redis_url or "",
            "WEBHOOK_DNS_SERVERS": f"127.0.0.1:{dns_port}", "WEBHOOK_ALLOW_PRIVATE_NETWORKS": "",
            "PORT": str(free_port()), "WEB_CONCURRENCY": "1"}
