@@ -70,6 +70,13 @@ class CreateKeyForm(FlaskForm):
     scopes = CheckboxesField("Scopes", choices=options((scope, scope) for scope in SCOPES))
 
 
+def _pace_field():
+    return IntegerField("Deliveries a second, at most", validators=[Optional()],
+                        description="Leave empty for no limit. The receiver's own pace, 1 to 10,000: deliveries "
+                                    "wait their turn, never counted as failures.",
+                        render_kw={"inputmode": "numeric", "min": "1", "max": "10000"})
+
+
 class AddEndpointForm(FlaskForm):
     """A webhook endpoint made in the console for one of the company's keys; the domain
     judges the URL (app/domain/webhooks/urls.py) and the key."""
@@ -81,16 +88,19 @@ class AddEndpointForm(FlaskForm):
     key = SelectField("Owning key", choices=[], validate_choice=False,
                       description="The integration that receives the events: the endpoint is this key's, and the "
                                   "key sees and changes it through the API. Revoking the key disables it.")
-    rate_limit = IntegerField("Deliveries a second, at most", validators=[Optional()],
-                              description="Leave empty for no limit. The receiver's own pace, 1 to 10,000: deliveries "
-                                          "wait their turn, never counted as failures.",
-                              render_kw={"inputmode": "numeric", "min": "1", "max": "10000"})
+    rate_limit = _pace_field()
 
     def validate_events(self, field):
         # Not DataRequired: it would mark every checkbox `required`, and a browser would then
         # refuse the form until all of them were ticked.
         if not field.data:
             raise ValidationError("Choose at least one event type.")
+
+
+class EndpointPaceForm(FlaskForm):
+    """An endpoint's pace changed (the domain judges it: 1 to 10,000, or empty for none)."""
+
+    rate_limit = _pace_field()
 
 
 class RegisterAppForm(FlaskForm):

@@ -1,7 +1,7 @@
 """Webhook pages: every endpoint of the company (whoever's key owns it), its delivery
 log, one delivery's request and answer; adding an endpoint for one of the company's
-keys (its secret shown once), and Send test, Redeliver, Disable, Re-enable, Delete, and
-Roll secret (v1.3: the new secret shown once, the current one signing beside it for
+keys (its secret shown once), and Send test, Redeliver, Disable, Re-enable, Delete,
+Change pace, and Roll secret (v1.3: the new secret shown once, the current one signing beside it for
 the overlap chosen).
 
 Everything here needs `integrations.manage` in the current company.
@@ -13,7 +13,7 @@ from datetime import timedelta
 from flask import abort, current_app, flash, g, redirect, render_template, url_for
 
 from app.console.common import console_blueprint, requires, show_once, take_shown_once
-from app.console.forms import AddEndpointForm, RollEndpointSecretForm, options
+from app.console.forms import AddEndpointForm, EndpointPaceForm, RollEndpointSecretForm, options
 from app.domain.kernel.errors import Conflict, ValidationFailed
 from app.domain.webhooks import deliveries, endpoints
 from app.domain.webhooks.urls import check_url
@@ -55,13 +55,25 @@ def add():
 @requires("integrations.manage")
 def endpoint(endpoint_id):
     found = _endpoint(endpoint_id)
-    owners = dict(endpoints.with_owners(g.company.id))
-    shown_id, secret = take_shown_once("webhook_secret")
-    roll_form = RollEndpointSecretForm(formdata=None, secret_version=endpoints.secret_version(found))
-    return render_template("console/webhook.html", endpoint=found, owner=owners.get(found),
-                           log=deliveries.log(found), new_secret=secret if shown_id == found.id else None,
-                           roll_form=roll_form if _rolling_live() else None,
-                           previous_until=endpoints.previous_secret_until(found, runtime().now()))
+    return _render_endpoint(found, EndpointPaceForm(formdata=None, rate_limit=found.rate_limit))
+
+
+@bp.post("/<endpoint_id>/pace")
+@requires("integrations.manage")
+def pace(endpoint_id):
+    found = _endpoint(endpoint_id)
+    form = EndpointPaceForm()
+    if form.validate():
+        try:
+            endpoints.update_endpoint(endpoints.of_company(g.company.id), found.id, runtime(),
+                                      rate_limit=form.rate_limit.data)
+        except ValidationFailed as exc:
+            form.rate_limit.errors = [message for _, message in exc.errors]
+        else:
+            flash(f"At most {form.rate_limit.data:,} deliveries a second from now." if form.rate_limit.data else
+                  "No limit: deliveries go as fast as the receiver answers.", "success")
+            return redirect(url_for("console_webhooks.endpoint", endpoint_id=endpoint_id))
+    return _render_endpoint(found, form), 422
 
 
 @bp.get("/<endpoint_id>/deliveries/<delivery_id>")
@@ -148,6 +160,16 @@ def _render(form):
     form.key.choices = options([(key.id, f"{key.name} ({key.display_prefix}…)") for key in keys])
     return render_template("console/webhooks.html", endpoints=endpoints.with_owners(g.company.id), form=form,
                            keys=keys)
+
+
+def _render_endpoint(found, pace_form):
+    owners = dict(endpoints.with_owners(g.company.id))
+    shown_id, secret = take_shown_once("webhook_secret")
+    roll_form = RollEndpointSecretForm(formdata=None, secret_version=endpoints.secret_version(found))
+    return render_template("console/webhook.html", endpoint=found, owner=owners.get(found),
+                           log=deliveries.log(found), new_secret=secret if shown_id == found.id else None,
+                           roll_form=roll_form if _rolling_live() else None, pace_form=pace_form,
+                           previous_until=endpoints.previous_secret_until(found, runtime().now()))
 
 
 def _rolling_live():

@@ -80,6 +80,26 @@ def test_the_console_form_sets_the_pace_and_the_page_shows_it(client, admin, liv
     assert refused.status_code == 422 and re.search(r"1 to 10,000", text(refused))
 
 
+def test_the_console_changes_the_pace_of_an_endpoint_and_refuses_a_bad_one_changing_nothing(
+        client, admin, live_company, make_key, loopback, receiver):
+    make_key(live_company, ["webhooks:manage"])
+    key_id = ApiKey.select().where(ApiKey.company == live_company.id).order_by(ApiKey.created_at.desc()).first().id
+    client.post("/console/webhooks", data={"url": receiver.url, "events": "employee.updated", "key": key_id,
+                                           "csrf_token": csrf(client, "/console/webhooks")})
+    made = WebhookEndpoint.get(WebhookEndpoint.company == live_company.id)
+    page = f"/console/webhooks/{made.id}"
+    changed = client.post(f"{page}/pace", data={"rate_limit": "40", "csrf_token": csrf(client, page)},
+                          follow_redirects=True)
+    assert changed.status_code == 200 and "At most 40 deliveries a second" in text(changed)
+    for bad in ("0", "10001", "fast", "2.5"):
+        refused = client.post(f"{page}/pace", data={"rate_limit": bad, "csrf_token": csrf(client, page)})
+        assert refused.status_code == 422, bad
+        assert WebhookEndpoint.get_by_id(made.id).rate_limit == 40
+    cleared = client.post(f"{page}/pace", data={"rate_limit": "", "csrf_token": csrf(client, page)},
+                          follow_redirects=True)
+    assert "No limit" in text(cleared) and WebhookEndpoint.get_by_id(made.id).rate_limit is None
+
+
 def test_the_pace_holds_across_workers_sharing_redis(shared_redis):
     """Three workers' pacers on one Redis, asking as fast as they can for two seconds at
     100 a second: together they take a second's burst and then 100 a second, no more."""
