@@ -129,8 +129,7 @@ class Sender:
             return Outcome(None, error=f"refused: {message}", duration_ms=_ms(started))
         parts = urlsplit(url)
         path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-        host = target.host if target.host.isascii() else target.host.encode("idna").decode("ascii")
-        address_url = f"{target.scheme}://{_literal(host)}:{target.port}{path}"  # as judged: no user, no fragment
+        address_url = f"{target.scheme}://{_literal(target.host)}:{target.port}{path}"  # as judged (the host in ASCII)
         lines = [f"User-Agent: {USER_AGENT}", "Content-Type: application/json", "Expect:"]
         lines += [f"{name}: {value}" for name, value in headers.items()]
         last_error = "no address"

@@ -105,10 +105,11 @@ def fan_out(event_ids: list[str], now: datetime, hold: timedelta = CLAIM,
     writes their deliveries; an event already dispatched writes nothing. Returns (how
     many events were taken, the Attempts)."""
     with write_transaction():
-        events = lock_for_update(OutboxEvent.select(OutboxEvent.id, OutboxEvent.company, OutboxEvent.type,
-                                                    OutboxEvent.payload)
+        events = lock_for_update(OutboxEvent.select(OutboxEvent.id, OutboxEvent.company.alias("company_id"),
+                                                    OutboxEvent.type, OutboxEvent.payload)
                                  .where(OutboxEvent.id.in_(list(event_ids)), OutboxEvent.dispatched_at.is_null())
-                                 .order_by(OutboxEvent.id))  # one lock order: no deadlock between batches
+                                 .order_by(OutboxEvent.id)  # one lock order: no deadlock between batches
+                                 .namedtuples())  # no model per row: a round is hundreds
         if not events:
             return 0, []
         listening: dict[str, list[WebhookEndpoint]] = {}

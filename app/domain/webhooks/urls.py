@@ -16,6 +16,7 @@ raising LookupError): this module does no I/O, and the sender judges again, at e
 attempt, the very addresses it then connects to.
 """
 
+import functools
 import ipaddress
 import re
 from collections.abc import Callable, Iterable
@@ -84,7 +85,11 @@ def check_url(text: str, resolve: Callable[[str, int], Iterable[str]], allowed: 
 
 def address_problem(address: str | Address, allowed: Iterable[Network] = ()) -> str | None:
     """Why `address` may not receive webhooks (None if it may)."""
-    address = ipaddress.ip_address(address)
+    return _address_problem(ipaddress.ip_address(address), tuple(allowed))
+
+
+@functools.lru_cache(maxsize=4096)
+def _address_problem(address: Address, allowed: tuple[Network, ...]) -> str | None:
     if _inside(address, allowed):
         return None
     if address.version == 6:
@@ -132,6 +137,14 @@ def ip_literal(host: str) -> Address | None:
 def _parts(text):
     if not isinstance(text, str) or not text:
         raise _refused("a URL is required")
+    return _parsed(text)
+
+
+@functools.lru_cache(maxsize=4096)
+def _parsed(text):
+    """(scheme, host, port) of a URL's text, or ValidationFailed (not kept: it is raised
+    anew). Kept per text, since a worker judges the same few URLs at every delivery;
+    what the host resolves to is asked every time."""
     if len(text) > MAX_URL_LENGTH:
         raise _refused(f"at most {MAX_URL_LENGTH} characters")
     unstorable = text_problem(text)
