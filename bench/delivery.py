@@ -18,7 +18,9 @@
    (N `employee.created`, each handed to the queue as its commit does), drained by one
    Procfile `worker` to one endpoint on the local receiver; timed from the first arrival
    to the last, against a bare keep-alive loop POSTing the same envelopes, timed alike.
-   Target: >= 1.0x (floor 0.9).
+   Target: >= 1.0x (floor 0.9). Then again with another company's event made by `sandbox
+   trigger` while the burst drains (the fairness figure: when that event arrived; the
+   `flask` process it starts takes a core for a second, so its ratio is not the target's).
 3. Latency. An idle worker; 20 events made one at a time by `sandbox trigger`: the median
    time from each event's own time to its arrival. Target: 100 ms.
 4. Fan-out. 100 endpoints (paths of the local receiver) subscribed to 100 events: 10,000
@@ -281,7 +283,7 @@ def user_path(app, env, tmp, count, *, overlap=False, live=False, fairness=False
     ratio = service / bare
     secrets = "two secrets" if overlap else "one secret "
     how = f"worker running while `jobs reconcile` wrote them ({writer:,.0f} events/s)" if live else \
-        "worker started after the writer"
+        "worker started after the writer" + (", another company's `sandbox trigger` during it" if fairness else "")
     print(f"user's path, {count:,} employee.created (import + reconcile), {secrets}, {how}: worker {service:8,.0f}/s"
           f"   bare loop {bare:8,.0f}/s   ratio {ratio:.2f} (target >= 1.0, first to last arrival)")
     if waited is not None:
@@ -522,8 +524,9 @@ def main():
             fan_out(app, env, tmp)
             latency(app, env, tmp)
             return
-        user_path(app, env, tmp, options.deliveries, fairness=True)
+        user_path(app, env, tmp, options.deliveries)
         user_path(app, env, tmp, options.deliveries, overlap=True)
+        user_path(app, env, tmp, options.deliveries, fairness=True)  # a `flask` process starts during it
         user_path(app, env, tmp, options.deliveries, live=True)
         print("  what each step bought (user's path, one secret, as measured when it landed; see git log):")
         for step, ratio in STEPS:
