@@ -7,13 +7,14 @@ the events past their 30 days go (the feed's and replay's reach)."""
 import logging
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import timedelta
 
 from flask import current_app
 
 from app.domain.kernel import events
 from app.domain.webhooks import deliveries
+from app.domain.webhooks.deliveries import Attempt
 from app.extensions import job_queue, runtime
 from app.jobs.webhooks import send_attempts
 from app.models.base import connection
@@ -21,7 +22,7 @@ from app.models.base import connection
 log = logging.getLogger(__name__)
 
 
-def fan_out(event_ids, budget=None, hold_rounds=1):
+def fan_out(event_ids: list[str], budget: int | None = None, hold_rounds: int = 1) -> tuple[int, list[Attempt]]:
     """Mark these outbox events dispatched and write their deliveries, taken by this
     worker (no claim, no job of their own) for `hold_rounds` claims. With a `budget`,
     only the events whose deliveries fit in it (always the first). (how many events
@@ -63,7 +64,7 @@ class _LanesFree:
         self._set.wait()
 
 
-def drain_outbox():
+def drain_outbox() -> int:
     """Every event not yet dispatched, a round at a time (DRAIN_BATCH events, at most
     ROUND_ATTEMPTS deliveries), the companies taking turns within a round (so another
     company's event waits for one round of a burst, not the whole of it), until none is
@@ -85,7 +86,7 @@ def drain_outbox():
     how many events it dispatched."""
     queue = job_queue()
     queue.started(DRAIN)
-    app = current_app._get_current_object()
+    app = current_app._get_current_object()  # type: ignore[attr-defined]  # the proxy's app, for the sending thread
     dispatched, began = 0, time.monotonic()
 
     def send(attempts, lanes_free, hold_back):
@@ -96,7 +97,8 @@ def drain_outbox():
             lanes_free.done(set())
 
     with ThreadPoolExecutor(max_workers=ROUNDS_AT_ONCE) as sender:
-        rounds, lanes_free = {}, _LanesFree()  # round (sending) -> its endpoints whose lanes straggle
+        rounds: dict[Future[None], set[str]] = {}  # round (sending) -> its endpoints whose lanes straggle
+        lanes_free = _LanesFree()
         lanes_free.done(set())
         while True:
             with connection():

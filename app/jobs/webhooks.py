@@ -12,12 +12,14 @@ import logging
 import queue
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, wait
 from datetime import timedelta
 
 from flask import current_app
 
 from app.domain.webhooks import deliveries, endpoints, sending
+from app.domain.webhooks.deliveries import Attempt, Outcome
 from app.extensions import delivery_pacer, job_queue, mailer, runtime, webhook_sender
 from app.models.base import connection
 from config import ADDITIONS
@@ -39,7 +41,8 @@ def send_deliveries(delivery_ids):
     return send_attempts(attempts)
 
 
-def send_attempts(attempts, lanes_done=None, hold_back=frozenset()):
+def send_attempts(attempts: list[Attempt], lanes_done: Callable[[set[str]], None] | None = None,
+                  hold_back: frozenset[str] = frozenset()) -> int:
     """Send attempts this worker has taken, lane by lane on threads, and record their
     outcomes as they come back. Returns how many were sent (skipped and given back ones
     are not).
@@ -64,7 +67,7 @@ def send_attempts(attempts, lanes_done=None, hold_back=frozenset()):
     signals = ADDITIONS in current_app.config["LIVE_RELEASES"]
     post = sending.signed_post(webhook_sender().post, current.sealer, lambda: current.now().timestamp(),
                                standard=signals)
-    settled = queue.SimpleQueue()
+    settled: queue.SimpleQueue[tuple[Attempt, Outcome | None, str]] = queue.SimpleQueue()
 
     pacer = delivery_pacer()
 
@@ -104,10 +107,10 @@ def send_attempts(attempts, lanes_done=None, hold_back=frozenset()):
                 if straggling is not None:
                     lanes_done(straggling)
                     lanes_done = None
-            ready = []
+            ready: list[tuple[Attempt, Outcome]] = []
             while not settled.empty():
                 attempt, outcome, what = settled.get()
-                if what == "released":
+                if outcome is None:  # released: given back unsent
                     released.append(attempt.delivery_id)
                 else:
                     ready.append((attempt, outcome))

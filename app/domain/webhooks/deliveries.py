@@ -21,6 +21,7 @@ import logging
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 from peewee import Field, SelectQuery, fn
 
@@ -120,7 +121,9 @@ def fan_out(event_ids: list[str], now: datetime, hold: timedelta = CLAIM,
                                                WebhookEndpoint.rate_limit).where(
                 WebhookEndpoint.company.in_({e.company_id for e in events})):
             listening.setdefault(endpoint.company_id, []).append(endpoint)
-        rows, attempts, taken = [], [], []
+        rows: list[tuple[Any, ...]] = []
+        attempts: list[Attempt] = []
+        taken: list[str] = []
         place = {event_id: n for n, event_id in enumerate(event_ids)}
         for event in sorted(events, key=lambda event: place[event.id]):
             receivers = _receivers(event, listening.get(event.company_id, ()))
