@@ -1,8 +1,9 @@
 """Business rules of the Partner API, by business area.
 
-The areas depend one way, bottom to top: an area imports its own modules and those of
-the areas below it, never one above it, and the areas of one line do not import one
-another (tests/unit/test_layers.py, DOMAIN_AREAS, holds this order).
+The areas depend one way: an area imports its own modules and those of the areas listed
+before it here (kernel first, the lowest), never one listed after it, and the areas of
+one line do not import one another (tests/unit/test_layers.py, DOMAIN_AREAS, holds this
+order).
 
     kernel         what every area shares: clock and Runtime, ids, money, errors, text,
                    the six countries' rules, the outbox of events
