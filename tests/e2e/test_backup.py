@@ -7,10 +7,9 @@ import json
 import os
 import subprocess
 import sys
-import time
 
 from tests.e2e.databases import rows
-from tests.e2e.processes import ROOT
+from tests.e2e.processes import ROOT, wait_for
 
 SECRET_KEY = "a-backup-test-secret-key-of-more-than-32-characters"
 
@@ -55,6 +54,11 @@ def census(url):
             "journal": checksum(url, "journal_entry", "journal_line")}
 
 
+def _updates(url):
+    [(count,)] = rows(url, "SELECT count(*) FROM outbox_event WHERE type = 'employee.updated'")
+    return count
+
+
 def test_a_backup_taken_under_load_restores_whole_and_consistent(databases, tmp_path):
     source = databases.new("bk_source")
     flask(source, "db", "upgrade")
@@ -63,10 +67,11 @@ def test_a_backup_taken_under_load_restores_whole_and_consistent(databases, tmp_
     signing_secret = helper(source, "endpoint").stdout.strip()  # stored sealed with SECRET_KEY
     assert signing_secret.startswith("whsec_")
     stop = tmp_path / "stop"
+    before = _updates(source)
     writer = subprocess.Popen([sys.executable, "-m", "tests.e2e.load_writer", "write", str(stop)], cwd=ROOT,
                               env=env_of(source), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:
-        time.sleep(1.5)  # the writer is writing: the backup is taken under load
+        assert wait_for(lambda: _updates(source) >= before + 20), "the writer never wrote"  # under load
         under_load = flask(source, "backup", "create", str(tmp_path / "under-load.backup")).stdout
     finally:
         stop.touch()

@@ -12,7 +12,6 @@ import signal
 import subprocess
 import sys
 import threading
-import time
 
 import pytest
 import redis
@@ -139,14 +138,15 @@ def test_the_procfile_under_honcho_serves_delivers_reloads_and_stops(stack):
         loaders = [threading.Thread(target=load) for _ in range(4)]
         for loader in loaders:
             loader.start()
-        time.sleep(1)
+        assert wait_for(lambda: len(answers) >= 50), "the load never started"
         os.kill(master, signal.SIGHUP)
         def replaced():
             workers = gunicorn_processes(runner.process.pid)[1]
             return workers.isdisjoint(old_workers) and len(workers) == 2
 
         assert wait_for(replaced, seconds=30), "the workers were not replaced"
-        time.sleep(1)
+        served = len(answers)
+        assert wait_for(lambda: len(answers) >= served + 50), "the new workers answer nothing"
         stop_load.set()
         for loader in loaders:
             loader.join(timeout=30)
