@@ -122,11 +122,7 @@ def create_app(config=None, **overrides):
     # credential retires every worker's cached copy.
     app.extensions["runtime"] = Runtime(
         app.config.get("CLOCK") or SystemClock(),
-        on_event_written=lambda event_id: jobs.enqueue_once(outbox.DRAIN, outbox.drain_outbox),
-        on_clock_events_stored=lambda company_id, employee_ids: jobs.enqueue(
-            attendance.pair_attendance, company_id, employee_ids),
-        on_deliveries_due=lambda delivery_ids: jobs.enqueue(webhooks.send_deliveries, delivery_ids),
-        on_endpoint_notice=lambda endpoint_id, notice: jobs.enqueue(webhooks.notify_endpoint, endpoint_id, notice),
+        **_hand_offs(jobs),
         on_credentials_changed=authenticator.versions.changed if authenticator.versions is not None else None,
         sealer=Sealer([app.config["SECRET_KEY"], *app.config["SECRET_KEY_FALLBACKS"]]),
         beyond_contract=ADDITIONS in app.config["LIVE_RELEASES"],
@@ -173,6 +169,25 @@ def _init_database(app):
         # Inside a test's transaction the connection stays open (closing would raise).
         if not db.is_closed() and not db.in_transaction():
             db.close()
+
+
+def _hand_offs(jobs):
+    """The Runtime's after-commit hand-offs that queue a job, by name."""
+
+    def drain_the_outbox(event_id):  # one drain takes every event written meanwhile
+        jobs.enqueue_once(outbox.DRAIN, outbox.drain_outbox)
+
+    def pair_clock_events(company_id, employee_ids):
+        jobs.enqueue(attendance.pair_attendance, company_id, employee_ids)
+
+    def send_due_deliveries(delivery_ids):
+        jobs.enqueue(webhooks.send_deliveries, delivery_ids)
+
+    def tell_the_owner(endpoint_id, notice):
+        jobs.enqueue(webhooks.notify_endpoint, endpoint_id, notice)
+
+    return {"on_event_written": drain_the_outbox, "on_clock_events_stored": pair_clock_events,
+            "on_deliveries_due": send_due_deliveries, "on_endpoint_notice": tell_the_owner}
 
 
 def _private_networks(app):
