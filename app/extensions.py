@@ -13,6 +13,12 @@ def runtime():
     return current_app.extensions["runtime"]
 
 
+def beyond_contract() -> bool:
+    """Whether what v1.3 adds past the contract is live on this app (LIVE_RELEASES): the
+    one switch, read once by create_app into the Runtime (app/domain/kernel/runtime.py)."""
+    return bool(runtime().beyond_contract)
+
+
 def job_queue():
     """Where this app's jobs go: RQ (with Redis) or the in-process runner (app/jobs/queues.py)."""
     return current_app.extensions["jobs"]

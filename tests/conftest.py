@@ -8,6 +8,7 @@ the app's `runtime` (app/domain/kernel/runtime.py), whose clock is that FrozenCl
 """
 
 import os
+from dataclasses import replace
 from datetime import UTC, datetime
 
 import pytest
@@ -19,7 +20,7 @@ from app.domain.kernel.clock import FrozenClock
 from app.domain.sandbox import create_sandbox
 from app.models import db
 from app.models.schema import upgrade
-from config import TestConfig
+from config import ADDITIONS, TestConfig
 
 START = datetime(2026, 11, 21, 9, 0, tzinfo=UTC)
 
@@ -42,6 +43,18 @@ def app(tmp_path_factory, clock):
 def runtime(app):
     """The app's Runtime: the FrozenClock above, and the app's real hand-offs."""
     return app.extensions["runtime"]
+
+
+@pytest.fixture
+def live_releases(app, monkeypatch, runtime):
+    """`live_releases(["v1.0", ...])`: this test's LIVE_RELEASES, as an operator sets it,
+    with the app's Runtime built to match (create_app reads whether v1.3 is live into
+    `runtime.beyond_contract` once, and everything asks it there)."""
+    def live(releases):
+        monkeypatch.setitem(app.config, "LIVE_RELEASES", releases)
+        monkeypatch.setitem(app.extensions, "runtime", replace(runtime, beyond_contract=ADDITIONS in releases))
+
+    return live
 
 
 @pytest.fixture(autouse=True)

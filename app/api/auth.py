@@ -18,6 +18,7 @@ from app.api.problems import PROBLEM_MIMETYPE, ApiProblem
 from app.api.schemas import ProblemSchema
 from app.domain.access.principal import Principal, Unauthenticated
 from app.domain.credentials import identify
+from app.extensions import beyond_contract, runtime
 from app.models import Company
 from config import ADDITIONS, ALL_RELEASES, ConfigurationError
 
@@ -118,9 +119,10 @@ def guard() -> None:
         return
     g.operation_id = op.operation_id  # what the request log and metrics call it
     config = current_app.config
-    if op.release not in config["LIVE_RELEASES"] and op.operation_id not in config["LIVE_OPERATIONS"]:
+    live = beyond_contract() if op.release == ADDITIONS else op.release in config["LIVE_RELEASES"]
+    if not live and op.operation_id not in config["LIVE_OPERATIONS"]:
         raise ApiProblem("not_found", "This operation is not live yet.")
-    now = current_app.extensions["runtime"].now()
+    now = runtime().now()
     kind = None
     try:
         bearer = identify(request.headers.get("Authorization"))
@@ -152,8 +154,9 @@ def add_rate_limit_headers(response: Response) -> Response:
 
 
 def additions_live() -> bool:
-    """Whether the fields v1.3 adds to contract operations are sent (LIVE_RELEASES)."""
-    return ADDITIONS in current_app.config["LIVE_RELEASES"]
+    """Whether the fields v1.3 adds to contract operations are sent: the Runtime's
+    `beyond_contract` (app/extensions.py), the one switch."""
+    return beyond_contract()
 
 
 def current_principal() -> Principal:

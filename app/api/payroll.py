@@ -188,11 +188,11 @@ class PayrollRuns(MethodView):
         filters = {key: args.get(key) for key in ("month_from", "month_to", "status", "updated_since")}
         since = filters["updated_since"]
         query = fingerprint("payroll_runs", company_id, *filters.values())
-        additions = additions_live()
+        live = additions_live()
         order = {"position_of": _by_change, "parse": _change_at} if since else {"position_of": _by_month}
         return json_response(paginate(
             args, query, lambda after, limit: list_runs(company_id, after=after, limit=limit, **filters),
-            lambda run: payroll_run_summary(run, additions=additions), **order))
+            lambda run: payroll_run_summary(run, beyond_contract=live), **order))
 
 
 @blp.route("/<payroll_run_id>")
@@ -202,4 +202,4 @@ class PayrollRunById(MethodView):
     def get(self, payroll_run_id):
         """Read one closed payroll run with components and journal"""
         run, components, entries = get_run(current_company().id, payroll_run_id)
-        return json_response(payroll_run_full(run, components, entries, additions=additions_live()))
+        return json_response(payroll_run_full(run, components, entries, beyond_contract=additions_live()))

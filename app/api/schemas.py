@@ -1,10 +1,11 @@
 """Schemas shared by every resource: Problem, localized name, pages, common args."""
 
-from flask import current_app, has_app_context
+from flask import has_app_context
 from marshmallow import EXCLUDE, RAISE, Schema, fields, pre_load, validate
 
 from app.api.problems import CODES
 from app.domain.kernel.clock import parse_rfc3339
+from app.extensions import beyond_contract
 from config import ADDITIONS
 
 
@@ -22,7 +23,7 @@ class OpenSchema(Schema):
 
     @pre_load
     def _additions_unknown_while_off(self, data, **kwargs):
-        if not isinstance(data, dict) or not has_app_context() or ADDITIONS in current_app.config["LIVE_RELEASES"]:
+        if not isinstance(data, dict) or not has_app_context() or beyond_contract():
             return data
         added = {field.data_key or name for name, field in self.load_fields.items()
                  if field.metadata.get("x-release") == ADDITIONS}

@@ -17,8 +17,7 @@ from app.console.forms import AddEndpointForm, EndpointPaceForm, RollEndpointSec
 from app.domain.kernel.errors import Conflict, ValidationFailed
 from app.domain.webhooks import deliveries, endpoints
 from app.domain.webhooks.urls import check_url
-from app.extensions import runtime, webhook_sender
-from config import ADDITIONS
+from app.extensions import beyond_contract, runtime, webhook_sender
 
 bp = console_blueprint("console_webhooks", url_prefix="/console/webhooks")
 
@@ -174,8 +173,7 @@ def _render_endpoint(found, pace_form):
 
 def _rolling_live():
     """Rolling a secret is v1.3's (rotateWebhookSecret): offered while the API offers it."""
-    return ADDITIONS in current_app.config["LIVE_RELEASES"] or "rotateWebhookSecret" in \
-        current_app.config["LIVE_OPERATIONS"]
+    return beyond_contract() or "rotateWebhookSecret" in current_app.config["LIVE_OPERATIONS"]
 
 
 def _endpoint(endpoint_id):

@@ -62,8 +62,8 @@ def employee_form(row: dict) -> dict:
     }
 
 
-def payroll_run_summary(run: PayrollRun, *, additions: bool = True) -> dict:
-    """The run's summary form; with `additions` (while v1.3 is live), its `wps_status`
+def payroll_run_summary(run: PayrollRun, *, beyond_contract: bool = True) -> dict:
+    """The run's summary form; with `beyond_contract` (while v1.3 is live), its `wps_status`
     and `totals.provisions` too."""
     money = run.currency
     totals = {
@@ -73,7 +73,7 @@ def payroll_run_summary(run: PayrollRun, *, additions: bool = True) -> dict:
         "employer_contributions": format_minor(run.employer_contributions_minor, money),
         "total_cost": format_minor(run.total_cost_minor, money),
     }
-    if additions:
+    if beyond_contract:
         totals["provisions"] = format_minor(run.provisions_minor, money)
     form = {
         "id": run.id,
@@ -88,16 +88,17 @@ def payroll_run_summary(run: PayrollRun, *, additions: bool = True) -> dict:
         "paid_at": format_utc(run.paid_at),
         "updated_at": format_utc(run.updated_at),
     }
-    if additions:
+    if beyond_contract:
         form["wps_status"] = run.wps_status
     return form
 
 
 def payroll_run_full(run: PayrollRun, components: Iterable[PayrollComponent],
-                     entries: Iterable[tuple[JournalEntry, list[JournalLine]]], *, additions: bool = True) -> dict:
+                     entries: Iterable[tuple[JournalEntry, list[JournalLine]]], *,
+                     beyond_contract: bool = True) -> dict:
     """`entries` is a list of (JournalEntry, [JournalLine]) in posting order."""
     money = run.currency
-    form = payroll_run_summary(run, additions=additions)
+    form = payroll_run_summary(run, beyond_contract=beyond_contract)
     form["components"] = [
         {
             "code": c.code,
@@ -113,15 +114,15 @@ def payroll_run_full(run: PayrollRun, components: Iterable[PayrollComponent],
             "id": entry.id,
             "kind": entry.kind,
             "posted_at": format_utc(entry.posted_at),
-            **(_entry_additions(entry) if additions else {}),
+            **(_entry_additions(entry) if beyond_contract else {}),
             "lines": [
                 {
-                    **({"account_key": line.account_key} if additions else {}),
+                    **({"account_key": line.account_key} if beyond_contract else {}),
                     "account_code": line.account_code,
                     "account_name": line.account_name,
                     "debit": format_minor(line.debit_minor, money),
                     "credit": format_minor(line.credit_minor, money),
-                    **(_split(line) if additions and line.split_by else {}),
+                    **(_split(line) if beyond_contract and line.split_by else {}),
                 }
                 for line in lines
             ],

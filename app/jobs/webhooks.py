@@ -22,7 +22,6 @@ from app.domain.webhooks import deliveries, endpoints, sending
 from app.domain.webhooks.deliveries import Attempt, Outcome
 from app.extensions import delivery_pacer, job_queue, mailer, runtime, webhook_sender
 from app.models.base import connection
-from config import ADDITIONS
 
 log = logging.getLogger(__name__)
 THREADS = 16  # lanes sent side by side
@@ -64,15 +63,15 @@ def send_attempts(attempts: list[Attempt], lanes_done: Callable[[set[str]], None
         return 0
     # While v1.3 (beyond the contract) is live: the Standard Webhooks headers are sent, and
     # a receiver's 410 and Retry-After are heeded.
-    signals = ADDITIONS in current_app.config["LIVE_RELEASES"]
     post = sending.signed_post(webhook_sender().post, current.sealer, lambda: current.now().timestamp(),
-                               standard=signals)
+                               beyond_contract=current.beyond_contract)
     settled: queue.SimpleQueue[tuple[Attempt, Outcome | None, str]] = queue.SimpleQueue()
 
     pacer = delivery_pacer()
 
     def pace(attempt):  # an endpoint's own pace, v1.3's like its other signals
-        return pacer.wait(attempt.endpoint_id, attempt.rate_limit) if signals and attempt.rate_limit else 0.0
+        paced = current.beyond_contract and attempt.rate_limit
+        return pacer.wait(attempt.endpoint_id, attempt.rate_limit) if paced else 0.0
 
     waiting: list[tuple[list[str], float]] = []  # (attempts, seconds to their endpoint's turn)
 
@@ -118,7 +117,7 @@ def send_attempts(attempts: list[Attempt], lanes_done: Callable[[set[str]], None
             for start in range(0, len(ready), RECORD_EVERY):
                 with connection():
                     deliveries.record_many(ready[start:start + RECORD_EVERY], current.now(), current,
-                                           receiver_signals=signals)
+                                           beyond_contract=current.beyond_contract)
     jobs = job_queue()
     if released:
         with connection():

@@ -92,8 +92,8 @@ def test_head_answers_as_get_does(client, key):
     assert client.head("/v1/company", headers={**key, "If-None-Match": got.headers["ETag"]}).status_code == 304
 
 
-def test_without_v1_3_no_tag_is_sent_and_if_none_match_is_ignored(app, client, key, monkeypatch):
-    monkeypatch.setitem(app.config, "LIVE_RELEASES", ["v1.0", "v1.1", "v1.2"])
+def test_without_v1_3_no_tag_is_sent_and_if_none_match_is_ignored(app, client, key, monkeypatch, live_releases):
+    live_releases(["v1.0", "v1.1", "v1.2"])
     answer = client.get("/v1/company", headers={**key, "If-None-Match": "*"})
     assert answer.status_code == 200 and "ETag" not in answer.headers
 

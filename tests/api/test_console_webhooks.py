@@ -216,11 +216,12 @@ def test_rolling_with_no_overlap_stops_the_old_secret_and_a_bad_choice_changes_n
     assert row.secret_sealed != before and row.previous_secret_sealed is None
 
 
-def test_rolling_is_offered_only_while_the_api_offers_it(app, client, admin, live_company, clock, monkeypatch):
+def test_rolling_is_offered_only_while_the_api_offers_it(app, client, admin, live_company, clock, monkeypatch,
+                                                         live_releases):
     secret_key = keys.create_key(live_company, ["webhooks:manage"], clock, name="ERP")[1]
     made = create_webhook(client, bearer(secret_key), "https://93.184.215.14/hook").get_json()
     page = f"/console/webhooks/{made['id']}"
     assert "Roll secret" in text(client.get(page))
-    monkeypatch.setitem(app.config, "LIVE_RELEASES", ["v1.0", "v1.1", "v1.2"])
+    live_releases(["v1.0", "v1.1", "v1.2"])
     assert "Roll secret" not in text(client.get(page))
     assert _roll(client, page, "0", version="0" * 16)[0].status_code == 404

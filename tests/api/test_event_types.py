@@ -28,11 +28,11 @@ def test_every_event_type_is_listed_with_a_schema(client, sandbox, make_key):
     assert listed["payroll_run.deleted"]["schema"]["required"] == ["payroll_run_id"]
 
 
-def test_it_is_v1_3_and_needs_a_credential(app, client, headers, monkeypatch):
+def test_it_is_v1_3_and_needs_a_credential(app, client, headers, monkeypatch, live_releases):
     operation = client.get("/v1/openapi.json").get_json()["paths"]["/v1/event-types"]["get"]
     assert operation["operationId"] == "listEventTypes" and operation["x-release"] == "v1.3"
     assert_problem(client.get("/v1/event-types"), 401, "unauthenticated")
-    monkeypatch.setitem(app.config, "LIVE_RELEASES", ["v1.0", "v1.1", "v1.2"])
+    live_releases(["v1.0", "v1.1", "v1.2"])
     assert_problem(client.get("/v1/event-types", headers=headers), 404, "not_found")
 
 

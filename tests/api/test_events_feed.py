@@ -210,8 +210,8 @@ def test_the_nightly_prune_drops_events_older_than_30_days_with_their_deliveries
                                       OutboxEvent.dispatched_at.is_null(False)).count() == 0
 
 
-def test_without_v1_3_the_feed_is_not_there(app, client, headers, every_type, monkeypatch):
-    monkeypatch.setitem(app.config, "LIVE_RELEASES", ["v1.0", "v1.1", "v1.2"])
+def test_without_v1_3_the_feed_is_not_there(app, client, headers, every_type, monkeypatch, live_releases):
+    live_releases(["v1.0", "v1.1", "v1.2"])
     assert_problem(client.get("/v1/events", headers=headers), 404, "not_found")
     event_id = next(iter(stored(every_type)))
     assert_problem(client.get(f"/v1/events/{event_id}", headers=headers), 404, "not_found")

@@ -97,7 +97,8 @@ def document_operation(document, operation_id):
                 if isinstance(op, dict) and op.get("operationId") == operation_id)
 
 
-def test_every_operation_answers_as_documented(app, client, document, sandbox, make_key, monkeypatch, clock):
+def test_every_operation_answers_as_documented(app, client, document, sandbox, make_key, monkeypatch, clock,
+                                               live_releases):
     openapi = contract(document)
     key = bearer(make_key(sandbox))
     employee = Employee.get(Employee.company == sandbox)
@@ -143,7 +144,7 @@ def test_every_operation_answers_as_documented(app, client, document, sandbox, m
     check("get", f"/v1/attendance?from=2026-11-20&to=2026-11-21&employee_id={employee.id}&limit=1", 200)
     check("get", "/v1/attendance?from=2026-11-20", 400)
 
-    monkeypatch.setitem(app.config, "LIVE_RELEASES", ("v1.0",))
+    live_releases(("v1.0",))
     check("get", "/v1/attendance?from=2026-11-20&to=2026-11-21", 404)
     monkeypatch.setattr(app.extensions["authenticator"], "limiter", make_limiter(1, app.extensions["redis"]))
     fresh = bearer(make_key(sandbox))  # a key with no requests counted yet (Redis keeps counts)

@@ -127,9 +127,9 @@ def test_entries_are_dated_described_and_linked_to_what_they_change(client, book
     assert rows["reversal"].reverses == rows["accrual"].id and rows["reversal"].accounting_date == date(2026, 9, 30)
 
 
-def test_without_v1_3_entries_carry_the_contracts_fields_only(app, client, books, monkeypatch):
+def test_without_v1_3_entries_carry_the_contracts_fields_only(app, client, books, monkeypatch, live_releases):
     books.hire(*STAFF[0])
     july = books.run("2026-07")
-    monkeypatch.setitem(app.config, "LIVE_RELEASES", ["v1.0", "v1.1", "v1.2"])
+    live_releases(["v1.0", "v1.1", "v1.2"])
     [*_, accrual] = entries_of(client, books, july)
     assert set(accrual) == {"id", "kind", "posted_at", "lines"}

@@ -66,7 +66,7 @@ def test_the_command_says_a_refusal_in_one_line(sandbox, run):
     assert len(result.output.strip().splitlines()) == 1
 
 
-def test_without_v1_3_nothing_is_sent_of_it(app, client, headers, sandbox, runtime, monkeypatch):
+def test_without_v1_3_nothing_is_sent_of_it(app, client, headers, sandbox, runtime, monkeypatch, live_releases):
     closed = closed_run(sandbox)
     quiet = replace(runtime, beyond_contract=False)  # as create_app builds it with v1.3 out of LIVE_RELEASES
     seen = event_ids(sandbox)
@@ -75,7 +75,7 @@ def test_without_v1_3_nothing_is_sent_of_it(app, client, headers, sandbox, runti
     moves.mark_paid(closed, quiet)
     [paid] = new_events(sandbox, seen)
     assert "wps_status" not in paid["data"]["payroll_run"]
-    monkeypatch.setitem(app.config, "LIVE_RELEASES", ["v1.0", "v1.1", "v1.2"])
+    live_releases(["v1.0", "v1.1", "v1.2"])
     assert "wps_status" not in client.get(f"/v1/payroll-runs/{closed.id}", headers=headers).get_json()
     assert all("wps_status" not in r for r in client.get("/v1/payroll-runs", headers=headers).get_json()["data"])
 

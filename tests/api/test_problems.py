@@ -72,11 +72,11 @@ def test_every_request_gets_a_distinct_request_id(client, headers):
     assert len(ids) == 5
 
 
-def test_operation_of_a_release_not_live_is_404(app, client, headers, monkeypatch):
-    monkeypatch.setitem(app.config, "LIVE_RELEASES", ("v1.1",))
+def test_operation_of_a_release_not_live_is_404(app, client, headers, monkeypatch, live_releases):
+    live_releases(("v1.1",))
     body = assert_problem(client.get("/v1/company", headers=headers), 404, "not_found")
     assert "not live" in body["detail"]
-    monkeypatch.setitem(app.config, "LIVE_RELEASES", ("v1.0",))
+    live_releases(("v1.0",))
     assert_problem(client.post("/v1/attendance/events", headers=headers, json={"events": []}), 404, "not_found")
     assert_problem(client.get("/v1/attendance?from=2026-11-01&to=2026-11-02", headers=headers), 404, "not_found")
 
@@ -134,9 +134,9 @@ def test_a_repeated_query_parameter_is_a_400(client, headers):
     assert "`limit`" in body["detail"]
 
 
-def test_single_operations_can_be_live_without_their_release(app, client, headers, monkeypatch):
+def test_single_operations_can_be_live_without_their_release(app, client, headers, monkeypatch, live_releases):
     """The contract's own status: only getCompany is live."""
-    monkeypatch.setitem(app.config, "LIVE_RELEASES", ())
+    live_releases(())
     monkeypatch.setitem(app.config, "LIVE_OPERATIONS", ("getCompany",))
     assert client.get("/v1/company", headers=headers).status_code == 200
     for url in ("/v1/employees", "/v1/payroll-runs", "/v1/attendance?from=2026-11-01&to=2026-11-02"):

@@ -124,8 +124,8 @@ def test_updated_since_must_be_rfc_3339(client, headers, path, value):
 
 
 @pytest.mark.parametrize("path", ["/v1/employees", "/v1/payroll-runs"])
-def test_without_v1_3_updated_since_is_an_unknown_parameter(app, client, headers, path, monkeypatch):
-    monkeypatch.setitem(app.config, "LIVE_RELEASES", ["v1.0", "v1.1", "v1.2"])
+def test_without_v1_3_updated_since_is_an_unknown_parameter(app, client, headers, path, monkeypatch, live_releases):
+    live_releases(["v1.0", "v1.1", "v1.2"])
     answer = client.get(f"{path}?updated_since=2026-11-20T00:00:00Z", headers=headers)
     assert_problem(answer, 400, "invalid_request")
     assert "Unknown query parameter `updated_since`" in answer.get_json()["detail"]

@@ -45,8 +45,9 @@ def test_anything_but_1_to_10000_or_null_is_422_naming_rate_limit_and_changes_no
     assert stored.rate_limit is None and stored.events == " ".join(endpoint["events"])
 
 
-def test_while_v1_3_is_not_live_it_is_neither_shown_nor_taken(app, client, headers, loopback, receiver, monkeypatch):
-    monkeypatch.setitem(app.config, "LIVE_RELEASES", ["v1.0", "v1.1", "v1.2"])
+def test_while_v1_3_is_not_live_it_is_neither_shown_nor_taken(app, client, headers, loopback, receiver, monkeypatch,
+                                                              live_releases):
+    live_releases(["v1.0", "v1.1", "v1.2"])
     made = client.post("/v1/webhooks", headers=headers,
                        json={"url": receiver.url, "events": ["employee.updated"], "rate_limit": 5})
     assert made.status_code == 201 and "rate_limit" not in made.get_json()

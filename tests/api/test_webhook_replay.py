@@ -103,12 +103,12 @@ def test_a_disabled_endpoint_is_409_and_another_credentials_is_404(client, heade
 
 
 def test_it_is_v1_3_and_answers_only_while_v1_3_is_live(app, client, headers, loopback, receiver, clock,
-                                                        monkeypatch):
+                                                        monkeypatch, live_releases):
     document = client.get("/v1/openapi.json").get_json()
     operation = document["paths"]["/v1/webhooks/{webhook_id}/replay"]["post"]
     assert operation["operationId"] == "replayWebhookEvents" and operation["x-release"] == "v1.3"
     endpoint = create_webhook(client, headers, receiver.url).get_json()
-    monkeypatch.setitem(app.config, "LIVE_RELEASES", ["v1.0", "v1.1", "v1.2"])
+    live_releases(["v1.0", "v1.1", "v1.2"])
     assert_problem(replay(client, headers, endpoint["id"], since=format_utc(clock.now())), 404, "not_found")
     monkeypatch.setitem(app.config, "LIVE_OPERATIONS", ["replayWebhookEvents"])
     assert replay(client, headers, endpoint["id"], since=format_utc(clock.now())).status_code == 202

@@ -176,13 +176,14 @@ def test_the_daily_prune_forgets_replaced_secrets_past_their_overlap(app, client
     assert (row.previous_secret_sealed, row.previous_secret_expires_at) == (None, None)
 
 
-def test_it_is_v1_3_documented_and_answers_only_while_v1_3_is_live(app, client, headers, endpoint, monkeypatch):
+def test_it_is_v1_3_documented_and_answers_only_while_v1_3_is_live(app, client, headers, endpoint, monkeypatch,
+                                                                   live_releases):
     document = client.get("/v1/openapi.json").get_json()
     operation = document["paths"]["/v1/webhooks/{webhook_id}/rotate-secret"]["post"]
     assert operation["operationId"] == "rotateWebhookSecret" and operation["x-release"] == "v1.3"
     assert operation["requestBody"].get("required") is not True
     assert set(operation["responses"]) >= {"200", "400", "401", "403", "404", "422", "429"}
-    monkeypatch.setitem(app.config, "LIVE_RELEASES", ["v1.0", "v1.1", "v1.2"])
+    live_releases(["v1.0", "v1.1", "v1.2"])
     assert_problem(rotate(client, headers, endpoint["id"]), 404, "not_found")
     monkeypatch.setitem(app.config, "LIVE_OPERATIONS", ["rotateWebhookSecret"])
     assert rotate(client, headers, endpoint["id"]).status_code == 200

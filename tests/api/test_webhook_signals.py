@@ -70,8 +70,8 @@ def test_retry_after_puts_the_next_attempt_no_earlier_than_asked(app, client, he
 
 
 def test_with_v1_3_off_a_410_and_retry_after_are_ordinary_failures(app, client, headers, sandbox, loopback,
-                                                                  runtime, clock, monkeypatch):
-    monkeypatch.setitem(app.config, "LIVE_RELEASES", ["v1.0", "v1.1", "v1.2"])
+                                                                  runtime, clock, monkeypatch, live_releases):
+    live_releases(["v1.0", "v1.1", "v1.2"])
     with Receiver(status=410) as gone:
         endpoint = create_webhook(client, headers, gone.url, ["employee.updated"]).get_json()
         change(sandbox, runtime, "Clerk")

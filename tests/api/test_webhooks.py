@@ -471,7 +471,8 @@ def test_after_a_secret_key_rotation_endpoints_still_sign_with_their_secret(app,
         Sealer([new_key]).open(WebhookEndpoint.get_by_id(endpoint["id"]).secret_sealed)
 
 
-def test_a_delivery_never_sent_says_why_in_v1_3s_error(app, client, headers, loopback, receiver, monkeypatch):
+def test_a_delivery_never_sent_says_why_in_v1_3s_error(app, client, headers, loopback, receiver, monkeypatch,
+                                                       live_releases):
     """A sender that may not reach loopback (a command run without the web's
     WEBHOOK_ALLOW_PRIVATE_NETWORKS, say) records the refusal on the delivery."""
     endpoint = create_webhook(client, headers, receiver.url).get_json()
@@ -483,7 +484,7 @@ def test_a_delivery_never_sent_says_why_in_v1_3s_error(app, client, headers, loo
     assert logged["error"].startswith("refused: ") and "loopback" in logged["error"]
     answered = create_webhook(client, headers, receiver.url)  # refused at create too, as before
     assert answered.status_code == 422
-    monkeypatch.setitem(app.config, "LIVE_RELEASES", ["v1.0", "v1.1", "v1.2"])  # v1.3 off: the contract's shape
+    live_releases(["v1.0", "v1.1", "v1.2"])  # v1.3 off: the contract's shape
     [plain] = client.get(f"/v1/webhooks/{endpoint['id']}/deliveries", headers=headers).get_json()["data"][-1:]
     assert "error" not in plain and plain["id"] == logged["id"]
 
@@ -494,7 +495,7 @@ def test_the_document_marks_the_delivery_error_as_v1_3(client):
 
 
 def test_a_delivery_carries_the_standard_webhooks_headers_while_v1_3_is_live(app, client, headers, loopback,
-                                                                              receiver, monkeypatch):
+                                                                              receiver, monkeypatch, live_releases):
     """Beyond the contract (v1.3): webhook-id, webhook-timestamp and webhook-signature as
     the standardwebhooks package computes them for the secret as shown (its verify()
     also checks the time against the real clock: tests/e2e runs that)."""
@@ -508,7 +509,7 @@ def test_a_delivery_carries_the_standard_webhooks_headers_while_v1_3_is_live(app
     assert sent["x-svc-signature"].startswith(f"t={sent['webhook-timestamp']},")  # one moment, both headers
     moment = datetime.fromtimestamp(int(sent["webhook-timestamp"]), UTC)
     assert sent["webhook-signature"] == Webhook(endpoint["secret"]).sign(envelope["id"], moment, ping["body"].decode())
-    monkeypatch.setitem(app.config, "LIVE_RELEASES", ["v1.0", "v1.1", "v1.2"])
+    live_releases(["v1.0", "v1.1", "v1.2"])
     client.post(f"/v1/webhooks/{endpoint['id']}/test", headers=headers)
     deliver_all(app)
     assert not {"webhook-id", "webhook-signature"} & {name.lower() for name in receiver.requests[-1]["headers"]}

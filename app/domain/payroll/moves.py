@@ -307,7 +307,7 @@ def _tie(moved: PayrollRun, runtime: Runtime) -> None:
 def _announce(run, event_type, runtime):
     # Contract, Events: a deleted run is announced by its id only.
     data = ({"payroll_run_id": run.id} if event_type == "payroll_run.deleted"
-            else {"payroll_run": payroll_run_summary(run, additions=runtime.beyond_contract)})
+            else {"payroll_run": payroll_run_summary(run, beyond_contract=runtime.beyond_contract)})
     events.emit(Company.get_by_id(run.company_id), event_type, data, runtime)
 
 

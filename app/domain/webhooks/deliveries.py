@@ -226,14 +226,14 @@ def _group(pairs):
 
 
 def record_many(outcomes: Sequence[tuple[Attempt, Outcome]], now: datetime, runtime: Runtime, *,
-                receiver_signals: bool = True) -> list[str | None]:
+                beyond_contract: bool = True) -> list[str | None]:
     """Store what attempts (Attempt, Outcome) got back: plan each retry, move the
     endpoints' failure streaks, disable one after seven days of failures. Only an attempt
     still `sending` is recorded (one recorded already, by a worker whose claim it
     outlived, is left as it is). Returns the planned retries' ids (None where none is
     planned).
 
-    With `receiver_signals` (v1.3, beyond the contract), a receiver may also say "gone"
+    With `beyond_contract` (v1.3, beyond the contract), a receiver may also say "gone"
     (410: the endpoint is disabled at once, `endpoint_gone`, its owner told and its
     pending attempts cancelled) or "later" (429 or 503 with Retry-After: the next attempt
     is not sent before then, at most 24 hours on; still the schedule's next attempt).
@@ -244,17 +244,17 @@ def record_many(outcomes: Sequence[tuple[Attempt, Outcome]], now: datetime, runt
     is the database's, not the answer's: it is raised once the others are recorded (and
     what the job had not recorded yet is sent again when its claim runs out)."""
     try:
-        return _record(outcomes, now, runtime, receiver_signals)
+        return _record(outcomes, now, runtime, beyond_contract)
     except Exception:
         if len(outcomes) < 2:
-            return _record_alone(outcomes[0], now, runtime, receiver_signals) if outcomes else []
+            return _record_alone(outcomes[0], now, runtime, beyond_contract) if outcomes else []
         logger.warning("recording %d webhook outcomes together failed; recording each alone", len(outcomes),
                     exc_info=True)
     planned: list[str | None] = []
     faults: list[Exception] = []
     for pair in outcomes:
         try:
-            planned += _record_alone(pair, now, runtime, receiver_signals)
+            planned += _record_alone(pair, now, runtime, beyond_contract)
         except Exception as exc:
             faults.append(exc)
             planned.append(None)
@@ -264,14 +264,14 @@ def record_many(outcomes: Sequence[tuple[Attempt, Outcome]], now: datetime, runt
 
 
 def _record_alone(pair: tuple[Attempt, Outcome], now: datetime, runtime: Runtime,
-                  receiver_signals: bool) -> list[str | None]:
+                  beyond_contract: bool) -> list[str | None]:
     attempt, outcome = pair
     try:
-        return _record([pair], now, runtime, receiver_signals)
+        return _record([pair], now, runtime, beyond_contract)
     except Exception as exc:
         logger.warning("webhook delivery %s: its answer could not be recorded; recording its status alone",
                     attempt.delivery_id, exc_info=True)
-        return _record([(attempt, unrecordable(outcome, exc))], now, runtime, receiver_signals)
+        return _record([(attempt, unrecordable(outcome, exc))], now, runtime, beyond_contract)
 
 
 def unrecordable(outcome: Outcome, fault: Exception) -> Outcome:
@@ -283,16 +283,16 @@ def unrecordable(outcome: Outcome, fault: Exception) -> Outcome:
 
 
 def _record(outcomes: Sequence[tuple[Attempt, Outcome]], now: datetime, runtime: Runtime,
-            receiver_signals: bool) -> list[str | None]:
+            beyond_contract: bool) -> list[str | None]:
     """record_many's work, in one transaction."""
     gone = {attempt.endpoint_id for attempt, outcome in outcomes
-            if rules.says_gone(outcome.status, receiver_signals)}
+            if rules.says_gone(outcome.status, beyond_contract)}
     with write_transaction():
         ended, planned = [], {}
         for attempt, outcome in outcomes:
             retry_at = rules.next_attempt_at(attempt.attempt, attempt.retries, outcome.succeeded, outcome.status,
                                                  outcome.retry_after, now, gone=attempt.endpoint_id in gone,
-                                                 receiver_signals=receiver_signals)
+                                                 beyond_contract=beyond_contract)
             if retry_at is not None:
                 planned[attempt.delivery_id] = _attempt_row(attempt.endpoint_id, attempt.event_id, attempt.event_type,
                                                             attempt.attempt + 1, now, due=retry_at)

@@ -29,13 +29,13 @@ def ended(succeeded: bool) -> Ended:
     return "succeeded" if succeeded else "failed"
 
 
-def says_gone(status: int | None, receiver_signals: bool) -> bool:
+def says_gone(status: int | None, beyond_contract: bool) -> bool:
     """A 410 from the receiver, heeded while v1.3's receiver signals are."""
-    return receiver_signals and status == GONE
+    return beyond_contract and status == GONE
 
 
 def next_attempt_at(attempt: int, retries: bool, succeeded: bool, status: int | None, retry_after: str | None,
-                    now: datetime, *, gone: bool, receiver_signals: bool) -> datetime | None:
+                    now: datetime, *, gone: bool, beyond_contract: bool) -> datetime | None:
     """When attempt `attempt + 1` is due, or None when there is none: it succeeded, it was
     the last (MAX_ATTEMPTS), it plans no retries (a test ping), or its endpoint said
     "gone". A receiver's "later" (429 or 503 with Retry-After) moves it no earlier than
@@ -43,7 +43,7 @@ def next_attempt_at(attempt: int, retries: bool, succeeded: bool, status: int | 
     if succeeded or not retries or attempt >= MAX_ATTEMPTS or gone:
         return None
     due = now + RETRY_DELAYS[attempt - 1]
-    if receiver_signals and status in LATER:
+    if beyond_contract and status in LATER:
         due = max(due, asked_later(retry_after, now) or due)
     return due
 

@@ -90,11 +90,11 @@ def send_lane(lane: list[Attempt], post: Post, elapsed: Callable[[], float], set
 
 
 def signed_post(send: Callable[[str, bytes, dict[str, str]], Outcome], sealer: Sealer,
-                now: Callable[[], float], *, standard: bool = False) -> Post:
+                now: Callable[[], float], *, beyond_contract: bool = False) -> Post:
     """The `post` of a job: each attempt's body, signed at the moment it is sent
     (`now()`: Unix seconds) with its endpoint's secret, and with the secret a rotation
     replaced while that is still in force (newest first), given to `send(url, body,
-    headers)`; with `standard` (v1.3) the Standard Webhooks headers too, keyed with
+    headers)`; with `beyond_contract` (v1.3) the Standard Webhooks headers too, keyed with
     those secrets that give a key. A secret sealed under a key no longer configured is
     an Outcome with no answer, saying so; nothing is sent."""
     opened: dict[str, tuple[str, bytes | None]] = {}  # sealed -> (secret, its standard key)
@@ -116,7 +116,7 @@ def signed_post(send: Callable[[str, bytes, dict[str, str]], Outcome], sealer: S
         secrets = [secret for secret, _ in in_force]
         headers = {"X-SVC-Signature": signing.signature(secrets[0], timestamp, attempt.body, secrets[1:])}
         keys = [key for _, key in in_force if key is not None]
-        if standard and keys:
+        if beyond_contract and keys:
             headers.update({"webhook-id": attempt.event_id, "webhook-timestamp": str(timestamp),
                             "webhook-signature": signing.standard_signature(keys[0], attempt.event_id, timestamp,
                                                                             attempt.body, keys[1:])})

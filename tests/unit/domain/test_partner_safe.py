@@ -60,5 +60,5 @@ def test_run_totals_are_exact_strings_in_the_runs_currency():
     assert form["totals"] == {"gross": "1234.567", "deductions": "0.005", "net": "1234.562",
                               "employer_contributions": "0.000", "total_cost": "1234.567",
                               "provisions": "0.000"}  # v1.3
-    assert "provisions" not in partner_safe.payroll_run_summary(run, additions=False)["totals"]
+    assert "provisions" not in partner_safe.payroll_run_summary(run, beyond_contract=False)["totals"]
     assert form["paid_at"] is None and form["finalized_at"] == "2026-11-21T09:30:15Z"

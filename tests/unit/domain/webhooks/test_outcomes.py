@@ -14,22 +14,22 @@ NOW = datetime(2026, 11, 25, 9, 0, tzinfo=UTC)
 
 @pytest.mark.parametrize("attempt, due", [(n, NOW + outcomes.RETRY_DELAYS[n - 1]) for n in range(1, 7)] + [(7, None)])
 def test_a_failure_plans_the_schedules_next_attempt_until_the_seventh(attempt, due):
-    assert outcomes.next_attempt_at(attempt, True, False, 500, None, NOW, gone=False, receiver_signals=True) == due
+    assert outcomes.next_attempt_at(attempt, True, False, 500, None, NOW, gone=False, beyond_contract=True) == due
 
 
 def test_a_success_a_ping_or_a_gone_endpoint_plans_nothing():
-    assert outcomes.next_attempt_at(1, True, True, 200, None, NOW, gone=False, receiver_signals=True) is None
-    assert outcomes.next_attempt_at(1, False, False, 500, None, NOW, gone=False, receiver_signals=True) is None
-    assert outcomes.next_attempt_at(1, True, False, 410, None, NOW, gone=True, receiver_signals=True) is None
+    assert outcomes.next_attempt_at(1, True, True, 200, None, NOW, gone=False, beyond_contract=True) is None
+    assert outcomes.next_attempt_at(1, False, False, 500, None, NOW, gone=False, beyond_contract=True) is None
+    assert outcomes.next_attempt_at(1, True, False, 410, None, NOW, gone=True, beyond_contract=True) is None
     assert outcomes.says_gone(410, True) and not outcomes.says_gone(410, False) and not outcomes.says_gone(404, True)
 
 
 def test_later_moves_the_attempt_no_earlier_than_asked_and_only_with_the_signals_on():
-    asked = outcomes.next_attempt_at(1, True, False, 429, "3600", NOW, gone=False, receiver_signals=True)
+    asked = outcomes.next_attempt_at(1, True, False, 429, "3600", NOW, gone=False, beyond_contract=True)
     assert asked == NOW + timedelta(hours=1)
-    sooner = outcomes.next_attempt_at(3, True, False, 503, "5", NOW, gone=False, receiver_signals=True)
+    sooner = outcomes.next_attempt_at(3, True, False, 503, "5", NOW, gone=False, beyond_contract=True)
     assert sooner == NOW + outcomes.RETRY_DELAYS[2]  # never earlier than the schedule
-    off = outcomes.next_attempt_at(1, True, False, 429, "3600", NOW, gone=False, receiver_signals=False)
+    off = outcomes.next_attempt_at(1, True, False, 429, "3600", NOW, gone=False, beyond_contract=False)
     assert off == NOW + outcomes.RETRY_DELAYS[0]
 
 
@@ -54,7 +54,7 @@ def test_the_streak_starts_warns_once_disables_and_ends():
 def test_a_next_attempt_is_never_before_the_schedule_nor_past_the_cap(attempt, retries, succeeded, status,
                                                                       retry_after, gone, signals):
     due = outcomes.next_attempt_at(attempt, retries, succeeded, status, retry_after, NOW, gone=gone,
-                                   receiver_signals=signals)
+                                   beyond_contract=signals)
     if due is not None:
         assert not succeeded and retries and not gone and attempt < outcomes.MAX_ATTEMPTS
         assert NOW + outcomes.RETRY_DELAYS[attempt - 1] <= due <= NOW + max(outcomes.RETRY_DELAYS[attempt - 1],

@@ -139,7 +139,7 @@ def _standard_headers(secret, *, standard=True, now=None):
     one = Attempt("whd_1", "whk_a", "https://a.example/hook", sealer.seal(secret), b'{"id":"evt_1"}', "evt_1", 1,
                   "ping")
     post = sending.signed_post(lambda url, body, headers: sent.append(headers) or Outcome(200), sealer,
-                               now or time.time, standard=standard)
+                               now or time.time, beyond_contract=standard)
     post(one)
     return one, sent[0]
 
@@ -173,7 +173,7 @@ def _overlap_headers(new, old, now, until, old_sealed=None):
     one = Attempt("whd_1", "whk_a", "https://a.example/hook", SEALER.seal(new), b'{"id":"evt_1"}', "evt_1", 1,
                   "ping", previous_sealed=old_sealed or SEALER.seal(old), previous_until=until)
     outcome = sending.signed_post(lambda url, body, headers: sent.append(headers) or Outcome(200), SEALER,
-                                  lambda: now, standard=True)(one)
+                                  lambda: now, beyond_contract=True)(one)
     return one, outcome, (sent[0] if sent else None)
 
 
