@@ -1,6 +1,7 @@
 """Starting and stopping the service's processes as an operator's Procfile runner does,
 and waiting on them."""
 
+import contextlib
 import os
 import re
 import shutil
@@ -10,7 +11,10 @@ import time
 from pathlib import Path
 
 import pytest
+import redis
 import requests
+
+from tests.helpers import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -45,6 +49,23 @@ def wait_for(check, seconds=15, tolerate=()):
         if found or time.monotonic() >= deadline:
             return found
         time.sleep(0.05)
+
+
+@contextlib.contextmanager
+def redis_server():
+    """A `redis-server` of the test's own on a free port, answering before the block runs
+    and stopped after it; yields its port. Skipped where none is installed (see
+    require_redis_server)."""
+    require_redis_server()
+    port = free_port()
+    server = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                               "--appendonly", "no"], stdout=subprocess.DEVNULL)
+    try:
+        assert wait_for(lambda: redis.Redis(port=port).ping(), 10, tolerate=redis.ConnectionError), "no redis-server"
+        yield port
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
 
 
 def require_redis_server():

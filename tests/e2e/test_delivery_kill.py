@@ -15,7 +15,6 @@ import time
 from collections import Counter
 
 import pytest
-import redis
 import requests
 
 from tests.e2e import processes
@@ -47,25 +46,20 @@ def procfile_line(name, env, log):
 
 @pytest.fixture
 def stack(databases, tmp_path):
-    processes.require_redis_server()
-    redis_port, port = free_port(), free_port()
-    server = subprocess.Popen(["redis-server", "--port", str(redis_port), "--bind", "127.0.0.1", "--save", "",
-                               "--appendonly", "no"], stdout=subprocess.DEVNULL)
-    env = {**os.environ, "PATH": f"{ROOT / '.venv' / 'bin'}{os.pathsep}{os.environ['PATH']}",
-           "DATABASE_URL": databases.new("kill"), "REDIS_URL": f"redis://127.0.0.1:{redis_port}/0",
-           "PORT": str(port), "WEB_CONCURRENCY": "1", "WEBHOOK_ALLOW_PRIVATE_NETWORKS": "127.0.0.0/8",
-           "SWEEP_SECONDS": "1", "WEBHOOK_CLAIM_SECONDS": "3", "RATE_LIMIT_PER_MINUTE": "100000"}
-    assert processes.wait_for(lambda: redis.Redis(port=redis_port).ping(), 10, tolerate=redis.ConnectionError)
-    started = []
-    try:
-        yield env, f"http://127.0.0.1:{port}", started
-    finally:
-        for process in started:
-            if process.poll() is None:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait(timeout=10)
-        server.terminate()
-        server.wait(timeout=10)
+    with processes.redis_server() as redis_port:
+        port = free_port()
+        env = {**os.environ, "PATH": f"{ROOT / '.venv' / 'bin'}{os.pathsep}{os.environ['PATH']}",
+               "DATABASE_URL": databases.new("kill"), "REDIS_URL": f"redis://127.0.0.1:{redis_port}/0",
+               "PORT": str(port), "WEB_CONCURRENCY": "1", "WEBHOOK_ALLOW_PRIVATE_NETWORKS": "127.0.0.0/8",
+               "SWEEP_SECONDS": "1", "WEBHOOK_CLAIM_SECONDS": "3", "RATE_LIMIT_PER_MINUTE": "100000"}
+        started = []
+        try:
+            yield env, f"http://127.0.0.1:{port}", started
+        finally:
+            for process in started:
+                if process.poll() is None:
+                    os.killpg(process.pid, signal.SIGKILL)
+                    process.wait(timeout=10)
 
 
 def test_a_worker_killed_mid_burst_loses_nothing_and_repeats_only_what_was_in_flight(stack, tmp_path):

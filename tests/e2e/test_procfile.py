@@ -14,7 +14,6 @@ import sys
 import threading
 
 import pytest
-import redis
 import requests
 
 from tests.e2e import processes
@@ -78,26 +77,21 @@ def gunicorn_processes(runner_pid):
 
 @pytest.fixture
 def stack(databases, tmp_path):
-    processes.require_redis_server()
-    redis_port, port = free_port(), free_port()
-    server = subprocess.Popen(["redis-server", "--port", str(redis_port), "--bind", "127.0.0.1", "--save", "",
-                               "--appendonly", "no"], stdout=subprocess.DEVNULL)
-    env = {**os.environ, "PATH": f"{ROOT / '.venv' / 'bin'}{os.pathsep}{os.environ['PATH']}",
-           "DATABASE_URL": databases.new("procfile"), "REDIS_URL": f"redis://127.0.0.1:{redis_port}/0",
-           "SECRET_KEY": SECRET_KEY, "PORT": str(port), "WEB_CONCURRENCY": "2",
-           "WEBHOOK_ALLOW_PRIVATE_NETWORKS": "127.0.0.0/8", "SWEEP_SECONDS": "1", "WEBHOOK_CLAIM_SECONDS": "4",
-           "RATE_LIMIT_PER_MINUTE": "100000", "LOG_FORMAT": "json"}
-    LOGS.mkdir(parents=True, exist_ok=True)
-    runner = Honcho(env, LOGS / "honcho.log")
-    runner.log_path.write_text("")
-    assert wait_for(lambda: redis.Redis(port=redis_port).ping(), seconds=10)
-    try:
-        yield runner, f"http://127.0.0.1:{port}", env
-    finally:
-        if runner.process and runner.process.poll() is None:
-            runner.stop()
-        server.terminate()
-        server.wait(timeout=10)
+    with processes.redis_server() as redis_port:
+        port = free_port()
+        env = {**os.environ, "PATH": f"{ROOT / '.venv' / 'bin'}{os.pathsep}{os.environ['PATH']}",
+               "DATABASE_URL": databases.new("procfile"), "REDIS_URL": f"redis://127.0.0.1:{redis_port}/0",
+               "SECRET_KEY": SECRET_KEY, "PORT": str(port), "WEB_CONCURRENCY": "2",
+               "WEBHOOK_ALLOW_PRIVATE_NETWORKS": "127.0.0.0/8", "SWEEP_SECONDS": "1", "WEBHOOK_CLAIM_SECONDS": "4",
+               "RATE_LIMIT_PER_MINUTE": "100000", "LOG_FORMAT": "json"}
+        LOGS.mkdir(parents=True, exist_ok=True)
+        runner = Honcho(env, LOGS / "honcho.log")
+        runner.log_path.write_text("")
+        try:
+            yield runner, f"http://127.0.0.1:{port}", env
+        finally:
+            if runner.process and runner.process.poll() is None:
+                runner.stop()
 
 
 def test_the_procfile_under_honcho_serves_delivers_reloads_and_stops(stack):

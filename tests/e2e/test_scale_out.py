@@ -8,14 +8,13 @@ leads. Logs: tests/output/scale-out/."""
 import json
 import os
 import re
-import subprocess
 
 import pytest
 import redis
 import requests
 
 from tests.e2e.databases import rows
-from tests.e2e.processes import ROOT, flask, procfile, require_redis_server, stop, wait_for, wait_until_serving
+from tests.e2e.processes import ROOT, flask, procfile, redis_server, stop, wait_for, wait_until_serving
 from tests.helpers import free_port
 from tests.receivers import Receiver
 
@@ -28,18 +27,13 @@ def two_hosts(databases):
     url = databases.new("scale_out")
     if not url.startswith("postgres"):
         pytest.skip("past one VM, PostgreSQL is the one database (the PostgreSQL + Redis pass runs this)")
-    require_redis_server()
-    redis_port = free_port()
-    server = subprocess.Popen(["redis-server", "--port", str(redis_port), "--bind", "127.0.0.1", "--save", "",
-                               "--appendonly", "no"], stdout=subprocess.DEVNULL)
-    env = {**os.environ, "DATABASE_URL": url, "REDIS_URL": f"redis://127.0.0.1:{redis_port}/0",
-           "SECRET_KEY": "one-secret-key-shared-by-every-host-of-the-service", "WEB_CONCURRENCY": "2",
-           "RATE_LIMIT_PER_MINUTE": "20", "WEBHOOK_ALLOW_PRIVATE_NETWORKS": "127.0.0.0/8", "SWEEP_SECONDS": "1"}
     LOGS.mkdir(parents=True, exist_ok=True)
     processes = []
-    with open(LOGS / "processes.log", "w") as log:
+    with redis_server() as redis_port, open(LOGS / "processes.log", "w") as log:
+        env = {**os.environ, "DATABASE_URL": url, "REDIS_URL": f"redis://127.0.0.1:{redis_port}/0",
+               "SECRET_KEY": "one-secret-key-shared-by-every-host-of-the-service", "WEB_CONCURRENCY": "2",
+               "RATE_LIMIT_PER_MINUTE": "20", "WEBHOOK_ALLOW_PRIVATE_NETWORKS": "127.0.0.0/8", "SWEEP_SECONDS": "1"}
         try:
-            assert wait_for(lambda: redis.Redis(port=redis_port).ping(), seconds=10)
             flask(env, "db", "upgrade")
             bases = []
             for _ in range(2):
@@ -53,8 +47,6 @@ def two_hosts(databases):
             yield env, bases, redis.Redis(port=redis_port), LOGS / "processes.log"
         finally:
             stop(processes)
-            server.terminate()
-            server.wait(timeout=10)
 
 
 def test_two_web_hosts_share_everything_through_postgresql_and_redis(two_hosts):
