@@ -125,6 +125,26 @@ def outbox_events(company, count):
     return ids, [row["payload"].encode() for row in rows]
 
 
+def quiet_sandbox(app):
+    """The bench's sandbox company, with every event written so far marked dispatched:
+    each run starts with no backlog of the runs before it."""
+    nothing_pending(app)
+    return Company.get(Company.sandbox == True)  # noqa: E712
+
+
+def nothing_pending(app):
+    OutboxEvent.update(dispatched_at=to_db(app.extensions["runtime"].now())).where(
+        OutboxEvent.dispatched_at.is_null()).execute()
+
+
+def wait_for_worker():
+    """Until the worker is up and waiting for jobs; the Redis connection it listens on."""
+    connection = redis.Redis.from_url(REDIS_URL)
+    while not Worker.all(connection=connection):
+        time.sleep(0.05)
+    return connection
+
+
 def worker(env, burst=True):
     command = [sys.executable, "-m", "flask", "--app", "wsgi", "jobs", "worker", "--log-level", "ERROR"]
     return subprocess.Popen(command + (["--burst"] if burst else []), cwd=ROOT, env=env)
@@ -135,9 +155,7 @@ def throughput(app, env, tmp, count, *, overlap=False):
     try:
         with app.app_context():
             db.connect(reuse_if_open=True)
-            company = Company.get(Company.sandbox == True)  # noqa: E712
-            OutboxEvent.update(dispatched_at=to_db(app.extensions["runtime"].now())).where(
-                OutboxEvent.dispatched_at.is_null()).execute()
+            company = quiet_sandbox(app)
             owner = owner_of(company, app)
             made = endpoint(owner, f"http://127.0.0.1:{port}/hook", app)
             if overlap:  # a rotation: both secrets sign every attempt for a day
@@ -156,11 +174,8 @@ def throughput(app, env, tmp, count, *, overlap=False):
 
         bare_before = bare_loop()
 
-        connection = redis.Redis.from_url(REDIS_URL)
-        queue = Queue(QUEUE_NAME, connection=connection)
         running = worker(env, burst=False)
-        while not Worker.all(connection=connection):  # up, and waiting for jobs
-            time.sleep(0.05)
+        queue = Queue(QUEUE_NAME, connection=wait_for_worker())
         started = time.perf_counter()
         for start in range(0, len(ids), 100):  # as the sweeper queues a burst
             queue.enqueue(dispatch_events, ids[start:start + 100], result_ttl=RESULT_TTL)
@@ -214,9 +229,7 @@ def user_path(app, env, tmp, count, *, overlap=False, live=False, fairness=False
                                      f"other-{time.monotonic_ns()}@example.com", "--json"))["company_id"]
         with app.app_context():
             db.connect(reuse_if_open=True)
-            company = Company.get(Company.sandbox == True)  # noqa: E712
-            OutboxEvent.update(dispatched_at=to_db(app.extensions["runtime"].now())).where(
-                OutboxEvent.dispatched_at.is_null()).execute()
+            company = quiet_sandbox(app)
             owner = owner_of(company, app)
             target = check_url(f"http://127.0.0.1:{port}/user", lambda host, port: [host], parse_networks(LOOPBACK))
             made, _ = endpoints.create_endpoint(owner, target, ["employee.created"], app.extensions["runtime"])
@@ -225,16 +238,14 @@ def user_path(app, env, tmp, count, *, overlap=False, live=False, fairness=False
             company_id = company.id
             if other is not None:
                 other_company = Company.get_by_id(other)
-                OutboxEvent.update(dispatched_at=to_db(app.extensions["runtime"].now())).where(
-                    OutboxEvent.dispatched_at.is_null()).execute()
+                nothing_pending(app)
                 target = check_url(f"http://127.0.0.1:{port}/other", lambda host, port: [host],
                                    parse_networks(LOOPBACK))
                 endpoints.create_endpoint(owner_of(other_company, app), target, ["employee.updated"],
                                           app.extensions["runtime"])
             db.close()
-        connection = redis.Redis.from_url(REDIS_URL)
-        while live and not Worker.all(connection=connection):
-            time.sleep(0.05)
+        if live:
+            wait_for_worker()
         csv = tmp / f"staff-{time.monotonic_ns()}.csv"
         csv.write_text(staff_csv(count).replace("B-", f"U{time.monotonic_ns() % 100000}-"), encoding="utf-8")
         flask(env, "employees", "import", str(csv), "--company", company_id)
@@ -304,17 +315,12 @@ def fan_out(app, env, tmp, endpoints_count=100, events_count=100):
     try:
         with app.app_context():
             db.connect(reuse_if_open=True)
-            company = Company.get(Company.sandbox == True)  # noqa: E712
-            OutboxEvent.update(dispatched_at=to_db(app.extensions["runtime"].now())).where(
-                OutboxEvent.dispatched_at.is_null()).execute()
+            company = quiet_sandbox(app)
             owner = owner_of(company, app)
             made = [endpoint(owner, f"http://127.0.0.1:{port}/fan/{n}", app) for n in range(endpoints_count)]
             ids, bodies = outbox_events(company, events_count)
             db.close()
-        connection = redis.Redis.from_url(REDIS_URL)
-        while not Worker.all(connection=connection):
-            time.sleep(0.05)
-        Queue(QUEUE_NAME, connection=connection).enqueue(drain_outbox, result_ttl=RESULT_TTL)
+        Queue(QUEUE_NAME, connection=wait_for_worker()).enqueue(drain_outbox, result_ttl=RESULT_TTL)
         total, deadline = endpoints_count * events_count, time.monotonic() + 600
         while len(arrivals(log, "/fan/")) < total and time.monotonic() < deadline:
             time.sleep(0.1)
@@ -369,15 +375,11 @@ def latency(app, env, tmp, count=20):
     try:
         with app.app_context():
             db.connect(reuse_if_open=True)
-            company = Company.get(Company.sandbox == True)  # noqa: E712
-            OutboxEvent.update(dispatched_at=to_db(app.extensions["runtime"].now())).where(
-                OutboxEvent.dispatched_at.is_null()).execute()
+            company = quiet_sandbox(app)
             made = endpoint(owner_of(company, app), f"http://127.0.0.1:{port}/latency", app)
             company_id = company.id
             db.close()
-        connection = redis.Redis.from_url(REDIS_URL)
-        while not Worker.all(connection=connection):
-            time.sleep(0.05)
+        wait_for_worker()
         took = []
         for n in range(count):
             flask(env, "sandbox", "trigger", "employee.updated", "--company", company_id)
@@ -421,15 +423,11 @@ def memory(app, env, tmp, count):
     try:
         with app.app_context():
             db.connect(reuse_if_open=True)
-            company = Company.get(Company.sandbox == True)  # noqa: E712
-            OutboxEvent.update(dispatched_at=to_db(app.extensions["runtime"].now())).where(
-                OutboxEvent.dispatched_at.is_null()).execute()
+            company = quiet_sandbox(app)
             made = endpoint(owner_of(company, app), f"http://127.0.0.1:{port}/memory", app)
             ids, _ = outbox_events(company, count)
             db.close()
-        connection = redis.Redis.from_url(REDIS_URL)
-        while not Worker.all(connection=connection):
-            time.sleep(0.05)
+        connection = wait_for_worker()
         time.sleep(2)  # settled
         idle = rss_kib(running.pid)
         Queue(QUEUE_NAME, connection=connection).enqueue(drain_outbox, result_ttl=RESULT_TTL)
