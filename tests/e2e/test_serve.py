@@ -32,7 +32,7 @@ def serving(folder, later=None, args=(), **env):
         [sys.executable, "-m", "flask", "--app", "wsgi", "serve", "--port", str(port), "--workers", "2", *args],
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )
-    output = []
+    output, starting = [], []
     try:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and not any("console:" in line for line in output):
@@ -41,6 +41,15 @@ def serving(folder, later=None, args=(), **env):
                 break
             output.append(line)
         printed = "".join(output)
+        # Every worker booted (a TERM that reaches one before it sets its own handlers is
+        # lost, and gunicorn then waits its 30 s graceful timeout for it).
+        booted = 0
+        while time.monotonic() < deadline and booted < 2:
+            line = process.stdout.readline()
+            if not line:
+                break
+            starting.append(line)
+            booted += "Booting worker with pid" in line
         key = re.search(r"sandbox API key: (svc_test_\w+)", printed)
         assert key, printed
         key = key.group(1)
@@ -49,9 +58,9 @@ def serving(folder, later=None, args=(), **env):
         yield base, key, folder / "serve.db", printed
     finally:
         process.terminate()
-        rest = process.communicate(timeout=20)[0]
+        rest = process.communicate(timeout=45)[0]  # past gunicorn's graceful timeout, its own end
         if later is not None:
-            later.append(rest)
+            later.append("".join(starting) + rest)
 
 
 @pytest.fixture
