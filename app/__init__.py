@@ -6,7 +6,7 @@ from typing import Any
 
 from flask import Flask
 
-from app import cli, console, metrics, telemetry
+from app import cli, console, i18n, metrics, telemetry
 from app.api import attendance as attendance_api
 from app.api import (
     auth,
@@ -145,6 +145,7 @@ def create_app(config=None, **overrides):
     app.extensions["partner_api"] = api
     app.register_blueprint(docs.blp)
     app.register_blueprint(ops_routes.bp)
+    i18n.register(app)  # the console's pages and the emails to people; never the API's answers
     console.register(app)
     app.extensions["oauth_server"] = make_oauth_server()
     app.register_blueprint(oauth_routes.blp)

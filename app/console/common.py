@@ -7,7 +7,8 @@ The signed-in user and their current company are loaded once per request into `g
 
 import functools
 from datetime import datetime
-from urllib.parse import urlsplit
+from decimal import Decimal
+from urllib.parse import urlencode, urlsplit
 from zoneinfo import ZoneInfo
 
 from flask import Blueprint, abort, current_app, g, redirect, render_template, request, session, url_for
@@ -20,9 +21,10 @@ from app.domain.access import signin
 from app.domain.access import users as access
 from app.domain.kernel.clock import format_utc, from_db
 from app.domain.kernel.errors import DomainError
-from app.domain.kernel.money import format_minor
+from app.domain.kernel.money import format_minor, minor_digits
 from app.domain.kernel.sealing import Sealer
 from app.extensions import runtime
+from app.i18n import chosen, date_time, keep_choice, money, number
 from app.telemetry import log_server_error, route_of
 
 csrf = CSRFProtect()
@@ -66,6 +68,19 @@ def _before_request():
     if request.method == "POST":
         csrf.protect()
     load_signed_in_user()
+    language = chosen(request.args.get("lang"))
+    if language and request.method == "GET":
+        return choose_language(language)
+    return None
+
+
+def choose_language(language):
+    """`?lang=` on a console page: the choice kept (this browser's cookie, and the user's
+    profile once signed in), and the same page again without it."""
+    if g.user is not None and g.user.language != language:
+        access.choose_language(g.user, language)
+    rest = [(name, value) for name, value in request.args.items(multi=True) if name != "lang"]
+    return keep_choice(redirect(request.path + ("?" + urlencode(rest) if rest else "")), language)
 
 
 def load_signed_in_user():
@@ -236,22 +251,22 @@ def local_time(moment, timezone=None):
         moment = datetime.fromisoformat(moment.replace("Z", "+00:00"))
     moment = from_db(moment) if moment.tzinfo is None else moment
     local = moment.astimezone(ZoneInfo(zone_name))
-    return Markup('<time datetime="{}" title="{} · {}">{}</time>').format(
+    return Markup('<time datetime="{}" title="{} · {}">{} <bdi dir="ltr">{}</bdi></time>').format(
         format_utc(moment), zone_name, format_utc(moment)[:16].replace("T", " ") + " UTC",
-        local.strftime("%Y-%m-%d %H:%M %Z"))
+        date_time(local), local.strftime("%Z"))
 
 
 def register_filters(app):
     app.add_template_filter(local_time, "local")
 
-    @app.template_filter("money")
-    def money(amount_minor, currency):
-        return f"{format_minor(amount_minor, currency, grouped=True)} {currency}"
+    app.add_template_filter(money, "money")
 
     @app.template_filter("amount")
     def amount(amount_minor, currency, grouped=True):
-        """For reading (grouped), or as a form field's value (`grouped=False`)."""
-        return format_minor(amount_minor, currency, grouped=grouped)
+        """For reading (grouped, the page's language), or as a form field's value (`grouped=False`)."""
+        if not grouped:
+            return format_minor(amount_minor, currency)
+        return number(Decimal(amount_minor).scaleb(-minor_digits(currency)), minor_digits(currency))
 
     @app.context_processor
     def console_globals():

@@ -8,6 +8,7 @@ class User(BaseModel):
     email = pw.CharField(max_length=254, unique=True)  # stored lower-cased
     name = pw.CharField(max_length=200)
     password_hash = pw.CharField(max_length=255, null=True)
+    language = pw.CharField(max_length=8, null=True)  # the console's, as they chose it: "ar", "en"; null: not chosen
     created_at = pw.DateTimeField()
 
     class Meta:

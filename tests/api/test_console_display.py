@@ -19,10 +19,10 @@ def test_times_are_shown_in_the_companys_zone_and_say_which(client, in_sandbox, 
     attendance = text(client.get("/console/attendance"))
     # Sent at 04:00 UTC, arrived 09:00 UTC: shown as Kuwait's 07:00 and 12:00, not UTC.
     assert '<time datetime="2026-11-21T04:00:00Z" title="Asia/Kuwait · 2026-11-21 04:00 UTC">' \
-           '2026-11-21 07:00 +03</time>' in attendance
+           '2026-11-21 07:00 <bdi dir="ltr">+03</bdi></time>' in attendance
     keys.create_key(in_sandbox, [], clock, name="Till 4")
     integrations = text(client.get("/console/integrations"))
-    assert "2026-11-21 12:00 +03" in integrations and " UTC</" not in integrations
+    assert '2026-11-21 12:00 <bdi dir="ltr">+03</bdi>' in integrations and " UTC</" not in integrations
 
 
 def test_money_has_thousands_separators_and_each_journal_entry_a_total(client, in_sandbox):

@@ -157,7 +157,7 @@ def test_delivery_times_are_the_companys_and_a_delivery_never_sent_says_why_not_
     assert client.post(f"/v1/webhooks/{endpoint['id']}/test", headers=bearer(secret)).status_code == 202
     deliver_all(app)
     zone = ZoneInfo(live_company.timezone)
-    expected = clock.now().astimezone(zone).strftime("%Y-%m-%d %H:%M %Z")
+    expected = clock.now().astimezone(zone).strftime("%Y-%m-%d %H:%M <bdi dir=\"ltr\">%Z</bdi>")
     page = text(client.get(f"/console/webhooks/{endpoint['id']}"))
     assert expected in page and " 0 ms" not in page
     [failed] = [d for d in client.get(f"/v1/webhooks/{endpoint['id']}/deliveries", headers=bearer(secret))

@@ -10,6 +10,9 @@ from app.domain.kernel.errors import Conflict, NotFound, ValidationFailed
 from app.domain.kernel.ids import new_id
 from app.models import Company, Membership, User
 
+# The console's languages, English first (the default).
+LANGUAGES = ("en", "ar")
+
 ROLE_PERMISSIONS = {
     "ceo": frozenset({"integrations.manage", "hr.manage", "payroll.manage"}),
     "hr_admin": frozenset({"integrations.manage", "hr.manage", "payroll.manage"}),
@@ -74,3 +77,12 @@ def owner_emails(company_id: str) -> list[str]:
               .where(Company.id == company_id)]
     return owners or [user.email for user in User.select(User.email).join(Membership)
                       .where(Membership.company == company_id, Membership.role == "ceo").order_by(User.email)]
+
+
+def choose_language(user: User, language: str) -> None:
+    """The console's language `user` chose (one of LANGUAGES): it follows them to another
+    browser, and their emails are written in it."""
+    if language not in LANGUAGES:
+        raise ValidationFailed("That language is not offered.", [("language", f"one of {', '.join(LANGUAGES)}")])
+    User.update(language=language).where(User.id == user.id).execute()
+    user.language = language

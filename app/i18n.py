@@ -1,0 +1,133 @@
+"""The console's two languages, Arabic and English (Flask-Babel; catalogs in
+app/translations, made and checked as docs/contributing/translations.md says).
+
+A page's language is the first of: `?lang=ar|en` on any console page (which also
+keeps it as the choice), the signed-in user's choice (their profile, so it follows them
+to another browser), the choice kept in this browser's cookie, the browser's
+Accept-Language, English. Emails to a person are written in their choice (English until
+they make one). The partner API is never translated: its problems stay English, and
+clients branch on `code`.
+
+Numbers and money are written with Babel for the page's language, always in the digits
+0-9 (CLDR's `ar`; see docs/operators/console.md), money with its currency's decimals.
+"""
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import datetime
+from decimal import Decimal
+
+from babel.dates import format_datetime
+from babel.numbers import format_currency, format_decimal
+from flask import Flask, Response, g, request
+from flask_babel import Babel, force_locale, get_locale
+from markupsafe import Markup
+
+from app.domain.access.users import LANGUAGES
+from app.domain.kernel.money import format_minor, minor_digits
+
+RIGHT_TO_LEFT = frozenset({"ar"})
+COOKIE = "console_lang"
+COOKIE_SECONDS = 365 * 24 * 3600
+# The language each page is written in, by its name in that language (the switch).
+NAMES = {"en": "English", "ar": "العربية"}
+# English keeps the console's ISO-like stamp; Arabic writes the month's name.
+DATE_TIME_FORMATS = {"en": "yyyy-MM-dd HH:mm", "ar": "d MMM y، HH:mm"}
+DATE_FORMATS = {"en": "yyyy-MM-dd", "ar": "d MMM y"}
+
+
+def register(app: Flask) -> None:
+    app.config.setdefault("BABEL_DEFAULT_LOCALE", "en")
+    Babel(app, locale_selector=page_language)
+    # `{% trans %}` blocks are read with their whitespace collapsed, as babel.cfg extracts them.
+    app.jinja_env.policies["ext.i18n.trimmed"] = True
+    app.add_template_global(name_of, "name_of")
+    app.add_template_filter(as_stored, "as_stored")
+
+    @app.context_processor
+    def language_globals() -> dict[str, object]:
+        language = current_language()
+        return {"language": language, "text_direction": "rtl" if language in RIGHT_TO_LEFT else "ltr",
+                "language_names": NAMES}
+
+
+def chosen(value: str | None) -> str | None:
+    """`value` if it names one of the console's languages."""
+    return value if value in LANGUAGES else None
+
+
+def page_language() -> str:
+    """The language of this request's page (Flask-Babel's locale selector)."""
+    if not request:
+        return "en"
+    user = g.get("user")
+    return (chosen(request.args.get("lang")) or chosen(getattr(user, "language", None))
+            or chosen(request.cookies.get(COOKIE)) or request.accept_languages.best_match(LANGUAGES) or "en")
+
+
+def current_language() -> str:
+    locale = get_locale()
+    return locale.language if locale is not None else "en"
+
+
+def keep_choice(response: Response, language: str) -> Response:
+    """The browser keeps `language` as its choice (a year; the session cookie's rules)."""
+    from flask import current_app
+
+    response.set_cookie(COOKIE, language, max_age=COOKIE_SECONDS, samesite="Lax", httponly=True,
+                        secure=current_app.config["SESSION_COOKIE_SECURE"])
+    return response
+
+
+@contextmanager
+def written_in(language: str | None) -> Iterator[None]:
+    """Text made inside is in `language` (a person's choice, English if none): emails."""
+    with force_locale(chosen(language) or "en"):
+        yield
+
+
+def number(value: int | Decimal | float, decimals: int | None = None) -> str:
+    """`value` written for the page's language, grouped, with `decimals` places if given."""
+    pattern = None if decimals is None else "#,##0" + ("." + "0" * decimals if decimals else "")
+    return format_decimal(value, format=pattern, locale=current_language())
+
+
+def money(amount_minor: int, currency: str, grouped: bool = True) -> str:
+    """Minor units in `currency`, with its decimals (KWD 3, SAR 2): "1,250.500 KWD" on an
+    English page, "1,250.500 د.ك." on an Arabic one. Ungrouped, the bare figure a form
+    field holds."""
+    if not grouped:
+        return format_minor(amount_minor, currency)
+    places = minor_digits(currency)
+    amount = Decimal(amount_minor).scaleb(-places)
+    language = current_language()
+    if language == "en":
+        return f"{number(amount, places)} {currency}"
+    return format_currency(amount, currency, format="#,##0." + "0" * places + "\u00a0¤", locale=language,
+                           currency_digits=False)
+
+
+def date_time(moment: datetime) -> str:
+    """An aware time, written for the page's language (in the time zone it carries)."""
+    language = current_language()
+    return format_datetime(moment, DATE_TIME_FORMATS.get(language, DATE_TIME_FORMATS["en"]), locale=language)
+
+
+def as_stored(text: object) -> Markup:
+    """Text kept as it was entered, in another language than the page's (an English
+    name, an ID, a key, an email, a URL): isolated, left to right, read as English."""
+    return Markup('<bdi lang="en" dir="ltr">{}</bdi>').format(text)
+
+
+def name_of(record: object) -> Markup:
+    """A record's name (a company, entity, employee, pay component; a model or an API
+    dict) for the page: on an Arabic page its Arabic name where it has one, otherwise its
+    English name, marked as English."""
+    def field(name: str) -> object:
+        return record.get(name) if isinstance(record, dict) else getattr(record, name, None)
+
+    arabic, english = field("name_ar"), field("name_en") or field("name") or ""
+    language = current_language()
+    if language == "ar" and arabic:
+        return Markup("<bdi>{}</bdi>").format(arabic)
+    return as_stored(english) if language != "en" else Markup("<bdi>{}</bdi>").format(english)
