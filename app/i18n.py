@@ -12,6 +12,7 @@ Numbers and money are written with Babel for the page's language, always in the 
 0-9 (CLDR's `ar`; see docs/operators/console.md), money with its currency's decimals.
 """
 
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime
@@ -20,8 +21,8 @@ from decimal import Decimal
 from babel.dates import format_datetime
 from babel.numbers import format_currency, format_decimal
 from flask import Flask, Response, g, request
-from flask_babel import Babel, force_locale, get_locale
-from markupsafe import Markup
+from flask_babel import Babel, LazyString, force_locale, get_locale, gettext
+from markupsafe import Markup, escape
 
 from app.domain.access.users import LANGUAGES
 from app.domain.kernel.money import format_minor, minor_digits
@@ -31,6 +32,7 @@ COOKIE = "console_lang"
 COOKIE_SECONDS = 365 * 24 * 3600
 # The language each page is written in, by its name in that language (the switch).
 NAMES = {"en": "English", "ar": "العربية"}
+ARABIC_LETTER = re.compile("[\u0600-\u06ff]")
 # English keeps the console's ISO-like stamp; Arabic writes the month's name.
 DATE_TIME_FORMATS = {"en": "yyyy-MM-dd HH:mm", "ar": "d MMM y، HH:mm"}
 DATE_FORMATS = {"en": "yyyy-MM-dd", "ar": "d MMM y"}
@@ -43,12 +45,27 @@ def register(app: Flask) -> None:
     app.jinja_env.policies["ext.i18n.trimmed"] = True
     app.add_template_global(name_of, "name_of")
     app.add_template_filter(as_stored, "as_stored")
+    app.add_template_filter(as_typed, "as_typed")
 
     @app.context_processor
     def language_globals() -> dict[str, object]:
         language = current_language()
         return {"language": language, "text_direction": "rtl" if language in RIGHT_TO_LEFT else "ltr",
                 "language_names": NAMES}
+
+
+class _LazyText(LazyString):
+    """Translated when shown, and escaped there like any other text: Flask-Babel's own
+    lazy string counts as markup in a template, so "employees'" would go out unescaped."""
+
+    def __html__(self) -> Markup:
+        return escape(str(self))
+
+
+def lazy_text(string: str, **variables: object) -> LazyString:
+    """`string` in the language of the page it is shown on (form labels, constants): the
+    console imports it as `_l`, which babel.cfg's extraction reads."""
+    return _LazyText(gettext, string, **variables)
 
 
 def chosen(value: str | None) -> str | None:
@@ -119,15 +136,28 @@ def as_stored(text: object) -> Markup:
     return Markup('<bdi lang="en" dir="ltr">{}</bdi>').format(text)
 
 
-def name_of(record: object) -> Markup:
+def as_typed(text: object) -> Markup:
+    """Free text as a person typed it (a job title, a department), in either script:
+    isolated, and marked as English when it holds no Arabic letter."""
+    if text is None or text == "":
+        return Markup("")
+    if ARABIC_LETTER.search(str(text)):
+        return Markup('<bdi lang="ar">{}</bdi>').format(text)
+    return as_stored(text)
+
+
+def name_of(record: object, plain: bool = False) -> Markup | str:
     """A record's name (a company, entity, employee, pay component; a model or an API
     dict) for the page: on an Arabic page its Arabic name where it has one, otherwise its
-    English name, marked as English."""
+    English name, marked as English. `plain`: the bare text, for where no markup may go
+    (an <option>, an attribute)."""
     def field(name: str) -> object:
         return record.get(name) if isinstance(record, dict) else getattr(record, name, None)
 
     arabic, english = field("name_ar"), field("name_en") or field("name") or ""
     language = current_language()
     if language == "ar" and arabic:
-        return Markup("<bdi>{}</bdi>").format(arabic)
+        return str(arabic) if plain else Markup("<bdi>{}</bdi>").format(arabic)
+    if plain:
+        return str(english)
     return as_stored(english) if language != "en" else Markup("<bdi>{}</bdi>").format(english)

@@ -33,14 +33,20 @@ from bench.payroll import flask, staff_csv  # noqa: E402 (the bench's own helper
 from tests.helpers import free_port  # noqa: E402
 
 
-def seed(env: dict, employees: int, folder: str) -> str:
-    """A live company with `employees` imported as HR imports them; a key that reads them."""
-    _, out = flask(env, "companies", "create", "--name", "Listing Co", "--country", "KW", "--json")
+def imported_company(env: dict, name: str, employees: int, folder: str) -> str:
+    """A live Kuwaiti company with `employees` imported as HR imports them; its id."""
+    _, out = flask(env, "companies", "create", "--name", name, "--country", "KW", "--json")
     company_id = json.loads(out)["company_id"]
     flask(env, "partner-api", "enable", company_id)
     path = Path(folder) / "staff.csv"
     path.write_text(staff_csv(employees), encoding="utf-8")
     flask(env, "employees", "import", str(path), "--company", company_id)
+    return company_id
+
+
+def seed(env: dict, employees: int, folder: str) -> str:
+    """A live company with `employees` imported as HR imports them; a key that reads them."""
+    company_id = imported_company(env, "Listing Co", employees, folder)
     _, out = flask(env, "keys", "create", "--company", company_id, "--scopes", "employees:read", "--json")
     return json.loads(out)["api_key"]
 

@@ -10,19 +10,31 @@ from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from flask import flash, g, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_babel import ngettext
 
 from app.console.common import console_blueprint, requires
-from app.console.forms import LinkForm, PunchForm, options
+from app.console.forms import PUNCH_WORDS, LinkForm, PunchForm, options, stored_options
 from app.domain.attendance.days import list_days, rejected_punches
 from app.domain.attendance.ingest import link_reference, record_punch, unmatched_references
 from app.domain.kernel.clock import from_db
 from app.domain.kernel.errors import DomainError
 from app.domain.people.employees import roster
 from app.extensions import runtime
+from app.i18n import lazy_text as _l
 
 bp = console_blueprint("hr_attendance", url_prefix="/console")
 MAX_DAYS = 62
 SHOWN_DAYS = 500
+# The words the page shows for stored values (the values themselves stay as stored).
+PUNCH_LABELS = PUNCH_WORDS
+REF_TYPE_LABELS = {"external_id": _l("external id"), "employee_code": _l("employee code"), "email": _l("email"),
+                   "phone": _l("phone"), "employee_id": _l("employee id")}
+
+
+@bp.context_processor
+def _labels():
+    return {"punch_labels": PUNCH_LABELS, "ref_type_labels": REF_TYPE_LABELS}
 
 
 @bp.get("/attendance")
@@ -32,7 +44,8 @@ def page():
     today = runtime().now().astimezone(zone).date()
     start, end = _date_arg("from", today - timedelta(days=6)), _date_arg("to", today)
     if end < start or (end - start).days > MAX_DAYS:
-        flash(f"Show at most {MAX_DAYS} days, from the first date to the last.", "error")
+        flash(ngettext("Show at most %(num)d day, from the first date to the last.",
+                       "Show at most %(num)d days, from the first date to the last.", MAX_DAYS), "error")
         start, end = today - timedelta(days=6), today
     people = roster(g.company.id)
     names = {person.id: person for person in people}
@@ -57,7 +70,7 @@ def page():
 def punch():
     form = _with_people(PunchForm(), roster(g.company.id))
     if not form.validate():
-        flash("Choose the employee and give the date and time of the punch.", "error")
+        flash(_("Choose the employee and give the date and time of the punch."), "error")
         return redirect(url_for("hr_attendance.page"))
     at = datetime.combine(form.day.data, form.time.data, ZoneInfo(g.company.timezone))
     try:
@@ -66,8 +79,10 @@ def punch():
     except DomainError as exc:
         flash(_message(exc), "error")
     else:
-        flash(f"Recorded {form.kind.data.replace('_', ' ')} at {at:%Y-%m-%d %H:%M} ({result.event_id}); "
-              "the day is re-paired in a moment.", "success")
+        kind = form.kind.data
+        flash(_("Recorded %(punch)s at %(time)s (%(event_id)s); the day is re-paired in a moment.",
+                punch=PUNCH_LABELS.get(kind, kind.replace("_", " ")), time=f"{at:%Y-%m-%d %H:%M}",
+                event_id=result.event_id), "success")
     day = form.day.data.isoformat()
     return redirect(url_for("hr_attendance.page", **{"from": day, "to": day}, employee=form.employee.data))
 
@@ -77,7 +92,7 @@ def punch():
 def link():
     form = _with_people(LinkForm(), roster(g.company.id))
     if not form.validate():
-        flash("Choose the employee this reference means.", "error")
+        flash(_("Choose the employee this reference means."), "error")
         return redirect(url_for("hr_attendance.page"))
     try:
         waiting = link_reference(g.company, form.source.data, form.ref_type.data, form.value.data,
@@ -85,13 +100,18 @@ def link():
     except DomainError as exc:
         flash(_message(exc), "error")
     else:
-        flash(f"Linked {form.ref_type.data} {form.value.data} from {form.source.data}: {waiting} waiting "
-              "event(s) are being paired, and later ones will match.", "success")
+        # English says "event(s)" for any number; the plural forms are Arabic's.
+        flash(ngettext("Linked %(ref_type)s %(value)s from %(source)s: %(num)d waiting event(s) are being paired, "
+                       "and later ones will match.",
+                       "Linked %(ref_type)s %(value)s from %(source)s: %(num)d waiting event(s) are being paired, "
+                       "and later ones will match.", waiting, ref_type=form.ref_type.data, value=form.value.data,
+                       source=form.source.data), "success")
     return redirect(url_for("hr_attendance.page"))
 
 
 def _with_people(form, people):
-    form.employee.choices = options([("", "Choose…")] + [(p.id, f"{p.staff_number} · {p.name_en}") for p in people])
+    form.employee.choices = options([("", _("Choose…"))]) + stored_options(
+        (p.id, f"{p.staff_number} · {p.name_en}") for p in people)
     return form
 
 
@@ -124,4 +144,4 @@ def _person(names, employee_id):
 
 def _message(exc):
     errors = getattr(exc, "errors", None)
-    return "; ".join(message for _, message in errors) if errors else exc.message or "Refused."
+    return "; ".join(message for _path, message in errors) if errors else exc.message or _("Refused.")

@@ -12,6 +12,7 @@ from urllib.parse import urlencode, urlsplit
 from zoneinfo import ZoneInfo
 
 from flask import Blueprint, abort, current_app, g, redirect, render_template, request, session, url_for
+from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from markupsafe import Markup
 from peewee import IntegrityError, PeeweeException
@@ -24,7 +25,8 @@ from app.domain.kernel.errors import DomainError
 from app.domain.kernel.money import format_minor, minor_digits
 from app.domain.kernel.sealing import Sealer
 from app.extensions import runtime
-from app.i18n import chosen, date_time, keep_choice, money, number
+from app.i18n import COOKIE, chosen, current_language, date_time, keep_choice, money, number
+from app.i18n import lazy_text as _l
 from app.telemetry import log_server_error, route_of
 
 csrf = CSRFProtect()
@@ -40,12 +42,12 @@ SECURITY_HEADERS = {
     "Cache-Control": "no-store",
 }
 ERROR_MESSAGES = {
-    400: "The request was not valid.",
-    403: "Your role in this company does not allow this page.",
-    404: "There is no such page or record in this company.",
-    405: "That action is not available here.",
-    413: "The upload is too large.",
-    429: "Too many attempts. Wait a few minutes and try again.",
+    400: _l("The request was not valid."),
+    403: _l("Your role in this company does not allow this page."),
+    404: _l("There is no such page or record in this company."),
+    405: _l("That action is not available here."),
+    413: _l("The upload is too large."),
+    429: _l("Too many attempts. Wait a few minutes and try again."),
 }
 
 assets = Blueprint("console_assets", __name__, static_folder="static", static_url_path="/console/static")
@@ -108,6 +110,9 @@ def sign_in(user):
     session.clear()
     session.permanent = True
     session["session"] = signin.start_session(user, runtime())
+    made_here = chosen(request.cookies.get(COOKIE))
+    if user.language is None and made_here:  # a choice made before signing in is theirs
+        access.choose_language(user, made_here)
 
 
 def sign_out():
@@ -192,9 +197,9 @@ def _security_headers(response):  # error pages of these blueprints pass through
 def _csrf_error(exc):
     current_app.logger.warning("console form refused: %s (%s %s) request_id=%s", exc.description, request.method,
                                route_of(), g.get("request_id"))
-    message = ("This form could not be checked: it may have been open for too long, or the browser did not send "
-               "this site's cookie. Nothing was changed. Reload the page and send it again; if it keeps "
-               f"happening, give your administrator the reference {g.get('request_id')}.")
+    message = _("This form could not be checked: it may have been open for too long, or the browser did not send "
+                "this site's cookie. Nothing was changed. Reload the page and send it again; if it keeps "
+                "happening, give your administrator the reference %(reference)s.", reference=g.get("request_id"))
     return _render_error(400, message)
 
 
@@ -202,9 +207,9 @@ def _error_page(exc):
     if exc.code is None or exc.code >= 500:
         if not isinstance(getattr(exc, "original_exception", None), BaseException):
             log_server_error()  # an exception's traceback is logged already, once (PartnerFlask.log_exception)
-        return _render_error(500, "Something went wrong on our side, and it is logged. Try again in a minute; "
-                                  f"if it keeps happening, give your administrator the reference "
-                                  f"{g.get('request_id')}.")
+        return _render_error(500, _("Something went wrong on our side, and it is logged. Try again in a minute; "
+                                    "if it keeps happening, give your administrator the reference %(reference)s.",
+                                    reference=g.get("request_id")))
     # A description given where the error was raised says what was wrong; a class's own
     # default gets our words.
     told = exc.description if exc.description != type(exc).description else None
@@ -214,15 +219,17 @@ def _error_page(exc):
 def _domain_error(exc):
     """A refusal no view turned into a message of its own (another company's record, say)."""
     status = {"not_found": 404, "conflict": 409, "validation_failed": 422}.get(exc.code, 400)
-    return _render_error(status, exc.message or ERROR_MESSAGES.get(status))
+    # The domain words its refusals in English: another language's page says it in general.
+    told = exc.message if current_language() == "en" else None
+    return _render_error(status, told or ERROR_MESSAGES.get(status))
 
 
 def _integrity_error(exc):
     """A unique index refused what another click or user stored a moment before."""
     current_app.logger.warning("console conflict request_id=%s %s %s: %s", g.get("request_id"), request.method,
                                route_of(), exc)
-    return _render_error(409, "Someone changed this at the same moment. Nothing of yours was saved; "
-                              "reload the page to see what is stored now.")
+    return _render_error(409, _("Someone changed this at the same moment. Nothing of yours was saved; "
+                                "reload the page to see what is stored now."))
 
 
 def _render_error(status, message):

@@ -4,6 +4,7 @@ Money fields are text in the company currency's major units ("1250.500"); the vi
 them into minor units, because how many decimals are allowed depends on the company.
 """
 
+from flask_babel import LazyString
 from flask_wtf import FlaskForm
 from wtforms import (
     DateField,
@@ -29,6 +30,14 @@ from app.domain.kernel.countries import COUNTRIES
 from app.domain.people.actions import EDITABLE_STATUSES, EMPLOYMENT_TYPES
 from app.domain.sandbox import TRIGGERS
 from app.domain.webhooks.endpoints import SUBSCRIBABLE
+from app.i18n import as_stored, current_language
+from app.i18n import lazy_text as _l
+
+
+def stored_options(pairs):
+    """[(value, label)] -> select options whose labels are data as stored (codes, English
+    names): read left to right, as English, on an Arabic page."""
+    return [SelectChoice(value, label, render_kw={"lang": "en", "dir": "ltr"}) for value, label in pairs]
 
 
 def options(pairs):
@@ -36,27 +45,49 @@ def options(pairs):
     return [SelectChoice(value, label) for value, label in pairs]
 
 
-COUNTRY_CHOICES = options((code, country.name_en) for code, country in COUNTRIES.items())
+def _country_name(country):
+    return country.name_ar if current_language() == "ar" and country.name_ar else country.name_en
+
+
+# Each country's name in the page's language, chosen when the option is shown.
+COUNTRY_CHOICES = options((code, LazyString(_country_name, country)) for code, country in COUNTRIES.items())
+
+# Human words for the domain's values (a value missing here shows as itself, `_` as a space).
+EMPLOYMENT_TYPE_WORDS = {"full_time": _l("full time"), "part_time": _l("part time"), "contract": _l("contract")}
+STATUS_WORDS = {"active": _l("active"), "on_leave": _l("on leave"), "suspended": _l("suspended")}
+PUNCH_WORDS = {"clock_in": _l("clock in"), "clock_out": _l("clock out"), "break_start": _l("break start"),
+               "break_end": _l("break end")}
+
+
+# What is typed in Latin letters (an email, a URL, a code, an English name) reads left to right
+# on an Arabic page too, "+96550001234" included; an Arabic name right to left on an English one.
+LATIN = {"dir": "ltr", "lang": "en"}
+ARABIC = {"dir": "rtl", "lang": "ar"}
+
+
+def worded(values, words):
+    """[(value, its human words)] for select options."""
+    return ((value, words.get(value, value.replace("_", " "))) for value in values)
 
 
 class SignInForm(FlaskForm):
-    email = EmailField("Email", validators=[DataRequired(), Length(max=254)])
-    password = PasswordField("Password", validators=[DataRequired(), Length(max=1024)])
+    email = EmailField(_l("Email"), validators=[DataRequired(), Length(max=254)], render_kw=LATIN)
+    password = PasswordField(_l("Password"), validators=[DataRequired(), Length(max=1024)])
 
 
 class ForgotPasswordForm(FlaskForm):
-    email = EmailField("Email", validators=[DataRequired(), Length(max=254)])
+    email = EmailField(_l("Email"), validators=[DataRequired(), Length(max=254)], render_kw=LATIN)
 
 
 class ResetPasswordForm(FlaskForm):
-    password = PasswordField("New password", validators=[DataRequired(), Length(max=1024)],
-                             description="10 to 1024 characters. A few words make a phrase easy to type, "
-                                         "hard to guess.")
-    again = PasswordField("The same again", validators=[DataRequired(), Length(max=1024)])
+    password = PasswordField(_l("New password"), validators=[DataRequired(), Length(max=1024)],
+                             description=_l("10 to 1024 characters. A few words make a phrase easy to type, "
+                                            "hard to guess."))
+    again = PasswordField(_l("The same again"), validators=[DataRequired(), Length(max=1024)])
 
 
 class SwitchCompanyForm(FlaskForm):
-    company_id = SelectField("Company", choices=[])
+    company_id = SelectField(_l("Company"), choices=[])
 
 
 class CheckboxesField(SelectMultipleField):
@@ -65,15 +96,15 @@ class CheckboxesField(SelectMultipleField):
 
 
 class CreateKeyForm(FlaskForm):
-    name = StringField("Name", validators=[DataRequired(), Length(max=100)],
-                       description="Who uses it, e.g. \"Ledger sync (production)\".")
-    scopes = CheckboxesField("Scopes", choices=options((scope, scope) for scope in SCOPES))
+    name = StringField(_l("Name"), validators=[DataRequired(), Length(max=100)],
+                       description=_l("Who uses it, e.g. \"Ledger sync (production)\"."))
+    scopes = CheckboxesField(_l("Scopes"), choices=options((scope, as_stored(scope)) for scope in SCOPES))
 
 
 def _pace_field():
-    return IntegerField("Deliveries a second, at most", validators=[Optional()],
-                        description="Leave empty for no limit. The receiver's own pace, 1 to 10,000: deliveries "
-                                    "wait their turn, never counted as failures.",
+    return IntegerField(_l("Deliveries a second, at most"), validators=[Optional()],
+                        description=_l("Leave empty for no limit. The receiver's own pace, 1 to 10,000: deliveries "
+                                       "wait their turn, never counted as failures."),
                         render_kw={"inputmode": "numeric", "min": "1", "max": "10000"})
 
 
@@ -81,20 +112,20 @@ class AddEndpointForm(FlaskForm):
     """A webhook endpoint made in the console for one of the company's keys; the domain
     judges the URL (app/domain/webhooks/urls.py) and the key."""
 
-    url = StringField("URL", validators=[DataRequired(), Length(max=2048)],
-                      description="https:// on a public host. It is checked now and at every delivery.",
-                      render_kw={"spellcheck": "false", "autocomplete": "off", "inputmode": "url"})
-    events = CheckboxesField("Events", choices=options((t, t) for t in SUBSCRIBABLE))
-    key = SelectField("Owning key", choices=[], validate_choice=False,
-                      description="The integration that receives the events: the endpoint is this key's, and the "
-                                  "key sees and changes it through the API. Revoking the key disables it.")
+    url = StringField(_l("URL"), validators=[DataRequired(), Length(max=2048)],
+                      description=_l("https:// on a public host. It is checked now and at every delivery."),
+                      render_kw={"spellcheck": "false", "autocomplete": "off", "inputmode": "url", **LATIN})
+    events = CheckboxesField(_l("Events"), choices=options((t, as_stored(t)) for t in SUBSCRIBABLE))
+    key = SelectField(_l("Owning key"), choices=[], validate_choice=False,
+                      description=_l("The integration that receives the events: the endpoint is this key's, and the "
+                                     "key sees and changes it through the API. Revoking the key disables it."))
     rate_limit = _pace_field()
 
     def validate_events(self, field):
         # Not DataRequired: it would mark every checkbox `required`, and a browser would then
         # refuse the form until all of them were ticked.
         if not field.data:
-            raise ValidationError("Choose at least one event type.")
+            raise ValidationError(_l("Choose at least one event type."))
 
 
 class EndpointPaceForm(FlaskForm):
@@ -107,13 +138,13 @@ class RegisterAppForm(FlaskForm):
     """An OAuth app (preview). The domain (app/domain/oauth/apps.py) judges the redirect
     URIs; its reasons are shown on the fields."""
 
-    name = StringField("Name", validators=[DataRequired(), Length(max=100)],
-                       description="Shown to customers on the consent page, e.g. \"Ledgerly\".")
-    redirect_uris = TextAreaField("Redirect URIs", validators=[DataRequired(), Length(max=20_000)],
-                                  description="One per line, matched exactly: https://, or http:// on 127.0.0.1 "
-                                              "or [::1] for a native app. No #fragment.",
-                                  render_kw={"rows": 3, "spellcheck": "false", "autocomplete": "off"})
-    scopes = CheckboxesField("Scopes", choices=options((scope, scope) for scope in SCOPES))
+    name = StringField(_l("Name"), validators=[DataRequired(), Length(max=100)],
+                       description=_l("Shown to customers on the consent page, e.g. \"Ledgerly\"."))
+    redirect_uris = TextAreaField(_l("Redirect URIs"), validators=[DataRequired(), Length(max=20_000)],
+                                  description=_l("One per line, matched exactly: https://, or http:// on 127.0.0.1 "
+                                                 "or [::1] for a native app. No #fragment."),
+                                  render_kw={"rows": 3, "spellcheck": "false", "autocomplete": "off", **LATIN})
+    scopes = CheckboxesField(_l("Scopes"), choices=options((scope, as_stored(scope)) for scope in SCOPES))
 
     def uris(self):
         return [line.strip() for line in self.redirect_uris.data.splitlines() if line.strip()]
@@ -125,55 +156,58 @@ class RotateAppSecretForm(FlaskForm):
 
 # How long a webhook endpoint's replaced secret keeps signing (rotateWebhookSecret's
 # expire_previous_in), in seconds: the console's choices of that range.
-OVERLAPS = (("86400", "24 hours (the integration switches at its pace)"), ("3600", "1 hour"),
-            ("0", "No overlap: the current secret stops now"))
+OVERLAPS = (("86400", _l("24 hours (the integration switches at its pace)")), ("3600", _l("1 hour")),
+            ("0", _l("No overlap: the current secret stops now")))
 
 
 class RollEndpointSecretForm(FlaskForm):
     secret_version = HiddenField(validators=[DataRequired(), Length(max=64)])
-    overlap = SelectField("The current secret keeps signing for", choices=options(OVERLAPS), default="86400",
+    overlap = SelectField(_l("The current secret keeps signing for"), choices=options(OVERLAPS), default="86400",
                           validators=[AnyOf([value for value, _ in OVERLAPS])])
 
 
 class SandboxForm(FlaskForm):
-    country = SelectField("Country", choices=COUNTRY_CHOICES, validators=[InputRequired()])
+    country = SelectField(_l("Country"), choices=COUNTRY_CHOICES, validators=[InputRequired()])
 
 
 class TriggerForm(FlaskForm):
-    event_type = SelectField("Event", choices=options((t, t) for t in TRIGGERS), validators=[InputRequired()])
+    event_type = SelectField(_l("Event"), choices=stored_options((t, t) for t in TRIGGERS),
+                             validators=[InputRequired()])
 
 
 class EmployeeForm(FlaskForm):
     """Hire or edit. Field names are the domain's (app/domain/people/actions.py), so its
     refusals land beside the right field."""
 
-    staff_number = StringField("Staff number", validators=[DataRequired(), Length(max=40)])
-    name_en = StringField("Name (English)", validators=[DataRequired(), Length(max=200)])
-    name_ar = StringField("Name (Arabic)", validators=[Optional(), Length(max=200)])
-    job_title = StringField("Job title", validators=[Optional(), Length(max=200)])
-    department = StringField("Department", validators=[Optional(), Length(max=200)])
-    employment_type = SelectField("Employment type",
-                                  choices=options((t, t.replace("_", " ")) for t in EMPLOYMENT_TYPES))
-    status = SelectField("Status", choices=options((s, s.replace("_", " ")) for s in EDITABLE_STATUSES))
-    entity = SelectField("Legal entity", choices=[])
-    branch = SelectField("Branch", choices=[])
-    manager = StringField("Manager", validators=[Optional(), Length(max=40)], description="Their staff number.")
-    hire_date = DateField("Hire date", validators=[InputRequired()])
-    contact_email = StringField("Work email", validators=[Optional(), Length(max=254)])  # checked by the domain
-    contact_phone = StringField("Work phone", validators=[Optional(), Length(max=32)],
-                                description="International format, e.g. +96550001234.")
+    staff_number = StringField(_l("Staff number"), validators=[DataRequired(), Length(max=40)], render_kw=LATIN)
+    name_en = StringField(_l("Name (English)"), validators=[DataRequired(), Length(max=200)], render_kw=LATIN)
+    name_ar = StringField(_l("Name (Arabic)"), validators=[Optional(), Length(max=200)], render_kw=ARABIC)
+    job_title = StringField(_l("Job title"), validators=[Optional(), Length(max=200)])
+    department = StringField(_l("Department"), validators=[Optional(), Length(max=200)])
+    employment_type = SelectField(_l("Employment type"),
+                                  choices=options(worded(EMPLOYMENT_TYPES, EMPLOYMENT_TYPE_WORDS)))
+    status = SelectField(_l("Status"), choices=options(worded(EDITABLE_STATUSES, STATUS_WORDS)))
+    entity = SelectField(_l("Legal entity"), choices=[])
+    branch = SelectField(_l("Branch"), choices=[])
+    manager = StringField(_l("Manager"), validators=[Optional(), Length(max=40)], description=_l("Their staff number."),
+                          render_kw=LATIN)
+    hire_date = DateField(_l("Hire date"), validators=[InputRequired()])
+    contact_email = StringField(_l("Work email"), validators=[Optional(), Length(max=254)],  # checked by the domain
+                                render_kw=LATIN)
+    contact_phone = StringField(_l("Work phone"), validators=[Optional(), Length(max=32)],
+                                description=_l("International format, e.g. +96550001234."), render_kw=LATIN)
     # ---- internal: never shown to partners
-    nationality = StringField("Nationality", validators=[DataRequired(), Length(min=2, max=2)],
-                              description="Two-letter country code, e.g. KW, IN, EG.")
-    basic_salary_minor = StringField("Basic salary", validators=[DataRequired()])
-    housing_allowance_minor = StringField("Housing allowance", default="0")
-    transport_allowance_minor = StringField("Transport allowance", default="0")
-    other_allowance_minor = StringField("Other allowances", default="0")
-    bank_name = StringField("Bank", validators=[Optional(), Length(max=100)])
-    iban = StringField("IBAN", validators=[Optional(), Length(max=42)])
-    civil_id = StringField("Civil ID", validators=[Optional(), Length(max=20)])
-    passport_number = StringField("Passport number", validators=[Optional(), Length(max=20)])
-    date_of_birth = DateField("Date of birth", validators=[Optional()])
+    nationality = StringField(_l("Nationality"), validators=[DataRequired(), Length(min=2, max=2)],
+                              description=_l("Two-letter country code, e.g. KW, IN, EG."), render_kw=LATIN)
+    basic_salary_minor = StringField(_l("Basic salary"), validators=[DataRequired()])
+    housing_allowance_minor = StringField(_l("Housing allowance"), default="0")
+    transport_allowance_minor = StringField(_l("Transport allowance"), default="0")
+    other_allowance_minor = StringField(_l("Other allowances"), default="0")
+    bank_name = StringField(_l("Bank"), validators=[Optional(), Length(max=100)])
+    iban = StringField(_l("IBAN"), validators=[Optional(), Length(max=42)], render_kw=LATIN)
+    civil_id = StringField(_l("Civil ID"), validators=[Optional(), Length(max=20)], render_kw=LATIN)
+    passport_number = StringField(_l("Passport number"), validators=[Optional(), Length(max=20)], render_kw=LATIN)
+    date_of_birth = DateField(_l("Date of birth"), validators=[Optional()])
 
     PARTNER_FIELDS = ("staff_number", "name_en", "name_ar", "job_title", "department", "employment_type",
                       "status", "entity", "branch", "manager", "hire_date", "contact_email", "contact_phone")
@@ -184,41 +218,41 @@ class EmployeeForm(FlaskForm):
 
 
 class EndEmploymentForm(FlaskForm):
-    termination_date = DateField("Last day", validators=[InputRequired()])
-    leaving = SelectField("How they leave", choices=options((("termination", "The company ends it"),
-                                                             ("resignation", "They resign"))),
+    termination_date = DateField(_l("Last day"), validators=[InputRequired()])
+    leaving = SelectField(_l("How they leave"), choices=options((("termination", _l("The company ends it")),
+                                                                ("resignation", _l("They resign")))),
                           default="termination",
-                          description="Kept inside the company; it decides the end-of-service benefit owed.")
-    reason = TextAreaField("Reason (internal)", validators=[Optional(), Length(max=2000)],
-                           description="Kept inside the company; partners only see the status `left`.")
+                          description=_l("Kept inside the company; it decides the end-of-service benefit owed."))
+    reason = TextAreaField(_l("Reason (internal)"), validators=[Optional(), Length(max=2000)],
+                           description=_l("Kept inside the company; partners only see the status `left`."))
 
 
 class DraftRunForm(FlaskForm):
-    entity = SelectField("Legal entity", choices=[])
-    month = MonthField("Month", validators=[InputRequired()])
+    entity = SelectField(_l("Legal entity"), choices=[])
+    month = MonthField(_l("Month"), validators=[InputRequired()])
 
 
 class AccountMappingForm(FlaskForm):
     """The company's own code and name for one journal account (app/domain/payroll/accounts.py
     judges them)."""
 
-    entity = SelectField("For", choices=[])
-    key = SelectField("Account", choices=[], validators=[InputRequired()])
-    code = StringField("Code", validators=[InputRequired(), Length(max=40)],
-                       description="1 to 40 printable characters, as your ledger spells it.")
-    name_en = StringField("Name", validators=[Optional(), Length(max=100)],
-                          description="Left empty: the account's default name.")
-    name_ar = StringField("Arabic name", validators=[Optional(), Length(max=100)])
+    entity = SelectField(_l("For"), choices=[])
+    key = SelectField(_l("Account"), choices=[], validators=[InputRequired()])
+    code = StringField(_l("Code"), validators=[InputRequired(), Length(max=40)],
+                       description=_l("1 to 40 printable characters, as your ledger spells it."), render_kw=LATIN)
+    name_en = StringField(_l("Name"), validators=[Optional(), Length(max=100)],
+                          description=_l("Left empty: the account's default name."), render_kw=LATIN)
+    name_ar = StringField(_l("Arabic name"), validators=[Optional(), Length(max=100)], render_kw=ARABIC)
 
 
 class PunchForm(FlaskForm):
     """A punch HR enters, in the company's local time."""
 
-    employee = SelectField("Employee", choices=[], validators=[InputRequired()])
-    kind = SelectField("Punch", choices=options((t, t.replace("_", " ")) for t in EVENT_TYPES))
-    day = DateField("Date", validators=[InputRequired()])
-    time = TimeField("Time", validators=[InputRequired()])
-    branch_ref = StringField("Branch", validators=[Optional(), Length(max=100)])
+    employee = SelectField(_l("Employee"), choices=[], validators=[InputRequired()])
+    kind = SelectField(_l("Punch"), choices=options(worded(EVENT_TYPES, PUNCH_WORDS)))
+    day = DateField(_l("Date"), validators=[InputRequired()])
+    time = TimeField(_l("Time"), validators=[InputRequired()])
+    branch_ref = StringField(_l("Branch"), validators=[Optional(), Length(max=100)])
 
 
 class LinkForm(FlaskForm):
@@ -227,4 +261,4 @@ class LinkForm(FlaskForm):
     source = HiddenField(validators=[DataRequired(), Length(max=100)])
     ref_type = HiddenField(validators=[DataRequired(), AnyOf(REF_TYPES)])
     value = HiddenField(validators=[DataRequired(), Length(max=254)])
-    employee = SelectField("Employee", choices=[], validators=[InputRequired()])
+    employee = SelectField(_l("Employee"), choices=[], validators=[InputRequired()])

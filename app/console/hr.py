@@ -7,9 +7,21 @@ event; a refusal (a paid run cannot be deleted, say) comes back as a message.
 from zoneinfo import ZoneInfo
 
 from flask import Response, abort, flash, g, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_babel import ngettext
+from wtforms import SelectChoice
 
 from app.console.common import console_blueprint, requires, sentence
-from app.console.forms import AccountMappingForm, DraftRunForm, EmployeeForm, EndEmploymentForm, options
+from app.console.forms import (
+    EMPLOYMENT_TYPE_WORDS,
+    STATUS_WORDS,
+    AccountMappingForm,
+    DraftRunForm,
+    EmployeeForm,
+    EndEmploymentForm,
+    options,
+    stored_options,
+)
 from app.domain.access.companies import branches_of, entities_of, get_entity
 from app.domain.kernel.countries import COUNTRIES
 from app.domain.kernel.errors import DomainError, ValidationFailed
@@ -20,12 +32,40 @@ from app.domain.payroll.runs import journal_of
 from app.domain.people import actions
 from app.domain.people.employees import by_ids, by_staff_number, find_employees
 from app.extensions import runtime
+from app.i18n import current_language
+from app.i18n import lazy_text as _l
 
 bp = console_blueprint("hr", url_prefix="/console")
 PAGE_SIZE = 100
 # The pay terms a run's page shows and corrects; a leaver's end-of-service benefit is paid
 # with the rest (in the row's net and the journal) but is the law's, not HR's to edit.
 MAX_PAGE = 100_000  # far past any company's last page, and far inside every integer column
+
+# The words the pages show for stored values (the values themselves stay as stored).
+EMPLOYEE_STATUSES = {**STATUS_WORDS, "left": _l("left")}
+EMPLOYMENT_TYPES = EMPLOYMENT_TYPE_WORDS
+RUN_STATUSES = {"draft": _l("draft"), "finalized": _l("finalized"), "paid": _l("paid")}
+WPS_LABELS = {"not_submitted": _l("not submitted"), "submitted": _l("submitted"), "accepted": _l("accepted"),
+              "rejected": _l("rejected")}
+WPS_MARKS = {"submitted": _l("Mark submitted"), "accepted": _l("Mark accepted"), "rejected": _l("Mark rejected")}
+ENTRY_KINDS = {"accrual": _l("Accrual"), "opening": _l("Opening"), "payment": _l("Payment"),
+               "correction": _l("Correction"), "reversal": _l("Reversal"), "true_up": _l("True_up")}
+ACCOUNT_TYPES = {"asset": _l("asset"), "liability": _l("liability"), "equity": _l("equity"),
+                 "expense": _l("expense")}
+SPLIT_LABELS = {"none": _l("none"), "department": _l("department"), "branch": _l("branch")}
+
+
+@bp.context_processor
+def _labels():
+    return {"employee_statuses": EMPLOYEE_STATUSES, "employment_types": EMPLOYMENT_TYPES,
+            "run_statuses": RUN_STATUSES, "wps_labels": WPS_LABELS, "wps_marks": WPS_MARKS,
+            "entry_kinds": ENTRY_KINDS, "account_types": ACCOUNT_TYPES, "split_labels": SPLIT_LABELS}
+
+
+def _name(record):
+    """A record's name where no markup may go (an option): its Arabic name on an Arabic
+    page where it has one, else its English one."""
+    return (getattr(record, "name_ar", None) if current_language() == "ar" else None) or record.name_en
 
 
 # ---- employees -------------------------------------------------------------------
@@ -54,8 +94,8 @@ def hire():
             except ValidationFailed as exc:
                 _show_errors(form, exc)
             else:
-                flash(f"Hired {hired.staff_number} {sentence(hired.name_en)} employee.created is on its way.",
-                      "success")
+                flash(_("Hired %(staff_number)s %(name)s employee.created is on its way.",
+                        staff_number=hired.staff_number, name=sentence(hired.name_en)), "success")
                 return redirect(url_for("hr.employee", employee_id=hired.id))
     return render_template("console/employee_form.html", form=form, employee=None), _form_status()
 
@@ -72,14 +112,14 @@ def employee(employee_id):
         if fields is not None:
             changes = {name: value for name, value in fields.items() if value != _stored(found, name)}
             if not changes:
-                flash("Nothing changed.", "info")
+                flash(_("Nothing changed."), "info")
                 return redirect(url_for("hr.employee", employee_id=found.id))
             try:
                 actions.update_employee(g.company.id, found.id, changes, runtime())
             except DomainError as exc:
                 _show_errors(form, exc)
             else:
-                flash(f"Saved {found.staff_number}.", "success")
+                flash(_("Saved %(staff_number)s.", staff_number=found.staff_number), "success")
                 return redirect(url_for("hr.employee", employee_id=found.id))
     return render_template("console/employee_form.html", form=form, employee=found,
                            end_form=EndEmploymentForm(formdata=None)), _form_status()
@@ -91,7 +131,7 @@ def end_employment(employee_id):
     found = actions.hr_employee(g.company.id, employee_id)
     form = EndEmploymentForm()
     if not form.validate():
-        flash("Give the last day of employment (YYYY-MM-DD).", "error")
+        flash(_("Give the last day of employment (YYYY-MM-DD)."), "error")
     else:
         try:
             ended = actions.end_employment(g.company.id, found.id, form.termination_date.data, runtime(),
@@ -101,9 +141,10 @@ def end_employment(employee_id):
             flash(_message(exc), "error")
         else:
             day = form.termination_date.data
-            flash(f"{found.staff_number} has left as of {day}. employee.left is on its way." if ended.status == "left"
-                  else f"{found.staff_number} leaves on {day}: active until then. Partners see the date now, "
-                       "and employee.left on that day.", "success")
+            flash(_("%(staff_number)s has left as of %(day)s. employee.left is on its way.",
+                    staff_number=found.staff_number, day=day) if ended.status == "left"
+                  else _("%(staff_number)s leaves on %(day)s: active until then. Partners see the date now, "
+                         "and employee.left on that day.", staff_number=found.staff_number, day=day), "success")
     return redirect(url_for("hr.employee", employee_id=found.id))
 
 
@@ -111,15 +152,18 @@ def end_employment(employee_id):
 @requires("hr.manage")
 def archive(employee_id):
     found = actions.archive_employee(g.company.id, employee_id)
-    flash(f"Archived {found.staff_number}: partners no longer see this record.", "success")
+    flash(_("Archived %(staff_number)s: partners no longer see this record.", staff_number=found.staff_number),
+          "success")
     return redirect(url_for("hr.employees"))
 
 
 def _employee_form(form):
-    form.entity.choices = options((e.id, e.name_en) for e in entities_of(g.company.id).values())
-    form.branch.choices = options([("", "(none)")] + [(b.id, b.name) for b in branches_of(g.company.id)])
+    form.entity.choices = options((e.id, _name(e)) for e in entities_of(g.company.id).values())
+    form.branch.choices = options([("", _("(none)"))]) + stored_options(
+        (b.id, b.name) for b in branches_of(g.company.id))
     for name in EmployeeForm.MONEY_FIELDS:
-        form[name].description = f"{g.company.currency}, e.g. {example_amount(g.company.currency)}"
+        form[name].description = _("%(currency)s, e.g. %(example)s", currency=g.company.currency,
+                                   example=example_amount(g.company.currency))
     return form
 
 
@@ -159,11 +203,12 @@ def _fields_of(form):
                 value = parse_major(value or "0", g.company.currency)
             except ValueError:
                 example = example_amount(g.company.currency)
-                problems.append((name, f"an amount in {g.company.currency}, like {example}"))
+                problems.append((name, _("an amount in %(currency)s, like %(example)s", currency=g.company.currency,
+                                            example=example)))
         elif name == "manager" and value:
             manager = by_staff_number(g.company.id, value)
             if manager is None:
-                problems.append((name, f"no employee with staff number {value}"))
+                problems.append((name, _("no employee with staff number %(staff_number)s", staff_number=value)))
             value = manager.id if manager else None
         elif name == "nationality" and value:
             value = value.upper()
@@ -189,7 +234,7 @@ def _form_status():
 
 def _message(exc):
     errors = getattr(exc, "errors", None)
-    return "; ".join(message for _, message in errors) if errors else exc.message
+    return "; ".join(message for _path, message in errors) if errors else exc.message
 
 
 # ---- payroll ---------------------------------------------------------------------
@@ -218,10 +263,11 @@ def draft_run():
         except DomainError as exc:
             flash(_message(exc), "error")
         else:
-            flash(f"Draft for {run.payroll_month} built. Partners see it once it is finalized.", "success")
+            flash(_("Draft for %(month)s built. Partners see it once it is finalized.", month=run.payroll_month),
+                  "success")
             return redirect(url_for("hr.payroll_run", run_id=run.id))
     else:
-        flash("Choose a legal entity and a month.", "error")
+        flash(_("Choose a legal entity and a month."), "error")
     return redirect(url_for("hr.payroll_runs"))
 
 
@@ -248,8 +294,8 @@ def map_account():
         except DomainError as exc:
             flash(_message(exc), "error")
         else:
-            flash(f"{mapped.account.key} is now {mapped.code} {mapped.name_en}: entries posted from now on use it; "
-                  "those posted keep their codes.", "success")
+            flash(_("%(key)s is now %(code)s %(name)s: entries posted from now on use it; those posted keep their "
+                    "codes.", key=mapped.account.key, code=mapped.code, name=mapped.name_en), "success")
             return redirect(url_for("hr.chart_of_accounts", entity=entity_id or None))
     return _chart_page(form, entity_id), 400
 
@@ -263,7 +309,8 @@ def reset_account():
     except DomainError as exc:
         flash(_message(exc), "error")
     else:
-        flash(f"{mapped.account.key} is back to {mapped.code} {mapped.name_en}.", "success")
+        flash(_("%(key)s is back to %(code)s %(name)s.", key=mapped.account.key, code=mapped.code,
+                name=mapped.name_en), "success")
     return redirect(url_for("hr.chart_of_accounts", entity=entity_id or None))
 
 
@@ -275,17 +322,28 @@ def split_accounts():
     except DomainError as exc:
         flash(_message(exc), "error")
     else:
-        flash("Expense lines are not split." if by == "none" else
-              f"Expense lines of the journals posted from now on are split by {by}, never a line for fewer than "
-              "three people.", "success")
+        flash(_("Expense lines are not split.") if by == "none" else
+              _("Expense lines of the journals posted from now on are split by %(split)s, never a line for fewer "
+                "than three people.", split=SPLIT_LABELS.get(by, by)), "success")
     return redirect(url_for("hr.chart_of_accounts"))
 
 
 def _mapping_form(form):
-    form.entity.choices = options([("", f"{g.company.name_en} (every legal entity)"),
-                                   *((e.id, e.name_en) for e in entities_of(g.company.id).values())])
-    form.key.choices = options((a.key, f"{a.key} ({a.default_code} {a.name_en})") for a in accounts.CATALOG)
+    form.entity.choices = options([("", _("%(company)s (every legal entity)", company=_name(g.company))),
+                                   *((e.id, _name(e)) for e in entities_of(g.company.id).values())])
+    form.key.choices = [_account_choice(account) for account in accounts.CATALOG]
     return form
+
+
+def _account_choice(account):
+    """An account to map: on an Arabic page its Arabic name and code, where it has an
+    Arabic name; otherwise its key, code and English name, read as English."""
+    arabic = getattr(account, "name_ar", None) if current_language() == "ar" else None
+    if arabic:
+        return SelectChoice(account.key, f"{arabic} ({account.default_code})")
+    label = f"{account.key} ({account.default_code} {account.name_en})"
+    english = {} if current_language() == "en" else {"lang": "en", "dir": "ltr"}
+    return SelectChoice(account.key, label, render_kw=english)
 
 
 def _chart_page(form, entity_id):
@@ -324,14 +382,14 @@ def payroll_run(run_id):
 # action -> (domain function, what it did)
 RUN_ACTIONS = {
     "finalize": (moves.finalize_run,
-                 "Finalized: the accrual is posted and payroll_run.finalized is on its way."),
-    "pay": (moves.mark_paid, "Marked paid: the payment is posted and payroll_run.paid is on its way."),
-    "delete": (moves.delete_run, "Deleted: the journal is reversed and payroll_run.deleted is on its way."),
-    "discard": (lambda run, runtime: moves.discard_draft(run), "Draft discarded."),
+                 _l("Finalized: the accrual is posted and payroll_run.finalized is on its way.")),
+    "pay": (moves.mark_paid, _l("Marked paid: the payment is posted and payroll_run.paid is on its way.")),
+    "delete": (moves.delete_run, _l("Deleted: the journal is reversed and payroll_run.deleted is on its way.")),
+    "discard": (lambda run, runtime: moves.discard_draft(run), _l("Draft discarded.")),
     # Where the run's salary file stands with the bank (v1.3): one step a click.
     **{f"wps_{step}": (moves.wps_step(step),
-                       f"The salary file is {step} with the bank: partners see it as the run's "
-                       "wps_status, and payroll_run.wps_updated is on its way.")
+                       _l("The salary file is %(status)s with the bank: partners see it as the run's "
+                          "wps_status, and payroll_run.wps_updated is on its way.", status=WPS_LABELS[step]))
        for step in moves.WPS_STATUSES[1:]},
 }
 
@@ -348,7 +406,7 @@ def run_action(run_id, action):
     except DomainError as exc:
         flash(_message(exc), "error")
         return redirect(url_for("hr.payroll_run", run_id=run.id))
-    flash(done, "success")
+    flash(str(done), "success")
     if action in ("delete", "discard"):
         return redirect(url_for("hr.payroll_runs"))
     return redirect(url_for("hr.payroll_run", run_id=run.id))
@@ -368,23 +426,26 @@ def correct(run_id):
             try:
                 entered.setdefault(employee_id, {})[code] = parse_major(text or "0", run.currency)
             except ValueError:
-                problems.append(f"{text!r} is not an amount in {run.currency}")
+                problems.append(_("%(text)s is not an amount in %(currency)s", text=repr(text), currency=run.currency))
     changes = moves.changed_earnings(run, entered)
     if problems:
         flash("; ".join(problems), "error")
     elif not changes:
-        flash("No amount was changed, so there is nothing to correct.", "info")
+        flash(_("No amount was changed, so there is nothing to correct."), "info")
     else:
         try:
             moves.correct_run(run, changes, runtime())
         except DomainError as exc:
             flash(_message(exc), "error")
         else:
-            flash(f"Corrected {len(changes)} employee(s): a correcting entry is posted and "
-                  "payroll_run.corrected is on its way.", "success")
+            # English says "employee(s)" for any number; the plural forms are Arabic's.
+            flash(ngettext("Corrected %(num)d employee(s): a correcting entry is posted and "
+                           "payroll_run.corrected is on its way.",
+                           "Corrected %(num)d employee(s): a correcting entry is posted and "
+                           "payroll_run.corrected is on its way.", len(changes)), "success")
     return redirect(url_for("hr.payroll_run", run_id=run.id))
 
 
 def _draft_form(form):
-    form.entity.choices = options((e.id, f"{e.name_en} ({e.currency})") for e in entities_of(g.company.id).values())
+    form.entity.choices = options((e.id, f"{_name(e)} ({e.currency})") for e in entities_of(g.company.id).values())
     return form

@@ -9,6 +9,7 @@ app/console/common.py.
 """
 
 from flask import current_app, flash, g, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 
 from app.console.common import console_blueprint, requires, sentence, show_once, take_shown_once
 from app.console.forms import CreateKeyForm, TriggerForm
@@ -48,7 +49,8 @@ def create_key():
 def revoke_key(key_id):
     key = credentials.revoke_key(key_id, runtime(), company=g.company.id)
     current_app.logger.info("console key revoked key=%s company=%s user=%s", key.id, g.company.id, g.user.id)
-    flash(f"Revoked “{key.name}” ({key.display_prefix}…). Requests with it now get 401.", "success")
+    flash(_("Revoked “%(name)s” (%(prefix)s…). Requests with it now get 401.", name=key.name,
+            prefix=key.display_prefix), "success")
     return redirect(url_for("integrations.page"))
 
 
@@ -59,7 +61,8 @@ def disconnect_app(app_id):
     company ends, its tokens stop at once, and the webhook endpoints it made are disabled."""
     app = oauth.disconnect_app(g.company.id, app_id, runtime())
     current_app.logger.info("console app disconnected app=%s company=%s user=%s", app.id, g.company.id, g.user.id)
-    flash(f"Disconnected “{app.name}”. Its tokens stop working at once; it must be approved again.", "success")
+    flash(_("Disconnected “%(name)s”. Its tokens stop working at once; it must be approved again.", name=app.name),
+          "success")
     return redirect(url_for("integrations.page") + "#connected-apps")
 
 
@@ -73,9 +76,10 @@ def trigger():
         except DomainError as exc:
             flash(exc.message, "error")
         else:
-            flash(f"{form.event_type.data}: {sentence(done)} The event is in the outbox for delivery.", "success")
+            flash(_("%(event)s: %(done)s The event is in the outbox for delivery.", event=form.event_type.data,
+                    done=sentence(done)), "success")
     else:
-        flash("Choose an event type.", "error")
+        flash(_("Choose an event type."), "error")
     return redirect(url_for("integrations.page") + "#trigger")
 
 

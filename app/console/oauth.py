@@ -14,6 +14,7 @@ from urllib.parse import urlsplit
 
 from authlib.oauth2.rfc6749.errors import OAuth2Error
 from flask import abort, current_app, g, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 
 from app.console.common import SECURITY_HEADERS, console_blueprint, sentence
 from app.console.scopes import NEVER_SHARED, SCOPE_WORDS
@@ -35,8 +36,8 @@ def authorize():
         current_app.logger.info("oauth authorize refused: %s %s", error.error, error.description)
         why = sentence(error.description or error.error)
         return render_template("console/error.html", status=400,
-                               message=f"This app's request cannot be shown: {why} Nothing was shared. Tell the "
-                                       "app's developer."), 400
+                               message=_("This app's request cannot be shown: %(why)s Nothing was shared. Tell "
+                                         "the app's developer.", why=why)), 400
     if g.user is None:
         return redirect(url_for("signin.sign_in", next=request.full_path.rstrip("?")))
     app = grant.request.client.app

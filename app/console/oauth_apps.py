@@ -9,6 +9,7 @@ Moving an app to production mode is an operator's command, not a button here.
 """
 
 from flask import abort, current_app, flash, g, redirect, render_template, url_for
+from flask_babel import gettext as _
 
 from app.console.common import console_blueprint, requires, show_once, take_shown_once
 from app.console.forms import RegisterAppForm, RotateAppSecretForm
@@ -62,8 +63,8 @@ def rotate_secret(app_id):
         secret = apps.rotate_secret(app_id, runtime(), organisation_id=g.company.id,
                                     replacing=form.secret_version.data)
     except Conflict:
-        flash("This app's client secret was already replaced a moment ago (another click, or another admin), "
-              "and the new one was shown there. If you did not copy it, rotate again.", "error")
+        flash(_("This app's client secret was already replaced a moment ago (another click, or another admin), "
+                "and the new one was shown there. If you did not copy it, rotate again."), "error")
         return redirect(url_for("console_apps.page") + f"#{app_id}")
     current_app.logger.info("console oauth app secret rotated app=%s company=%s user=%s", app_id, g.company.id,
                             g.user.id)
@@ -73,7 +74,7 @@ def rotate_secret(app_id):
 
 def _on_line(name, form, message):
     """`redirect_uris.1` names the second URI given: show it with the reason."""
-    _, _, index = name.partition(".")
+    _name, _dot, index = name.partition(".")
     return f"{form.uris()[int(index)]}: {message}" if index.isdigit() else message
 
 

@@ -1,6 +1,8 @@
 """Signing in and out, choosing the current company, and the user's own sandbox."""
 
 from flask import abort, current_app, flash, g, redirect, render_template, request, session, url_for
+from flask_babel import gettext as _
+from flask_babel import ngettext
 
 from app.console.common import console_blueprint, safe_next, sentence, sign_in, sign_out, signed_in
 from app.console.forms import ForgotPasswordForm, ResetPasswordForm, SandboxForm, SignInForm, SwitchCompanyForm, options
@@ -8,15 +10,17 @@ from app.domain import sandbox
 from app.domain.access import signin
 from app.domain.access import users as access
 from app.domain.kernel.errors import DomainError, ValidationFailed
-from app.extensions import runtime
+from app.extensions import mailer, runtime
+from app.i18n import lazy_text as _l
+from app.notices import password_reset_email
 
 bp = console_blueprint("signin")
 
 # Says what did not match and what to do, without guessing whose mistake it was (an
 # account made without a console password is refused the same way, on purpose: the
 # answer never tells whether an email has an account).
-SIGN_IN_REFUSED = ("We could not sign you in with this email and password. Check both and try again. "
-                   "If you have no console password yet, or forgot it, ask your administrator to set one.")
+SIGN_IN_REFUSED = _l("We could not sign you in with this email and password. Check both and try again. "
+                     "If you have no console password yet, or forgot it, ask your administrator to set one.")
 
 # The first page a role may see, in this order.
 HOME_PAGES = (("integrations.manage", "integrations.page"), ("hr.manage", "hr.employees"),
@@ -65,13 +69,14 @@ def sign_in_page():
 
 def _try_again_in(verdict):
     minutes = max(1, round(verdict.retry_after_seconds / 60))
-    return f"Too many sign-in attempts. Try again in {minutes} minute{'s' if minutes > 1 else ''}."
+    return ngettext("Too many sign-in attempts. Try again in %(num)d minute.",
+                    "Too many sign-in attempts. Try again in %(num)d minutes.", minutes)
 
 
 @bp.post("/console/sign-out", endpoint="sign_out")
 def sign_out_page():
     sign_out()
-    flash("You are signed out.", "info")
+    flash(_("You are signed out."), "info")
     return redirect(url_for("signin.sign_in"))
 
 
@@ -79,7 +84,7 @@ def sign_out_page():
 @signed_in
 def switch_company():
     form = SwitchCompanyForm()
-    form.company_id.choices = options((company.id, company.name_en) for _, company in g.memberships)
+    form.company_id.choices = options((company.id, company.name_en) for _membership, company in g.memberships)
     if not form.validate_on_submit():
         abort(404)  # not one of the user's companies
     session["company_id"] = form.company_id.data
@@ -99,15 +104,16 @@ def sandbox_page():
         except DomainError as exc:
             flash(exc.message, "error")
         else:
-            flash(f"Created {sentence(created.name_en)} Switch to it to create sandbox keys.", "success")
+            flash(_("Created %(name)s Switch to it to create sandbox keys.", name=sentence(created.name_en)),
+                  "success")
             return redirect(url_for("signin.sandbox_page"))
     return render_template("console/sandbox.html", form=form, sandbox=existing)
 
 
 # ---- forgotten passwords ---------------------------------------------------------------
 
-RESET_SENT = ("If an account has this email, a link to set a new password is on its way. It works once, "
-              "for 30 minutes. No email? Check the address, or ask your administrator.")
+RESET_SENT = _l("If an account has this email, a link to set a new password is on its way. It works once, "
+                "for 30 minutes. No email? Check the address, or ask your administrator.")
 
 
 @bp.route("/console/forgot-password", methods=["GET", "POST"])
@@ -127,24 +133,13 @@ def forgot_password():
         user, token = asked
         link = url_for("signin.reset_password", token=token, _external=True)
         try:
-            current_app.extensions["mailer"].send(user.email, "Set a new console password", RESET_EMAIL.format(
-                link=link, minutes=int(signin.RESET_LIFETIME.total_seconds() // 60)))
+            mailer().send(user.email, *password_reset_email(
+                link, int(signin.RESET_LIFETIME.total_seconds() // 60), user.language))
         except OSError as exc:  # SMTP down or refusing: logged; the answer stays the same
             current_app.logger.error("password reset email to user=%s not sent: %s", user.id, exc)
         current_app.logger.info("password reset asked user=%s", user.id)
-    flash(RESET_SENT, "info")
+    flash(str(RESET_SENT), "info")  # the page's language; a lazy string is not kept
     return redirect(url_for("signin.sign_in"))
-
-
-RESET_EMAIL = """Someone (we hope you) asked to set a new password for the Partner API console.
-
-Set it here, within {minutes} minutes; the link works once:
-
-{link}
-
-Setting it signs you out everywhere. If you did not ask, ignore this email: your
-password stays as it is.
-"""
 
 
 @bp.route("/console/reset-password/<token>", methods=["GET", "POST"])
@@ -154,19 +149,19 @@ def reset_password(token):
         return render_template("console/reset_password.html", form=None), 410
     if form.validate_on_submit():
         if form.password.data != form.again.data:
-            form.again.errors.append("The two passwords differ.")
+            form.again.errors.append(_("The two passwords differ."))
         else:
             try:
                 user = signin.reset_password(token, form.password.data, runtime())
             except ValidationFailed as exc:
-                form.password.errors.extend(message for _, message in exc.errors)
+                form.password.errors.extend(message for _path, message in exc.errors)
             except DomainError as exc:
                 flash(exc.message, "error")
                 return redirect(url_for("signin.forgot_password"))
             else:
                 current_app.logger.info("password reset used user=%s", user.id)
                 sign_out()
-                flash("Your new password is set, and every session you had is ended. Sign in with it.", "success")
+                flash(_("Your new password is set, and every session you had is ended. Sign in with it."), "success")
                 return redirect(url_for("signin.sign_in"))
     status = 422 if request.method == "POST" else 200
     return render_template("console/reset_password.html", form=form), status

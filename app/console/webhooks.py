@@ -11,15 +11,22 @@ import json
 from datetime import timedelta
 
 from flask import abort, current_app, flash, g, redirect, render_template, url_for
+from flask_babel import gettext as _
+from flask_babel import ngettext
 
 from app.console.common import console_blueprint, requires, show_once, take_shown_once
-from app.console.forms import AddEndpointForm, EndpointPaceForm, RollEndpointSecretForm, options
+from app.console.forms import AddEndpointForm, EndpointPaceForm, RollEndpointSecretForm, stored_options
 from app.domain.kernel.errors import Conflict, ValidationFailed
 from app.domain.webhooks import deliveries, endpoints
 from app.domain.webhooks.urls import check_url
 from app.extensions import beyond_contract, runtime, webhook_sender
+from app.i18n import lazy_text as _l
+from app.i18n import number
 
 bp = console_blueprint("console_webhooks", url_prefix="/console/webhooks")
+
+# A delivery's status (the API's words, deliveries.STATUSES) as the page says it.
+STATUS_LABELS = {"succeeded": _l("succeeded"), "failed": _l("failed"), "pending": _l("pending")}
 
 
 @bp.get("")
@@ -67,10 +74,12 @@ def pace(endpoint_id):
             endpoints.update_endpoint(endpoints.of_company(g.company.id), found.id, runtime(),
                                       rate_limit=form.rate_limit.data)
         except ValidationFailed as exc:
-            form.rate_limit.errors = [message for _, message in exc.errors]
+            form.rate_limit.errors = [message for _path, message in exc.errors]
         else:
-            flash(f"At most {form.rate_limit.data:,} deliveries a second from now." if form.rate_limit.data else
-                  "No limit: deliveries go as fast as the receiver answers.", "success")
+            limit = form.rate_limit.data
+            flash(ngettext("At most %(limit)s deliveries a second from now.",
+                           "At most %(limit)s deliveries a second from now.", limit, limit=number(limit)) if limit else
+                  _("No limit: deliveries go as fast as the receiver answers."), "success")
             return redirect(url_for("console_webhooks.endpoint", endpoint_id=endpoint_id))
     return _render_endpoint(found, form), 422
 
@@ -81,14 +90,14 @@ def delivery(endpoint_id, delivery_id):
     found = _endpoint(endpoint_id)
     shown = deliveries.detail(found, delivery_id)
     return render_template("console/webhook_delivery.html", endpoint=found, delivery=shown,
-                           pretty_body=_pretty(shown["request_body"]))
+                           pretty_body=_pretty(shown["request_body"]), statuses=STATUS_LABELS)
 
 
 @bp.post("/<endpoint_id>/test")
 @requires("integrations.manage")
 def send_test(endpoint_id):
     endpoints.send_test(_endpoint(endpoint_id), runtime())
-    flash("A ping is on its way; it shows in the log below.", "success")
+    flash(_("A ping is on its way; it shows in the log below."), "success")
     return redirect(url_for("console_webhooks.endpoint", endpoint_id=endpoint_id))
 
 
@@ -96,7 +105,7 @@ def send_test(endpoint_id):
 @requires("integrations.manage")
 def enable(endpoint_id):
     endpoints.update_endpoint(endpoints.of_company(g.company.id), endpoint_id, runtime(), active=True)
-    flash("Re-enabled: new events are delivered again. Redeliver what it missed from the log.", "success")
+    flash(_("Re-enabled: new events are delivered again. Redeliver what it missed from the log."), "success")
     return redirect(url_for("console_webhooks.endpoint", endpoint_id=endpoint_id))
 
 
@@ -104,8 +113,8 @@ def enable(endpoint_id):
 @requires("integrations.manage")
 def disable(endpoint_id):
     endpoints.update_endpoint(endpoints.of_company(g.company.id), endpoint_id, runtime(), active=False)
-    flash("Disabled: nothing is delivered to it until it is re-enabled (what happens meanwhile can be redelivered "
-          "from the log).", "success")
+    flash(_("Disabled: nothing is delivered to it until it is re-enabled (what happens meanwhile can be "
+            "redelivered from the log)."), "success")
     return redirect(url_for("console_webhooks.endpoint", endpoint_id=endpoint_id))
 
 
@@ -118,12 +127,12 @@ def roll_secret(endpoint_id):
     if not form.validate():
         abort(400)
     try:
-        _, secret = endpoints.rotate_secret(endpoints.of_company(g.company.id), endpoint_id, runtime(),
-                                            expire_previous_in=timedelta(seconds=int(form.overlap.data)),
-                                            replacing=form.secret_version.data)
+        _rolled, secret = endpoints.rotate_secret(endpoints.of_company(g.company.id), endpoint_id, runtime(),
+                                                  expire_previous_in=timedelta(seconds=int(form.overlap.data)),
+                                                  replacing=form.secret_version.data)
     except Conflict:
-        flash("This endpoint's signing secret was already replaced a moment ago (another click, or another admin), "
-              "and the new one was shown there. If you did not copy it, roll again.", "error")
+        flash(_("This endpoint's signing secret was already replaced a moment ago (another click, or another "
+                "admin), and the new one was shown there. If you did not copy it, roll again."), "error")
         return redirect(url_for("console_webhooks.endpoint", endpoint_id=endpoint_id))
     current_app.logger.info("console webhook secret rolled endpoint=%s company=%s user=%s", endpoint_id,
                             g.company.id, g.user.id)
@@ -138,7 +147,7 @@ def delete(endpoint_id):
     endpoints.delete_endpoint(endpoints.of_company(g.company.id), found.id)
     current_app.logger.info("console webhook endpoint deleted endpoint=%s company=%s user=%s", found.id,
                             g.company.id, g.user.id)
-    flash(f"Deleted the endpoint {found.url}; its pending deliveries are cancelled.", "success")
+    flash(_("Deleted the endpoint %(url)s; its pending deliveries are cancelled.", url=found.url), "success")
     return redirect(url_for("console_webhooks.page"))
 
 
@@ -150,13 +159,13 @@ def redeliver(endpoint_id, delivery_id):
     except Conflict as exc:  # a disabled endpoint; another company's delivery stays a 404, as in the API
         flash(exc.message, "error")
     else:
-        flash("Sent again: same event id and body, with a fresh signature.", "success")
+        flash(_("Sent again: same event id and body, with a fresh signature."), "success")
     return redirect(url_for("console_webhooks.endpoint", endpoint_id=endpoint_id))
 
 
 def _render(form):
     keys = endpoints.managing_keys(g.company.id)
-    form.key.choices = options([(key.id, f"{key.name} ({key.display_prefix}…)") for key in keys])
+    form.key.choices = stored_options((key.id, f"{key.name} ({key.display_prefix}…)") for key in keys)
     return render_template("console/webhooks.html", endpoints=endpoints.with_owners(g.company.id), form=form,
                            keys=keys)
 
@@ -166,7 +175,8 @@ def _render_endpoint(found, pace_form):
     shown_id, secret = take_shown_once("webhook_secret")
     roll_form = RollEndpointSecretForm(formdata=None, secret_version=endpoints.secret_version(found))
     return render_template("console/webhook.html", endpoint=found, owner=owners.get(found),
-                           log=deliveries.log(found), new_secret=secret if shown_id == found.id else None,
+                           log=deliveries.log(found), statuses=STATUS_LABELS,
+                           new_secret=secret if shown_id == found.id else None,
                            roll_form=roll_form if _rolling_live() else None, pace_form=pace_form,
                            previous_until=endpoints.previous_secret_until(found, runtime().now()))
 

@@ -22,6 +22,7 @@ from app.domain.webhooks import deliveries, endpoints, sending
 from app.domain.webhooks.deliveries import Attempt, Outcome
 from app.extensions import delivery_pacer, job_queue, mailer, runtime, webhook_sender
 from app.models.base import connection
+from app.notices import endpoint_notice_email
 
 log = logging.getLogger(__name__)
 THREADS = 16  # lanes sent side by side
@@ -157,12 +158,11 @@ def _give_back_until(delivery_ids, seconds, current):
 def notify_endpoint(endpoint_id, notice):
     """Email the company's owner that an endpoint is failing, was disabled, or is gone."""
     with connection():
-        message = endpoints.notice_email(endpoint_id, notice)
-    if message is None:
+        told = endpoints.endpoint_notice(endpoint_id, notice)
+    if told is None:
         return False
-    recipients, subject, body = message
-    for recipient in recipients:
-        mailer().send(recipient, subject, body)
+    for recipient, language in told.recipients:
+        mailer().send(recipient, *endpoint_notice_email(told, language))
     return True
 
 

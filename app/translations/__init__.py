@@ -26,8 +26,8 @@ LANGUAGES = ("ar", "en")
 KEYWORDS = ("_", "gettext", "ngettext:1,2", "lazy_gettext", "_l", "lazy_ngettext:1,2")
 
 
-def po_path(language: str) -> Path:
-    return HERE / language / "LC_MESSAGES" / "messages.po"
+def po_path(language: str, folder: Path = HERE) -> Path:
+    return folder / language / "LC_MESSAGES" / "messages.po"
 
 
 def extracted() -> Catalog:
@@ -40,8 +40,8 @@ def extracted() -> Catalog:
             return read_po(source)
 
 
-def read(language: str) -> Catalog:
-    with po_path(language).open("rb") as source:
+def read(language: str, folder: Path = HERE) -> Catalog:
+    with po_path(language, folder).open("rb") as source:
         return read_po(source, locale=language)
 
 
@@ -66,9 +66,9 @@ def update() -> None:
         _write(catalog, path)
 
 
-def compiled(language: str) -> bytes:
+def compiled(language: str, folder: Path = HERE) -> bytes:
     buffer = io.BytesIO()
-    write_mo(buffer, read(language), use_fuzzy=False)
+    write_mo(buffer, read(language, folder), use_fuzzy=False)
     return buffer.getvalue()
 
 
@@ -78,12 +78,12 @@ def _write(catalog: Catalog, path: Path) -> None:
     path.with_suffix(".mo").write_bytes(compiled(path.parts[-3]))
 
 
-def problems() -> Iterator[str]:
-    """What is wrong with the catalogs: a string not in them, an entry untranslated, fuzzy
-    or left over, a .mo that is not its .po compiled."""
+def problems(folder: Path = HERE) -> Iterator[str]:
+    """What is wrong with the catalogs in `folder`: a string not in them, an entry
+    untranslated, fuzzy or left over, a .mo that is not its .po compiled."""
     wanted = {message.id for message in extracted() if message.id}
     for language in LANGUAGES:
-        catalog = read(language)
+        catalog = read(language, folder)
         held = {message.id for message in catalog if message.id}
         for missing in sorted(wanted - held, key=str):
             yield f"{language}: not in the catalog: {missing!r}"
@@ -97,9 +97,9 @@ def problems() -> Iterator[str]:
                 yield f"{language}: untranslated: {message.id!r}"
             if message.fuzzy:
                 yield f"{language}: fuzzy: {message.id!r}"
-        mo = po_path(language).with_suffix(".mo")
-        if not mo.exists() or mo.read_bytes() != compiled(language):
-            yield f"{language}: {mo.relative_to(ROOT)} is not its .po compiled (run: python -m app.translations update)"
+        mo = po_path(language, folder).with_suffix(".mo")
+        if not mo.exists() or mo.read_bytes() != compiled(language, folder):
+            yield f"{language}: {mo.name} is not its .po compiled (run: python -m app.translations update)"
 
 
 def _babel(*args: str) -> None:

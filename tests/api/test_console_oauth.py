@@ -345,3 +345,14 @@ def test_the_consent_page_answers_any_query_without_a_fault(client, admin, ledge
     assert answer.status_code in (200, 302, 400), answer.get_data(as_text=True)[:300]
     if answer.status_code == 302:
         assert redirected_to(answer)[0] == REDIRECT
+
+
+def test_the_consent_page_reads_in_arabic_with_the_app_and_scopes_as_stored(client, admin, ledgerly):
+    url = authorize_url(ledgerly[0].id, scope="employees:read payroll:read")
+    switched = client.get(url + "&lang=ar")
+    assert switched.status_code == 302 and switched.headers["Location"].endswith(url)  # the request, kept whole
+    body = text(client.get(url))
+    assert '<html lang="ar" dir="rtl">' in body
+    assert 'value="approve">موافقة</button>' in body
+    assert '<bdi lang="en" dir="ltr">Ledgerly Sync</bdi>' in body
+    assert '<code dir="ltr" lang="en">payroll:read</code>' in body and "Read your employees" not in body

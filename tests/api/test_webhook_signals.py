@@ -7,8 +7,9 @@ from datetime import timedelta
 from app.domain.kernel.clock import from_db
 from app.domain.people import actions as hr
 from app.domain.people.employees import roster
-from app.domain.webhooks.endpoints import notice_email
+from app.domain.webhooks.endpoints import endpoint_notice
 from app.models import WebhookDelivery, WebhookEndpoint
+from app.notices import endpoint_notice_email
 from tests.helpers import create_webhook, deliver_all, pending_deliveries
 from tests.receivers import Receiver
 
@@ -46,8 +47,10 @@ def test_a_410_disables_the_endpoint_tells_the_owner_and_cancels_what_was_pendin
 def test_the_owners_email_says_the_receiver_answered_gone(app, client, headers, loopback, clock):
     with Receiver(status=410) as gone:
         endpoint = create_webhook(client, headers, gone.url).get_json()
-    recipients, subject, body = notice_email(endpoint["id"], "gone")
-    assert recipients and subject.startswith("Webhook endpoint gone") and "410 Gone" in body
+    notice = endpoint_notice(endpoint["id"], "gone")
+    with app.app_context():
+        subject, body = endpoint_notice_email(notice, None)
+    assert notice.recipients and subject.startswith("Webhook endpoint gone") and "410 Gone" in body
 
 
 def test_retry_after_puts_the_next_attempt_no_earlier_than_asked(app, client, headers, sandbox, loopback, runtime,

@@ -21,7 +21,8 @@ LAYERS = [
     ("app",),
     ("app.cli", "app.serve", "app.gunicorn_settings", "app.gunicorn_worker"),
     ("app.api", "app.console", "app.jobs", "app.oauth", "app.ops"),
-    ("app.extensions", "app.mail", "app.egress", "app.telemetry", "app.metrics", "app.i18n", "app.translations"),
+    ("app.extensions", "app.mail", "app.egress", "app.telemetry", "app.metrics", "app.i18n", "app.notices",
+     "app.translations"),
     ("app.domain",),
     ("app.models",),
 ]

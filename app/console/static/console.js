@@ -10,7 +10,7 @@ document.addEventListener("DOMContentLoaded", () => {
       } catch {
         document.execCommand("copy");  // older browsers, or no clipboard permission
       }
-      button.textContent = "Copied";
+      button.textContent = button.dataset.copied;  // the page's language (the template says it)
     });
   });
   // Ask before actions that cannot be undone.

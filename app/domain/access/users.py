@@ -71,11 +71,12 @@ def ensure_no_sandbox(user: User) -> None:
         raise Conflict(f"{user.email} already has a sandbox company (one per user)")
 
 
-def owner_emails(company_id: str) -> list[str]:
-    """Who hears about the company's integrations: the sandbox's owner, or its CEOs."""
-    owners = [user.email for user in User.select(User.email).join(Company, on=(Company.sandbox_owner == User.id))
-              .where(Company.id == company_id)]
-    return owners or [user.email for user in User.select(User.email).join(Membership)
+def owners_of(company_id: str) -> list[tuple[str, str | None]]:
+    """Who hears about the company's integrations, as (email, language they chose): the
+    sandbox's owner, or its CEOs."""
+    owners = [(user.email, user.language) for user in User.select(User.email, User.language)
+              .join(Company, on=(Company.sandbox_owner == User.id)).where(Company.id == company_id)]
+    return owners or [(user.email, user.language) for user in User.select(User.email, User.language).join(Membership)
                       .where(Membership.company == company_id, Membership.role == "ceo").order_by(User.email)]
 
 

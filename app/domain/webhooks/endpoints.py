@@ -18,11 +18,11 @@ import hashlib
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Protocol, TypeAlias
+from typing import NamedTuple, Protocol, TypeAlias
 
 from peewee import ModelSelect, fn
 
-from app.domain.access.users import owner_emails
+from app.domain.access.users import owners_of
 from app.domain.kernel import events
 from app.domain.kernel.clock import format_utc, from_db, to_db
 from app.domain.kernel.errors import Conflict, NotFound, ValidationFailed
@@ -288,32 +288,25 @@ def disable_for_credential(kind: str, credential_id: str, reason: str, now: date
             .execute())
 
 
-def notice_email(endpoint_id: str, notice: str) -> tuple[list[str], str, str] | None:
-    """(recipients, subject, body) telling the company's owner that an endpoint is
-    `failing` (three days), was `disabled` (seven days), or is `gone` (its receiver
-    answered 410); None if the endpoint no longer exists."""
+class EndpointNotice(NamedTuple):
+    """What the company's owners are told about an endpoint (app/notices.py writes it in
+    each one's language)."""
+
+    recipients: list[tuple[str, str | None]]  # (email, language chosen)
+    kind: str  # failing (three days), disabled (seven days), gone (its receiver answered 410)
+    endpoint_id: str
+    url: str
+    failing_since: datetime | None
+
+
+def endpoint_notice(endpoint_id: str, kind: str) -> EndpointNotice | None:
+    """What to tell the company's owners that an endpoint is `failing`, was `disabled`,
+    or is `gone`; None if the endpoint no longer exists."""
     endpoint = WebhookEndpoint.get_or_none(WebhookEndpoint.id == endpoint_id)
     if endpoint is None:
         return None
-    since = format_utc(endpoint.failing_since) or "recently"
-    if notice == "gone":
-        subject = f"Webhook endpoint gone: {endpoint.url}"
-        body = (f"The receiver of the webhook endpoint {endpoint.id} ({endpoint.url}) answered 410 Gone, so the "
-                "endpoint has been disabled and no more events are sent to it; its pending deliveries were "
-                "cancelled.\n\nIf that was a mistake, the integration can re-enable it (PATCH /v1/webhooks/"
-                f"{endpoint.id} with active: true) or you can in the console, and replay what it missed.")
-    elif notice == "disabled":
-        subject = f"Webhook endpoint disabled: {endpoint.url}"
-        body = (f"Every delivery to the webhook endpoint {endpoint.id} ({endpoint.url}) has failed since {since}, "
-                "so after seven days it has been disabled and no more events are sent to it.\n\n"
-                "Once the receiver answers again, the integration can re-enable it (PATCH /v1/webhooks/"
-                f"{endpoint.id} with active: true) or you can in the console, and redeliver what it missed.")
-    else:
-        subject = f"Webhook endpoint failing: {endpoint.url}"
-        body = (f"Every delivery to the webhook endpoint {endpoint.id} ({endpoint.url}) has failed since {since}. "
-                "If it keeps failing, it will be disabled seven days after the first failure.\n\n"
-                "The delivery log in the console shows what the receiver answered.")
-    return owner_emails(endpoint.company_id), subject, body
+    return EndpointNotice(owners_of(endpoint.company_id), kind, endpoint.id, endpoint.url,
+                          from_db(endpoint.failing_since))
 
 
 def disabled_counts() -> dict[str, int]:

@@ -1,0 +1,106 @@
+"""The console in Arabic and English (issue 37): which language a page is in, that the
+choice is kept (cookie, and the user's profile across browsers), Arabic pages right to
+left with names, money and form errors in Arabic, emails in the recipient's language,
+and the partner API untouched."""
+
+import re
+
+from app.domain.access import users as access
+from app.domain.webhooks.endpoints import EndpointNotice
+from app.i18n import COOKIE
+from app.models import PayrollRun, User
+from app.notices import endpoint_notice_email
+from tests.api.console import PASSWORD, csrf, member, sign_in, text
+
+ARABIC_FIRST = {"Accept-Language": "ar-KW,ar;q=0.9,en;q=0.5"}
+ARABIC = re.compile(r"[\u0600-\u06FF]")
+
+
+def test_a_browser_that_asks_for_arabic_gets_the_page_in_arabic_right_to_left(client):
+    page = text(client.get("/console/sign-in", headers=ARABIC_FIRST))
+    assert '<html lang="ar" dir="rtl">' in page
+    assert "تسجيل الدخول" in page and "كلمة المرور" in page and ">Sign in<" not in page
+
+
+def test_without_arabic_in_accept_language_the_page_is_english(client):
+    for asked in ({}, {"Accept-Language": "fr-FR,fr;q=0.9"}, {"Accept-Language": "en-GB"}):
+        page = text(client.get("/console/sign-in", headers=asked))
+        assert '<html lang="en" dir="ltr">' in page and ">Sign in</h1>" in page and not ARABIC.search(
+            page.replace("العربية", ""))  # the switch names Arabic in Arabic
+
+
+def test_a_switch_to_english_is_kept_by_the_browser_and_the_page_is_the_same_without_it(client):
+    switched = client.get("/console/sign-in?next=%2Fconsole%2Fpayroll&lang=en", headers=ARABIC_FIRST)
+    assert switched.status_code == 302 and switched.location.endswith("/console/sign-in?next=%2Fconsole%2Fpayroll")
+    kept = client.get_cookie(COOKIE)
+    assert kept.value == "en" and kept.http_only and kept.same_site == "Lax"
+    assert '<html lang="en"' in text(client.get("/console/sign-in", headers=ARABIC_FIRST))
+    client.get("/console/sign-in?lang=ar")
+    assert '<html lang="ar"' in text(client.get("/console/sign-in"))
+
+
+def test_a_language_not_offered_changes_nothing(client):
+    answer = client.get("/console/sign-in?lang=fr")
+    assert answer.status_code == 200 and client.get_cookie(COOKIE) is None and '<html lang="en"' in text(answer)
+
+
+def test_a_signed_in_users_choice_follows_them_to_another_browser(app, client, live_company, clock):
+    user = member(live_company, "hr_admin", clock)
+    assert sign_in(client, user.email).status_code == 302
+    client.get("/console/integrations?lang=ar")
+    assert User.get_by_id(user.id).language == "ar"
+    other_browser = app.test_client()
+    other_browser.set_cookie(COOKIE, "en")  # what this browser chose before, signed out
+    assert '<html lang="en"' in text(other_browser.get("/console/sign-in"))
+    assert sign_in(other_browser, user.email).status_code == 302
+    page = text(other_browser.get("/console/integrations", headers={"Accept-Language": "en"}))
+    assert '<html lang="ar" dir="rtl">' in page and "مفاتيح" in page
+
+
+def test_a_form_error_is_shown_in_arabic(client, live_company, clock):
+    user = member(live_company, "hr_admin", clock)
+    client.get("/console/sign-in?lang=ar")
+    empty = client.post("/console/sign-in", data={"email": "", "password": "", "csrf_token": csrf(client)})
+    assert empty.status_code == 400 and "هذا الحقل مطلوب" in text(empty)
+    wrong = client.post("/console/sign-in", data={"email": user.email, "password": PASSWORD + "x",
+                                                  "csrf_token": csrf(client)})
+    assert wrong.status_code == 401 and '<p class="flash error" role="alert">' in text(wrong)
+    assert ARABIC.search(re.search(r'<p class="flash error" role="alert">([^<]+)</p>', text(wrong)).group(1))
+
+
+def test_an_arabic_page_shows_arabic_names_and_money_in_arabic_and_english_data_as_english(client, admin,
+                                                                                           in_sandbox):
+    in_sandbox.name_ar = "شركة الخليج التجريبية"
+    in_sandbox.save()
+    client.get("/console/payroll?lang=ar")
+    page = text(client.get("/console/payroll"))
+    assert "<bdi>شركة الخليج التجريبية</bdi>" in page
+    assert re.search(r"\d{1,3}(,\d{3})*\.\d{3}\xa0د\.ك\.", page)  # KWD's three decimals, its Arabic symbol
+    assert f'<bdi lang="en" dir="ltr">{admin.email}</bdi>' in page
+    run = PayrollRun.get(PayrollRun.company == in_sandbox.id, PayrollRun.status == "finalized")
+    assert re.search(r"\d{1,3}(,\d{3})*\.\d{3}\xa0د\.ك\.", text(client.get(f"/console/payroll/{run.id}")))
+
+
+def test_the_partner_api_answers_in_english_whatever_the_browser_asks(client, headers):
+    answer = client.get("/v1/employees/emp_none", headers={**headers, **ARABIC_FIRST})
+    assert answer.status_code == 404 and not ARABIC.search(answer.get_data(as_text=True))
+    assert answer.get_json()["title"].isascii()
+
+
+def test_emails_are_written_in_the_recipients_language(app, client, live_company, clock, inbox):
+    arabic, english = (member(live_company, "hr_admin", clock, email=f"{name}@example.com") for name in ("ar", "en"))
+    access.choose_language(arabic, "ar")
+    for user in (arabic, english):
+        client.post("/console/forgot-password", data={"email": user.email, "csrf_token": csrf(client)})
+    by_recipient = {message["To"]: message for message in inbox.messages}
+    assert ARABIC.search(by_recipient[arabic.email]["Subject"])
+    body = by_recipient[arabic.email].get_content()
+    assert ARABIC.search(body) and "/console/reset-password/" in body
+    assert by_recipient[english.email]["Subject"] == "Set a new console password"
+    notice = EndpointNotice([], "disabled", "whk_1", "https://hooks.example.com/in", None)
+    with app.app_context():
+        subject, body = endpoint_notice_email(notice, "ar")
+        assert ARABIC.search(subject) and "https://hooks.example.com/in" in subject and ARABIC.search(body)
+        assert "whk_1" in body and "PATCH /v1/webhooks/whk_1" in body
+        subject, body = endpoint_notice_email(notice, None)
+        assert subject == "Webhook endpoint disabled: https://hooks.example.com/in" and not ARABIC.search(body)
