@@ -12,8 +12,9 @@ from zoneinfo import ZoneInfo
 from flask import flash, g, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import ngettext
+from markupsafe import Markup
 
-from app.console.common import console_blueprint, requires
+from app.console.common import console_blueprint, requires, said
 from app.console.forms import PUNCH_WORDS, LinkForm, PunchForm, options, stored_options
 from app.domain.attendance.days import list_days, rejected_punches
 from app.domain.attendance.ingest import link_reference, record_punch, unmatched_references
@@ -21,6 +22,7 @@ from app.domain.kernel.clock import from_db
 from app.domain.kernel.errors import DomainError
 from app.domain.people.employees import roster
 from app.extensions import runtime
+from app.i18n import as_stored, name_of
 from app.i18n import lazy_text as _l
 
 bp = console_blueprint("hr_attendance", url_prefix="/console")
@@ -138,10 +140,13 @@ def _day_view(record, names, zone):
 
 
 def _person(names, employee_id):
+    """Who a day or a punch is: staff number and name (the Arabic one on an Arabic page)."""
     person = names.get(employee_id)
-    return f"{person.staff_number} · {person.name_en}" if person else employee_id
+    if person is None:
+        return as_stored(employee_id)
+    return Markup("{} · {}").format(as_stored(person.staff_number), name_of(person))
 
 
 def _message(exc):
     errors = getattr(exc, "errors", None)
-    return "; ".join(message for _path, message in errors) if errors else exc.message or _("Refused.")
+    return "; ".join(said(message) for _path, message in errors) if errors else said(exc.message) or _("Refused.")

@@ -21,11 +21,11 @@ from werkzeug.exceptions import HTTPException
 from app.domain.access import signin
 from app.domain.access import users as access
 from app.domain.kernel.clock import format_utc, from_db
-from app.domain.kernel.errors import DomainError
+from app.domain.kernel.errors import DomainError, Words
 from app.domain.kernel.money import format_minor, minor_digits
 from app.domain.kernel.sealing import Sealer
 from app.extensions import runtime
-from app.i18n import COOKIE, chosen, current_language, date_time, keep_choice, money, number
+from app.i18n import COOKIE, RIGHT_TO_LEFT, chosen, current_language, date_time, keep_choice, money, number
 from app.i18n import lazy_text as _l
 from app.telemetry import log_server_error, route_of
 
@@ -219,8 +219,8 @@ def _error_page(exc):
 def _domain_error(exc):
     """A refusal no view turned into a message of its own (another company's record, say)."""
     status = {"not_found": 404, "conflict": 409, "validation_failed": 422}.get(exc.code, 400)
-    # The domain words its refusals in English: another language's page says it in general.
-    told = exc.message if current_language() == "en" else None
+    # A refusal the catalogs cannot say in another language is said in general there.
+    told = said(exc.message) if isinstance(exc.message, Words) or current_language() == "en" else None
     return _render_error(status, told or ERROR_MESSAGES.get(status))
 
 
@@ -239,6 +239,22 @@ def _render_error(status, message):
         except PeeweeException:  # the database is the fault: the page still renders, signed out
             pass
     return render_template("console/error.html", status=status, message=message), status
+
+
+def said(message: str) -> str:
+    """The domain's words (a refusal, a field's problem) in the page's language: from the
+    catalogs where the domain wrote them as Words; as they are (English) otherwise."""
+    if not isinstance(message, Words):
+        return message
+    right_to_left = current_language() in RIGHT_TO_LEFT
+    values = {}
+    for name, value in message.values.items():
+        if isinstance(value, Words):  # "`name` must not be empty" inside a bigger sentence
+            value = said(value)
+        elif right_to_left and f"%({name})s" in message.template:
+            value = f"\u2066{value}\u2069"  # an ID or a code, left to right inside the sentence
+        values[name] = value
+    return _(message.template, **values) if values else _(message.template)
 
 
 def sentence(text: str) -> str:

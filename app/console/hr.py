@@ -11,7 +11,7 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 from wtforms import SelectChoice
 
-from app.console.common import console_blueprint, requires, sentence
+from app.console.common import console_blueprint, requires, said, sentence
 from app.console.forms import (
     EMPLOYMENT_TYPE_WORDS,
     STATUS_WORDS,
@@ -220,7 +220,8 @@ def _fields_of(form):
 
 
 def _show_errors(form, exc):
-    for path, message in getattr(exc, "errors", None) or [("", exc.message)]:
+    for path, told in getattr(exc, "errors", None) or [("", exc.message)]:
+        message = said(told)
         if path in form:
             form[path].errors = [*form[path].errors, message]
         else:
@@ -234,7 +235,7 @@ def _form_status():
 
 def _message(exc):
     errors = getattr(exc, "errors", None)
-    return "; ".join(message for _path, message in errors) if errors else exc.message
+    return "; ".join(said(message) for _path, message in errors) if errors else said(exc.message)
 
 
 # ---- payroll ---------------------------------------------------------------------
@@ -290,7 +291,7 @@ def map_account():
                                           name_en=form.name_en.data or None, name_ar=form.name_ar.data or None)
         except ValidationFailed as exc:
             for name, message in exc.errors:
-                getattr(form, name).errors = [*getattr(form, name).errors, message]
+                getattr(form, name).errors = [*getattr(form, name).errors, said(message)]
         except DomainError as exc:
             flash(_message(exc), "error")
         else:

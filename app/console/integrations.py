@@ -11,7 +11,7 @@ app/console/common.py.
 from flask import current_app, flash, g, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
-from app.console.common import console_blueprint, requires, sentence, show_once, take_shown_once
+from app.console.common import console_blueprint, requires, said, sentence, show_once, take_shown_once
 from app.console.forms import CreateKeyForm, TriggerForm
 from app.console.scopes import SCOPE_WORDS
 from app.domain import credentials, sandbox
@@ -74,10 +74,10 @@ def trigger():
         try:
             done = sandbox.trigger(g.company, form.event_type.data, runtime())
         except DomainError as exc:
-            flash(exc.message, "error")
+            flash(said(exc.message), "error")
         else:
             flash(_("%(event)s: %(done)s The event is in the outbox for delivery.", event=form.event_type.data,
-                    done=sentence(done)), "success")
+                    done=sentence(said(done))), "success")
     else:
         flash(_("Choose an event type."), "error")
     return redirect(url_for("integrations.page") + "#trigger")

@@ -11,7 +11,7 @@ Moving an app to production mode is an operator's command, not a button here.
 from flask import abort, current_app, flash, g, redirect, render_template, url_for
 from flask_babel import gettext as _
 
-from app.console.common import console_blueprint, requires, show_once, take_shown_once
+from app.console.common import console_blueprint, requires, said, show_once, take_shown_once
 from app.console.forms import RegisterAppForm, RotateAppSecretForm
 from app.domain.kernel.errors import Conflict, ValidationFailed
 from app.domain.oauth import apps
@@ -45,7 +45,7 @@ def register():
     except ValidationFailed as exc:
         for name, message in exc.errors:
             field = getattr(form, name.split(".")[0])
-            field.errors = [*field.errors, _on_line(name, form, message)]
+            field.errors = [*field.errors, _on_line(name, form, said(message))]
         return _render(form), 422
     current_app.logger.info("console oauth app registered app=%s company=%s user=%s", app.id, g.company.id,
                             g.user.id)

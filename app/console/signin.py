@@ -4,7 +4,7 @@ from flask import abort, current_app, flash, g, redirect, render_template, reque
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
-from app.console.common import console_blueprint, safe_next, sentence, sign_in, sign_out, signed_in
+from app.console.common import console_blueprint, safe_next, said, sentence, sign_in, sign_out, signed_in
 from app.console.forms import ForgotPasswordForm, ResetPasswordForm, SandboxForm, SignInForm, SwitchCompanyForm, options
 from app.domain import sandbox
 from app.domain.access import signin
@@ -102,7 +102,7 @@ def sandbox_page():
         try:
             created = sandbox.create_sandbox(g.user, form.country.data, runtime())
         except DomainError as exc:
-            flash(exc.message, "error")
+            flash(said(exc.message), "error")
         else:
             flash(_("Created %(name)s Switch to it to create sandbox keys.", name=sentence(created.name_en)),
                   "success")
@@ -154,9 +154,9 @@ def reset_password(token):
             try:
                 user = signin.reset_password(token, form.password.data, runtime())
             except ValidationFailed as exc:
-                form.password.errors.extend(message for _path, message in exc.errors)
+                form.password.errors.extend(said(message) for _path, message in exc.errors)
             except DomainError as exc:
-                flash(exc.message, "error")
+                flash(said(exc.message), "error")
                 return redirect(url_for("signin.forgot_password"))
             else:
                 current_app.logger.info("password reset used user=%s", user.id)

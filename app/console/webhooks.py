@@ -14,7 +14,7 @@ from flask import abort, current_app, flash, g, redirect, render_template, url_f
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
-from app.console.common import console_blueprint, requires, show_once, take_shown_once
+from app.console.common import console_blueprint, requires, said, show_once, take_shown_once
 from app.console.forms import AddEndpointForm, EndpointPaceForm, RollEndpointSecretForm, stored_options
 from app.domain.kernel.errors import Conflict, ValidationFailed
 from app.domain.webhooks import deliveries, endpoints
@@ -49,7 +49,7 @@ def add():
     except ValidationFailed as exc:
         for name, message in exc.errors:
             field = getattr(form, name.split(".")[0], form.url)
-            field.errors = [*field.errors, message]
+            field.errors = [*field.errors, said(message)]
         return _render(form), 422
     current_app.logger.info("console webhook endpoint added endpoint=%s company=%s user=%s", made.id, g.company.id,
                             g.user.id)
@@ -74,7 +74,7 @@ def pace(endpoint_id):
             endpoints.update_endpoint(endpoints.of_company(g.company.id), found.id, runtime(),
                                       rate_limit=form.rate_limit.data)
         except ValidationFailed as exc:
-            form.rate_limit.errors = [message for _path, message in exc.errors]
+            form.rate_limit.errors = [said(message) for _path, message in exc.errors]
         else:
             limit = form.rate_limit.data
             flash(ngettext("At most %(limit)s deliveries a second from now.",
@@ -157,7 +157,7 @@ def redeliver(endpoint_id, delivery_id):
     try:
         deliveries.redeliver(_endpoint(endpoint_id), delivery_id, runtime())
     except Conflict as exc:  # a disabled endpoint; another company's delivery stays a 404, as in the API
-        flash(exc.message, "error")
+        flash(said(exc.message), "error")
     else:
         flash(_("Sent again: same event id and body, with a fresh signature."), "success")
     return redirect(url_for("console_webhooks.endpoint", endpoint_id=endpoint_id))

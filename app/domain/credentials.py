@@ -21,7 +21,7 @@ from typing import NamedTuple
 from app.domain.access import keys
 from app.domain.access.principal import Principal, Unauthenticated, hash_secret
 from app.domain.kernel.clock import to_db
-from app.domain.kernel.errors import NotFound
+from app.domain.kernel.errors import NotFound, Words
 from app.domain.kernel.runtime import Runtime
 from app.domain.oauth import connections
 from app.domain.webhooks import endpoints
@@ -105,7 +105,7 @@ def revoke_key(key_id: str, runtime: Runtime, *, company: str | None = None) -> 
         _revoke(query, runtime)
         key = ApiKey.get_or_none(query)
     if key is None:
-        raise NotFound(f"no API key {key_id}")
+        raise NotFound(Words("no API key %(key)s", key=key_id))
     return key
 
 

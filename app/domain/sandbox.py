@@ -19,7 +19,7 @@ from app.domain.access.companies import create_company
 from app.domain.access.users import add_membership, ensure_no_sandbox
 from app.domain.kernel.clock import to_db
 from app.domain.kernel.countries import EXPATRIATE_POOLS, get_country
-from app.domain.kernel.errors import Conflict, ValidationFailed
+from app.domain.kernel.errors import Conflict, ValidationFailed, Words
 from app.domain.kernel.ids import new_id
 from app.domain.kernel.money import minor_digits
 from app.domain.kernel.runtime import Runtime
@@ -74,7 +74,7 @@ def create_sandbox(user: User, country_code: str, runtime: Runtime, *, seed: int
     try:
         country = get_country(country_code)
     except ValueError as exc:
-        raise ValidationFailed("unknown country", [("country", str(exc))]) from None
+        raise ValidationFailed(Words("unknown country"), [("country", exc.args[0])]) from None
     rng = random.Random(seed)
     with write_transaction():
         # One per user, decided under the user's row lock: of two "Create sandbox"
@@ -227,7 +227,8 @@ def trigger_event(company: Company, event_type: str, runtime: Runtime) -> str:
     """`trigger`, for a partner over the API (`triggerSandboxEvent`, v1.3): the id of the
     `event_type` event the action wrote (the newest, should it write several)."""
     if event_type not in TRIGGERS:
-        raise ValidationFailed("unknown event type", [("type", f"one of {', '.join(TRIGGERS)}")])
+        raise ValidationFailed(Words("unknown event type"),
+                               [("type", Words("one of %(choices)s", choices=", ".join(TRIGGERS)))])
     # Events of this type written from now on: those already there at this instant are few.
     since = to_db(runtime.now())
     of_type = (OutboxEvent.company == company.id) & (OutboxEvent.type == event_type) & (OutboxEvent.created_at >= since)
@@ -236,7 +237,7 @@ def trigger_event(company: Company, event_type: str, runtime: Runtime) -> str:
     written = (OutboxEvent.select(OutboxEvent.id).where(of_type, OutboxEvent.id.not_in(seen))
                .order_by(OutboxEvent.created_at.desc(), OutboxEvent.id.desc()).first())
     if written is None:  # every trigger writes its event; this would be a fault of ours
-        raise Conflict(f"{event_type} was not written")
+        raise Conflict(Words("%(event_type)s was not written", event_type=event_type))
     return written.id
 
 
@@ -244,9 +245,10 @@ def trigger(company: Company, event_type: str, runtime: Runtime) -> str:
     """Make `event_type` happen in a sandbox by doing the real HR action behind it, so a
     partner developer can get any webhook on demand. Returns what was done, in words."""
     if not company.sandbox:
-        raise Conflict("events can be triggered in sandbox companies only")
+        raise Conflict(Words("events can be triggered in sandbox companies only"))
     if event_type not in TRIGGERS:
-        raise ValidationFailed("unknown event type", [("event_type", f"one of {', '.join(TRIGGERS)}")])
+        raise ValidationFailed(Words("unknown event type"),
+                               [("event_type", Words("one of %(choices)s", choices=", ".join(TRIGGERS)))])
     active = (Employee.select().where(Employee.company == company.id, Employee.status != "left",
                                       Employee.archived == False)  # noqa: E712
               .order_by(Employee.staff_number))
@@ -256,44 +258,47 @@ def trigger(company: Company, event_type: str, runtime: Runtime) -> str:
         employee = active.first() if event_type == "employee.updated" else active.order_by(
             Employee.staff_number.desc()).first()
         if employee is None:
-            raise Conflict("the sandbox has no active employee left; trigger employee.created first")
+            raise Conflict(Words("the sandbox has no active employee left; trigger employee.created first"))
         if event_type == "employee.updated":
             title = (employee.job_title or "Associate")
             title = title[len("Senior "):] if title.startswith("Senior ") else f"Senior {title}"[:200]
             update_employee(company.id, employee.id, {"job_title": title}, runtime)
-            return f"{employee.staff_number} is now {title}"
+            return Words("%(staff_number)s is now %(title)s", staff_number=employee.staff_number, title=title)
         today = runtime.now().astimezone(ZoneInfo(company.timezone)).date()
         end_employment(company.id, employee.id, max(today, employee.hire_date), runtime,
                        reason="Sandbox trigger")
-        return f"{employee.staff_number} has left"
+        return Words("%(staff_number)s has left", staff_number=employee.staff_number)
     runs = PayrollRun.select().where(PayrollRun.company == company.id, PayrollRun.status != "deleted")
     if event_type == "payroll_run.wps_updated":  # the newest closed run's file, one step on with the bank
         run = (runs.where(PayrollRun.status.in_(("finalized", "paid")), PayrollRun.wps_status != "accepted")
                .order_by(PayrollRun.payroll_month.desc()).first()) or _finalize_next_month(company, runs, runtime)
         step = "accepted" if run.wps_status == "submitted" else "submitted"
         set_wps_status(run, step, runtime)
-        return f"the {run.payroll_month} run's salary file is now {step} with the bank"
+        if step == "accepted":
+            return Words("the %(month)s run's salary file is now accepted with the bank", month=run.payroll_month)
+        return Words("the %(month)s run's salary file is now submitted with the bank", month=run.payroll_month)
     if event_type == "payroll_run.finalized":
         run = _finalize_next_month(company, runs, runtime)
-        return f"finalized the {run.payroll_month} run"
+        return Words("finalized the %(month)s run", month=run.payroll_month)
     if event_type == "payroll_run.corrected":
         run = runs.where(PayrollRun.status.in_(("finalized", "paid"))).order_by(PayrollRun.payroll_month.desc()).first()
         employee = (PayrollLine.select().join(Employee)  # someone paid that month, not a leaver settled in it
                     .where(PayrollLine.run == run, PayrollLine.component_code == "basic", Employee.status != "left")
                     .first()) if run else None
         if employee is None:
-            raise Conflict("no run to correct; trigger payroll_run.finalized first")
+            raise Conflict(Words("no run to correct; trigger payroll_run.finalized first"))
         current = Employee.get_by_id(employee.employee_id)
         raised = current.basic_salary_minor + 10 ** minor_digits(run.currency)
         correct_run(run, {current.id: {"basic": raised}}, runtime)
-        return f"corrected the {run.payroll_month} run ({current.staff_number}'s basic pay)"
+        return Words("corrected the %(month)s run (%(staff_number)s's basic pay)", month=run.payroll_month,
+                     staff_number=current.staff_number)
     finalized = runs.where(PayrollRun.status == "finalized").order_by(PayrollRun.payroll_month.desc()).first()
     run = finalized or _finalize_next_month(company, runs, runtime)
     if event_type == "payroll_run.paid":
         mark_paid(run, runtime)
-        return f"paid the {run.payroll_month} run"
+        return Words("paid the %(month)s run", month=run.payroll_month)
     delete_run(run, runtime)
-    return f"deleted the {run.payroll_month} run"
+    return Words("deleted the %(month)s run", month=run.payroll_month)
 
 
 def _finalize_next_month(company, runs, runtime):
@@ -322,4 +327,4 @@ def _hire_someone(company, runtime):
         "basic_salary_minor": _scaled_minor(7000 * rng.uniform(0.9, 1.1), country.currency),
         "nationality": nationality, "contact_phone": _phone(rng, country.code),
     }, runtime)
-    return f"hired {employee.staff_number} {employee.name_en}"
+    return Words("hired %(staff_number)s %(name)s", staff_number=employee.staff_number, name=employee.name_en)

@@ -22,8 +22,8 @@ from babel.messages.pofile import read_po, write_po
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 LANGUAGES = ("ar", "en")
-# What marks a string for translation, beside gettext's own names.
-KEYWORDS = ("_", "gettext", "ngettext:1,2", "lazy_gettext", "_l", "lazy_ngettext:1,2")
+# What marks a string for translation, beside gettext's own names (Words: the domain's).
+KEYWORDS = ("_", "gettext", "ngettext:1,2", "lazy_gettext", "_l", "lazy_ngettext:1,2", "Words")
 
 
 def po_path(language: str, folder: Path = HERE) -> Path:

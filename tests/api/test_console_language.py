@@ -104,3 +104,11 @@ def test_emails_are_written_in_the_recipients_language(app, client, live_company
         assert "whk_1" in body and "PATCH /v1/webhooks/whk_1" in body
         subject, body = endpoint_notice_email(notice, None)
         assert subject == "Webhook endpoint disabled: https://hooks.example.com/in" and not ARABIC.search(body)
+
+
+def test_the_domains_refusals_read_in_arabic_with_their_ids_left_to_right(client, admin, in_sandbox):
+    client.get("/console/employees?lang=ar")
+    missing = client.get("/console/employees/emp_none")
+    assert missing.status_code == 404 and "لا يوجد موظف \u2066emp_none\u2069" in text(missing)
+    client.get("/console/employees?lang=en")
+    assert "no employee emp_none" in text(client.get("/console/employees/emp_none"))

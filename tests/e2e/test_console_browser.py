@@ -520,7 +520,9 @@ LATIN_LEFT = """() => {
         const node = walker.currentNode, parent = node.parentElement;
         if (!parent || parent.closest('[lang="en"], code, kbd, samp, script, style, .languages')) continue;
         if (parent.closest('[hidden], .visually-hidden') && !parent.closest('label')) continue;
-        const found = (node.textContent.match(/[A-Za-z]{3,}/g) || []).filter(word => !TERMS.has(word));
+        const isolated = /\u2066[^\u2069]*\u2069/g;  // left-to-right isolates: an ID inside a sentence
+        const found = (node.textContent.replace(isolated, '').match(/[A-Za-z]{3,}/g) || [])
+            .filter(word => !TERMS.has(word));
         if (found.length) words.push(parent.tagName + ': ' + node.textContent.trim().slice(0, 60));
     }
     return words.slice(0, 40);

@@ -2,7 +2,7 @@
 
 from app.domain.kernel.clock import Clock, to_db
 from app.domain.kernel.countries import get_country
-from app.domain.kernel.errors import NotFound, ValidationFailed
+from app.domain.kernel.errors import NotFound, ValidationFailed, Words
 from app.domain.kernel.ids import new_id
 from app.domain.kernel.runtime import Runtime
 from app.models import Branch, Company, Entity, User, db
@@ -13,11 +13,11 @@ def create_company(name_en: str, country_code: str, clock: Clock, *, name_ar: st
                    sandbox_owner: User | None = None) -> Company:
     """A company with one primary legal entity in its country. The Partner API starts off."""
     if not (name_en or "").strip():
-        raise ValidationFailed("name required", [("name", "must not be empty")])
+        raise ValidationFailed(Words("name required"), [("name", Words("must not be empty"))])
     try:
         country = get_country(country_code)
     except ValueError as exc:
-        raise ValidationFailed("unknown country", [("country", str(exc))]) from None
+        raise ValidationFailed(Words("unknown country"), [("country", exc.args[0])]) from None
     now = to_db(clock.now())
     with db.atomic():
         company = Company.create(
@@ -35,7 +35,7 @@ def create_company(name_en: str, country_code: str, clock: Clock, *, name_ar: st
 def get_company(company_id: str) -> Company:
     company = Company.get_or_none(Company.id == company_id)
     if company is None:
-        raise NotFound(f"no company {company_id}")
+        raise NotFound(Words("no company %(company)s", company=company_id))
     return company
 
 
@@ -56,7 +56,7 @@ def entities_of(company_id: str) -> dict[str, Entity]:
 def get_entity(entity_id: str, *, company_id: str | None = None) -> Entity:
     entity = Entity.get_or_none(row_of(Entity, entity_id, company_id))
     if entity is None:
-        raise NotFound(f"no legal entity {entity_id}")
+        raise NotFound(Words("no legal entity %(entity)s", entity=entity_id))
     return entity
 
 

@@ -14,7 +14,7 @@ from peewee import JOIN
 
 from app.domain.access.principal import Principal, Unauthenticated, hash_secret
 from app.domain.kernel.clock import Clock, from_db, to_db
-from app.domain.kernel.errors import ValidationFailed
+from app.domain.kernel.errors import ValidationFailed, Words
 from app.domain.kernel.ids import new_id, random_token
 from app.models import ApiKey, Company, Entity, User
 from app.models.base import Prepared
@@ -32,8 +32,9 @@ def parse_scopes(scopes: str | Iterable[str]) -> list[str]:
     unknown = sorted(set(chosen) - set(SCOPES))
     if unknown:
         raise ValidationFailed(
-            "unknown scope",
-            [("scopes", f"unknown scope {s!r}; expected any of {', '.join(SCOPES)}") for s in unknown],
+            Words("unknown scope"),
+            [("scopes", Words("unknown scope %(value)r; expected any of %(choices)s", value=s,
+                              choices=", ".join(SCOPES))) for s in unknown],
         )
     return [s for s in SCOPES if s in chosen]
 

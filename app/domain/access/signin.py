@@ -19,7 +19,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
 from app.domain.kernel.clock import Clock, to_db
-from app.domain.kernel.errors import Conflict, NotFound, ValidationFailed
+from app.domain.kernel.errors import Conflict, NotFound, ValidationFailed, Words
 from app.models import ConsoleSession, PasswordReset, User
 from app.models.base import write_transaction
 
@@ -77,7 +77,8 @@ def normalize_email(email: str) -> str:
     email = (email or "").strip().lower()
     local, at, domain = email.partition("@")
     if not (local and at and "." in domain) or " " in email or len(email) > 254:
-        raise ValidationFailed("invalid email", [("email", f"{email!r} is not an email address")])
+        raise ValidationFailed(Words("invalid email"),
+                               [("email", Words("%(value)r is not an email address", value=email))])
     return email
 
 
@@ -85,8 +86,9 @@ def check_password_rule(password: Any) -> None:
     """The one rule for every console password, wherever it is set."""
     length = len(password or "")
     if not MIN_PASSWORD_LENGTH <= length <= MAX_PASSWORD_LENGTH:
-        message = f"must be {MIN_PASSWORD_LENGTH} to {MAX_PASSWORD_LENGTH} characters (this one has {length})"
-        raise ValidationFailed("password refused", [("password", message)])
+        message = Words("must be %(minimum)s to %(maximum)s characters (this one has %(length)s)",
+                        minimum=MIN_PASSWORD_LENGTH, maximum=MAX_PASSWORD_LENGTH, length=length)
+        raise ValidationFailed(Words("password refused"), [("password", message)])
 
 
 def set_password(email: str, password: str, clock: Clock) -> User:
@@ -94,7 +96,7 @@ def set_password(email: str, password: str, clock: Clock) -> User:
     check_password_rule(password)
     user = User.get_or_none(User.email == normalize_email(email))
     if user is None:
-        raise NotFound(f"no user {email}")
+        raise NotFound(Words("no user %(email)s", email=email))
     _replace_password(user, password, clock)
     return user
 
@@ -184,7 +186,7 @@ def reset_password(token: object, password: str, clock: Clock) -> User:
                  .where(PasswordReset.token_hash == _hash(token or ""), PasswordReset.used_at.is_null(),
                         PasswordReset.expires_at > now).execute())
         if not spent:
-            raise Conflict("This reset link was used already or has expired; ask for a new one.")
+            raise Conflict(Words("This reset link was used already or has expired; ask for a new one."))
         user = User.select().join(PasswordReset).where(PasswordReset.token_hash == _hash(token)).get()
         _replace_password(user, password, clock)
     return user

@@ -6,7 +6,7 @@ API keys, create a sandbox, manage webhooks) is held by the CEO and the HR admin
 
 from app.domain.access.signin import check_password_rule, hash_password, normalize_email
 from app.domain.kernel.clock import Clock, to_db
-from app.domain.kernel.errors import Conflict, NotFound, ValidationFailed
+from app.domain.kernel.errors import Conflict, NotFound, ValidationFailed, Words
 from app.domain.kernel.ids import new_id
 from app.models import Company, Membership, User
 
@@ -52,7 +52,8 @@ def get_or_create_user(email: str, clock: Clock, name: str | None = None, passwo
 
 def add_membership(user: User, company: Company, role: str, clock: Clock) -> Membership:
     if role not in ROLE_PERMISSIONS:
-        raise ValidationFailed("unknown role", [("role", f"must be one of {', '.join(ROLE_PERMISSIONS)}")])
+        raise ValidationFailed(Words("unknown role"), [("role", Words("must be one of %(choices)s",
+                                                                      choices=", ".join(ROLE_PERMISSIONS)))])
     membership, _ = Membership.get_or_create(
         user=user, company=company, defaults={"role": role, "created_at": to_db(clock.now())}
     )
@@ -62,13 +63,13 @@ def add_membership(user: User, company: Company, role: str, clock: Clock) -> Mem
 def get_user(email: str) -> User:
     user = User.get_or_none(User.email == normalize_email(email))
     if user is None:
-        raise NotFound(f"no user {email}")
+        raise NotFound(Words("no user %(email)s", email=email))
     return user
 
 
 def ensure_no_sandbox(user: User) -> None:
     if Company.select().where(Company.sandbox_owner == user).exists():
-        raise Conflict(f"{user.email} already has a sandbox company (one per user)")
+        raise Conflict(Words("%(email)s already has a sandbox company (one per user)", email=user.email))
 
 
 def owners_of(company_id: str) -> list[tuple[str, str | None]]:
@@ -84,6 +85,7 @@ def choose_language(user: User, language: str) -> None:
     """The console's language `user` chose (one of LANGUAGES): it follows them to another
     browser, and their emails are written in it."""
     if language not in LANGUAGES:
-        raise ValidationFailed("That language is not offered.", [("language", f"one of {', '.join(LANGUAGES)}")])
+        raise ValidationFailed(Words("That language is not offered."),
+                               [("language", Words("one of %(choices)s", choices=", ".join(LANGUAGES)))])
     User.update(language=language).where(User.id == user.id).execute()
     user.language = language

@@ -24,6 +24,7 @@ from zoneinfo import ZoneInfo
 from app.domain.attendance.pairing import CHANNELS, MAX_SHIFT, ClockEvent, pair
 from app.domain.kernel import events
 from app.domain.kernel.clock import format_utc, from_db, to_db
+from app.domain.kernel.errors import Words
 from app.domain.kernel.runtime import Runtime
 from app.models import AttendanceDay, AttendanceEvent, Company, Employee
 from app.models.base import dict_rows, lock_for_update, tuple_rows, write_transaction
@@ -89,8 +90,9 @@ def expire_unmatched(runtime: Runtime, batch: int = 500) -> int:
         companies = {c.id: c for c in Company.select().where(Company.id.in_({r.company_id for r in rows}))}
         with write_transaction():
             for row in rows:
-                detail = (f"no employee matched {row.ref_type} {row.ref_value!r} from {row.source} within 72 hours; "
-                          "link the person and send the event again")
+                detail = Words("no employee matched %(ref_type)s %(value)r from %(source)s within 72 hours; "
+                               "link the person and send the event again", ref_type=row.ref_type,
+                               value=row.ref_value, source=row.source)
                 expired += _reject(companies[row.company_id], row.id, row.external_id,
                                    "unmatched_employee_expired", detail, ("unmatched",), runtime, now)
         if len(rows) < batch:

@@ -12,7 +12,7 @@ Result `reason`s start with a short code a client can branch on, then say what t
 """
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -21,7 +21,7 @@ from peewee import fn
 
 from app.domain.attendance.pairing import EVENT_TYPES
 from app.domain.kernel.clock import from_db, parse_rfc3339, to_db
-from app.domain.kernel.errors import NotFound, ValidationFailed
+from app.domain.kernel.errors import NotFound, ValidationFailed, Words
 from app.domain.kernel.ids import new_id
 from app.domain.kernel.runtime import Runtime
 from app.domain.kernel.text import text_problem
@@ -46,7 +46,8 @@ class Result:
     external_id: str | None
     status: str  # accepted, duplicate, unmatched_employee, rejected
     event_id: str | None = None
-    reason: str | None = None
+    reason: str | None = None  # `code: words`, as the API answers it
+    words: Words | None = field(default=None, compare=False)  # the reason's words alone, for people
 
     def as_dict(self) -> dict[str, str | None]:
         shown = {"external_id": self.external_id, "status": self.status}
@@ -65,12 +66,13 @@ def ingest(company: Company, events: Sequence[Any], runtime: Runtime, *,
     rows = []
     for index, raw in enumerate(events):
         parsed = _check(raw, now, REF_TYPES if channel == "partner_api" else INTERNAL_REF_TYPES, company.country)
-        if isinstance(parsed, str):
+        if isinstance(parsed, tuple):
+            code, words = parsed
             external_id = raw.get("external_id") if isinstance(raw, dict) else None
             # The result echoes a string or null, never what a wrong type carried, nor
             # text that cannot be written back as UTF-8.
             echo = external_id if isinstance(external_id, str) and not text_problem(external_id) else None
-            results[index] = Result(echo, "rejected", reason=parsed)
+            results[index] = Result(echo, "rejected", reason=f"{code}: {words}", words=words)
         else:
             rows.append((index, parsed))
     if not rows:
@@ -96,12 +98,12 @@ def ingest(company: Company, events: Sequence[Any], runtime: Runtime, *,
 
 
 def _check(raw, now, ref_types, region):
-    """The event's row (without ids), or the reason it is rejected."""
+    """The event's row (without ids), or why it is rejected: (a short code, what to fix)."""
     if not isinstance(raw, dict):
-        return "invalid_event: each event is a JSON object"
+        return "invalid_event", Words("each event is a JSON object")
     for name in ("external_id", "employee_ref", "type", "at", "source"):
         if raw.get(name) in (None, ""):
-            return f"missing_field: `{name}` is required"
+            return "missing_field", Words("`%(field)s` is required", field=name)
     ref = raw["employee_ref"]
     texts = {**{name: raw.get(name) for name in ("external_id", "type", "at", "source", "branch_ref")},
              **({"employee_ref.type": ref.get("type"), "employee_ref.value": ref.get("value")}
@@ -109,32 +111,36 @@ def _check(raw, now, ref_types, region):
     for name, value in texts.items():
         problem = text_problem(value) if isinstance(value, str) else None
         if problem:
-            return f"invalid_text: `{name}` {problem}"
+            return "invalid_text", Words("`%(field)s` %(problem)s", field=name, problem=problem)
     for name, limit in TEXT_LIMITS.items():
         value = raw.get(name)
         if value is not None and (not isinstance(value, str) or not value.strip() or len(value) > limit):
-            return f"invalid_{name}: `{name}` is a non-empty string of at most {limit} characters"
+            return f"invalid_{name}", Words("`%(field)s` is a non-empty string of at most %(limit)s characters",
+                                            field=name, limit=limit)
     if not isinstance(raw["type"], str):
-        return f"unknown_type: `type` is a string, one of {', '.join(EVENT_TYPES)}"
+        return "unknown_type", Words("`type` is a string, one of %(choices)s", choices=", ".join(EVENT_TYPES))
     if raw["type"] not in EVENT_TYPES:
-        return f"unknown_type: `type` {raw['type'][:40]!r} is not one of {', '.join(EVENT_TYPES)}"
+        return "unknown_type", Words("`type` %(value)r is not one of %(choices)s", value=raw["type"][:40],
+                                     choices=", ".join(EVENT_TYPES))
     if not isinstance(ref, dict) or not isinstance(ref.get("type"), str) or not isinstance(ref.get("value"), str):
-        return "invalid_employee_ref: `employee_ref` is an object with string `type` and `value`"
+        return "invalid_employee_ref", Words("`employee_ref` is an object with string `type` and `value`")
     if ref["type"] not in ref_types:
-        return f"unknown_employee_ref_type: {ref['type'][:40]!r} is not one of {', '.join(ref_types)}"
+        return "unknown_employee_ref_type", Words("%(value)r is not one of %(choices)s", value=ref["type"][:40],
+                                                  choices=", ".join(ref_types))
     if not ref["value"].strip() or len(ref["value"]) > REF_VALUE_LIMIT:
-        return ("invalid_employee_ref: `employee_ref.value` is a non-empty string of at most "
-                f"{REF_VALUE_LIMIT} characters")
+        return "invalid_employee_ref", Words("`employee_ref.value` is a non-empty string of at most %(limit)s "
+                                             "characters", limit=REF_VALUE_LIMIT)
     ref_value = ref_key(ref["type"], ref["value"], region)
     if len(ref_value) > REF_VALUE_LIMIT:  # lower-casing can lengthen text ("İ" is two characters lower)
-        return f"invalid_employee_ref: `employee_ref.value` is over {REF_VALUE_LIMIT} characters once normalized"
+        return "invalid_employee_ref", Words("`employee_ref.value` is over %(limit)s characters once normalized",
+                                             limit=REF_VALUE_LIMIT)
     at = parse_rfc3339(raw["at"])
     if at is None:
-        return "invalid_at: `at` is an RFC 3339 time with a UTC offset, like 2026-11-21T08:00:00+03:00"
+        return "invalid_at", Words("`at` is an RFC 3339 time with a UTC offset, like 2026-11-21T08:00:00+03:00")
     if at > now + MAX_FUTURE:
-        return "at_in_future: `at` is more than 5 minutes in the future (check the device clock)"
+        return "at_in_future", Words("`at` is more than 5 minutes in the future (check the device clock)")
     if at < now - MAX_PAST:
-        return "at_too_old: `at` is more than 35 days in the past"
+        return "at_too_old", Words("`at` is more than 35 days in the past")
     return {
         "external_id": raw["external_id"], "source": raw["source"], "type": raw["type"], "at": to_db(at),
         "branch_ref": raw.get("branch_ref"), "ref_type": ref["type"], "ref_value": ref_value,
@@ -222,7 +228,8 @@ def record_punch(company: Company, employee_id: str, kind: str, at: datetime, ru
     [result] = ingest(company, [event], runtime, channel=channel)
     if result.status == "rejected":
         code, _, message = (result.reason or "").partition(": ")
-        raise ValidationFailed(message, errors=[({"unknown_type": "type"}.get(code, "at"), message)])
+        said = result.words or message
+        raise ValidationFailed(said, errors=[({"unknown_type": "type"}.get(code, "at"), said)])
     return result
 
 
@@ -247,7 +254,8 @@ def link_reference(company: Company, source: str, ref_type: str, value: str, emp
     matching). The link is kept, so later events match at once, and the events waiting
     for it are handed to pairing. Returns how many were waiting."""
     if ref_type not in REF_TYPES:
-        raise ValidationFailed("Unknown kind of reference.", errors=[("ref_type", f"one of {', '.join(REF_TYPES)}")])
+        raise ValidationFailed(Words("Unknown kind of reference."),
+                               errors=[("ref_type", Words("one of %(choices)s", choices=", ".join(REF_TYPES)))])
     _employee_of(company, employee_id)
     key = ref_key(ref_type, value, company.country)
     with write_transaction():
@@ -275,7 +283,7 @@ def _employee_of(company, employee_id):
                        Employee.archived == False)  # noqa: E712
                 .first())
     if employee is None:
-        raise NotFound("No such employee in this company.")
+        raise NotFound(Words("No such employee in this company."))
     return employee
 
 

@@ -37,6 +37,8 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
+from app.domain.kernel.errors import Words
+
 MAX_SHIFT = timedelta(hours=16)
 EVENT_TYPES = ("clock_in", "clock_out", "break_start", "break_end")
 CHANNELS = ("partner_api", "employee_app", "manual")
@@ -190,22 +192,26 @@ def _pair_stream(key, stream, zone, now, shifts, open_shifts, rejections):
         if kind == "clock_in":
             if current is not None:
                 reject_all(current.events, "orphan_clock_in",
-                           f"clock-in at {_hhmm(current.clock_in.at)} UTC was followed by another clock-in at "
-                           f"{_hhmm(event.at)} UTC with no clock-out between")
+                           Words("clock-in at %(first)s UTC was followed by another clock-in at %(second)s UTC "
+                                 "with no clock-out between", first=_hhmm(current.clock_in.at),
+                                 second=_hhmm(event.at)))
             current = _Open(event)
         elif kind == "clock_out":
             if current is None:
-                reject(event, "orphan_clock_out", "no clock-in of this person before this clock-out, from HR or "
-                                                  "any device" if event.channel == "manual" else
-                                                  "no clock-in before this clock-out in the same source")
+                reject(event, "orphan_clock_out",
+                       Words("no clock-in of this person before this clock-out, from HR or any device")
+                       if event.channel == "manual" else
+                       Words("no clock-in before this clock-out in the same source"))
                 continue
             if current.break_start is not None:
-                reject(current.break_start, "orphan_clock_in", "this break had not ended at clock-out")
+                reject(current.break_start, "orphan_clock_in", Words("this break had not ended at clock-out"))
                 current.events.remove(current.break_start)
             started = current.clock_in.at
             if event.at - started > MAX_SHIFT:
+                hours, minutes = divmod(int((event.at - started).total_seconds()) // 60, 60)
                 reject_all([*current.events, event], "shift_too_long",
-                           f"{_hours(event.at - started)} from clock-in to clock-out; at most 16 hours")
+                           Words("%(hours)d h %(minutes)02d min from clock-in to clock-out; at most 16 hours",
+                                 hours=hours, minutes=minutes))
             else:
                 seconds = int((event.at - started).total_seconds())
                 shifts.append(Shift(
@@ -219,17 +225,17 @@ def _pair_stream(key, stream, zone, now, shifts, open_shifts, rejections):
             current = None
         elif kind == "break_start":
             if current is None:
-                reject(event, "orphan_clock_in", "break_start outside any shift")
+                reject(event, "orphan_clock_in", Words("break_start outside any shift"))
             elif current.break_start is not None:
-                reject(event, "orphan_clock_in", "break_start while a break had already started")
+                reject(event, "orphan_clock_in", Words("break_start while a break had already started"))
             else:
                 current.break_start = event
                 current.events.append(event)
         else:  # break_end
             if current is None:
-                reject(event, "orphan_clock_out", "break_end outside any shift")
+                reject(event, "orphan_clock_out", Words("break_end outside any shift"))
             elif current.break_start is None:
-                reject(event, "orphan_clock_out", "break_end with no break_start before it")
+                reject(event, "orphan_clock_out", Words("break_end with no break_start before it"))
             else:
                 current.break_seconds += int((event.at - current.break_start.at).total_seconds())
                 current.break_start = None
@@ -237,7 +243,7 @@ def _pair_stream(key, stream, zone, now, shifts, open_shifts, rejections):
     if current is not None:
         started = current.clock_in.at
         if now - started > MAX_SHIFT:
-            reject_all(current.events, "orphan_clock_in", "no clock-out within 16 hours of this clock-in")
+            reject_all(current.events, "orphan_clock_in", Words("no clock-out within 16 hours of this clock-in"))
         else:
             open_shifts.append(OpenShift(
                 day=started.astimezone(zone).date(), channel=channel, source=source, clock_in=started,
@@ -256,8 +262,9 @@ def _without_overlaps(shifts, open_shifts, now, by_id, rejections):
     kept_shifts, kept_open, last = [], [], None
     for start, end, channel, source, shift in candidates:
         if last is not None and start < last[1] and (channel, source) != (last[2], last[3]):
-            detail = (f"overlaps the shift from {last[3]} ({last[2]}) {_hhmm(last[0])}–{_hhmm(last[1])} UTC, "
-                      f"which was recorded first by time")
+            detail = Words("overlaps the shift from %(source)s (%(channel)s) %(start)s–%(end)s UTC, which was "
+                           "recorded first by time", source=last[3], channel=last[2], start=_hhmm(last[0]),
+                           end=_hhmm(last[1]))
             for event_id in shift.event_ids:
                 event = by_id[event_id]
                 rejections.append(Rejection(event.id, event.external_id, "overlapping_shift", detail, event.at))
@@ -275,8 +282,3 @@ def _channels(events):
 
 def _hhmm(moment):
     return moment.strftime("%Y-%m-%d %H:%M")
-
-
-def _hours(delta):
-    minutes = int(delta.total_seconds()) // 60
-    return f"{minutes // 60} h {minutes % 60:02d} min"

@@ -10,6 +10,8 @@ sandbox's figures for anything but integration testing.
 from dataclasses import dataclass
 from decimal import Decimal
 
+from app.domain.kernel.errors import Words
+
 
 @dataclass(frozen=True)
 class Contribution:
@@ -164,8 +166,9 @@ def get_country(code: str) -> Country:
     try:
         return COUNTRIES[code.upper()]
     except (KeyError, AttributeError):
-        raise ValueError(
-            f"unknown country {code!r}; expected one of {', '.join(COUNTRY_CODES)}"
+        raise ValueError(  # its words are what the callers refuse with (ValidationFailed)
+            Words("unknown country %(value)r; expected one of %(choices)s", value=code,
+                  choices=", ".join(COUNTRY_CODES))
         ) from None
 
 

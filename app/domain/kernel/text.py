@@ -8,15 +8,17 @@ with its own 4xx, naming the field.
 
 from collections.abc import Iterable, Mapping
 
+from app.domain.kernel.errors import Words
+
 
 def text_problem(value: str) -> str | None:
     """Why `value` cannot be stored as text on every database, or None."""
     if "\x00" in value:
-        return "contains a NUL character"
+        return Words("contains a NUL character")
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:
-        return "is not valid Unicode text (it holds a lone surrogate)"
+        return Words("is not valid Unicode text (it holds a lone surrogate)")
     return None
 
 

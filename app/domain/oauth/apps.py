@@ -20,7 +20,7 @@ from peewee import fn
 from app.domain.access.keys import parse_scopes
 from app.domain.access.principal import hash_secret
 from app.domain.kernel.clock import Clock, to_db
-from app.domain.kernel.errors import Conflict, NotFound, ValidationFailed
+from app.domain.kernel.errors import Conflict, NotFound, ValidationFailed, Words
 from app.domain.kernel.ids import new_id, random_token
 from app.domain.kernel.text import text_problem
 from app.models import Company, Membership, OAuthApp, User
@@ -37,37 +37,37 @@ URI_CHARACTER = re.compile(r'[!#-\[\]-~]')
 def clean_redirect_uris(uris: Any) -> list[str]:
     """The redirect URIs as given; 422 naming each one that breaks a rule."""
     if isinstance(uris, str) or not uris:
-        raise ValidationFailed("invalid redirect URIs", [("redirect_uris", "at least one redirect URI")])
+        raise ValidationFailed(Words("invalid redirect URIs"), [("redirect_uris", Words("at least one redirect URI"))])
     problems = []
     for index, uri in enumerate(uris):
         problem = _redirect_problem(uri)
         if problem is None and uri in uris[:index]:
-            problem = "listed twice"
+            problem = Words("listed twice")
         if problem:
             problems.append((f"redirect_uris.{index}", problem))
     if problems:
-        raise ValidationFailed("invalid redirect URIs", problems)
+        raise ValidationFailed(Words("invalid redirect URIs"), problems)
     return list(uris)
 
 
 def _redirect_problem(uri):
     if not isinstance(uri, str) or not uri:
-        return "a URI"
+        return Words("a URI")
     if len(uri) > MAX_REDIRECT_URI:
-        return f"at most {MAX_REDIRECT_URI} characters"
+        return Words("at most %(limit)s characters", limit=MAX_REDIRECT_URI)
     if not all(URI_CHARACTER.fullmatch(ch) for ch in uri):
-        return "printable ASCII only, no spaces, quotes or backslashes (percent-encode anything else)"
+        return Words("printable ASCII only, no spaces, quotes or backslashes (percent-encode anything else)")
     try:
         parts = urlsplit(uri)
         host = parts.hostname
     except ValueError:
-        return "not a URI"
+        return Words("not a URI")
     if "#" in uri:
-        return "no fragment (#...)"
+        return Words("no fragment (#...)")
     if parts.username is not None or parts.password is not None:
-        return "no user name or password"
+        return Words("no user name or password")
     if not host:
-        return "an absolute URI with a host"
+        return Words("an absolute URI with a host")
     if parts.scheme == "https":
         return None
     if parts.scheme == "http":
@@ -76,16 +76,16 @@ def _redirect_problem(uri):
                 return None
         except ValueError:
             pass
-        return "http:// only on a loopback address (127.0.0.1 or [::1]) for a native app; otherwise https://"
-    return "https://, or http:// on a loopback address"
+        return Words("http:// only on a loopback address (127.0.0.1 or [::1]) for a native app; otherwise https://")
+    return Words("https://, or http:// on a loopback address")
 
 
 def create_app(organisation: Company, name: Any, redirect_uris: Any, scopes: Any, clock: Clock, *,
                created_by: User | None = None) -> tuple[OAuthApp, str]:
     """A new app in development mode; returns (OAuthApp, the client secret shown once)."""
-    problems = []
+    problems: list[tuple[str, str]] = []
     if not isinstance(name, str) or not name.strip() or len(name.strip()) > 100:
-        problems.append(("name", "a name of 1 to 100 characters"))
+        problems.append(("name", Words("a name of 1 to 100 characters")))
     try:
         uris = clean_redirect_uris(redirect_uris)
     except ValidationFailed as exc:
@@ -95,14 +95,14 @@ def create_app(organisation: Company, name: Any, redirect_uris: Any, scopes: Any
     except ValidationFailed as exc:
         problems += exc.errors
     if problems:
-        raise ValidationFailed("invalid app", problems)
+        raise ValidationFailed(Words("invalid app"), problems)
     secret = _new_secret()
     with write_transaction():
         # The organisation's row, locked, lets one registration at a time judge the name.
         locked(Company.select(Company.id).where(Company.id == _id_of(organisation)))
         if _named(_id_of(organisation), name.strip()):
-            raise ValidationFailed("invalid app", [("name", f"this organisation has an app named "
-                                                            f"“{name.strip()}” already; choose another name")])
+            raise ValidationFailed(Words("invalid app"), [("name", Words(
+                "this organisation has an app named “%(name)s” already; choose another name", name=name.strip()))])
         app = OAuthApp.create(id=new_id("app"), organisation=organisation, name=name.strip(),
                               redirect_uris="\n".join(uris), scopes=" ".join(chosen), mode="development",
                               secret_hash=hash_secret(secret), created_by=created_by, created_at=to_db(clock.now()))
@@ -131,15 +131,15 @@ def rotate_secret(client_id: str, clock: Clock, *, organisation_id: str | None =
     if replacing is not None:
         app = get_app(client_id, organisation_id)
         if secret_version(app) != replacing:
-            raise Conflict("this app's client secret was replaced a moment ago")
+            raise Conflict(Words("this app's client secret was replaced a moment ago"))
         condition &= OAuthApp.secret_hash == app.secret_hash
     secret = _new_secret()
     changed = (OAuthApp.update(secret_hash=hash_secret(secret), secret_rotated_at=to_db(clock.now()))
                .where(condition).execute())
     if not changed:
         if replacing is not None and find_app(client_id) is not None:
-            raise Conflict("this app's client secret was replaced a moment ago")
-        raise NotFound(f"no OAuth app {client_id}")
+            raise Conflict(Words("this app's client secret was replaced a moment ago"))
+        raise NotFound(Words("no OAuth app %(app)s", app=client_id))
     return secret
 
 
@@ -152,16 +152,16 @@ def secret_version(app: OAuthApp) -> str:
 def set_mode(client_id: str, mode: str) -> OAuthApp:
     """An operator's move between development and production mode."""
     if mode not in MODES:
-        raise ValidationFailed("invalid mode", [("mode", f"one of {', '.join(MODES)}")])
+        raise ValidationFailed(Words("invalid mode"), [("mode", Words("one of %(choices)s", choices=", ".join(MODES)))])
     if not OAuthApp.update(mode=mode).where(OAuthApp.id == client_id).execute():
-        raise NotFound(f"no OAuth app {client_id}")
+        raise NotFound(Words("no OAuth app %(app)s", app=client_id))
     return get_app(client_id)
 
 
 def get_app(client_id: str, organisation_id: str | None = None) -> OAuthApp:
     app = OAuthApp.get_or_none(_this(client_id, organisation_id))
     if app is None:
-        raise NotFound(f"no OAuth app {client_id}")
+        raise NotFound(Words("no OAuth app %(app)s", app=client_id))
     return app
 
 

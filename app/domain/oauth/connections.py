@@ -40,7 +40,7 @@ from app.domain.access.keys import SCOPES
 from app.domain.access.principal import Principal, Unauthenticated, hash_secret
 from app.domain.access.users import permissions_of
 from app.domain.kernel.clock import Clock, from_db, to_db
-from app.domain.kernel.errors import NotFound
+from app.domain.kernel.errors import NotFound, Words
 from app.domain.kernel.ids import new_id, random_token
 from app.domain.kernel.runtime import Runtime
 from app.domain.oauth.apps import may_reach
@@ -371,7 +371,7 @@ def disconnect_app(company_id: str, app_id: str, runtime: Runtime, *, reason: st
             OAuthConnection.company == company_id, OAuthConnection.app == app_id,
             OAuthConnection.revoked_at.is_null()))
         if not working:
-            raise NotFound(f"no app {app_id} is connected to this company")
+            raise NotFound(Words("no app %(app)s is connected to this company", app=app_id))
         for connection in working:
             _end(connection.id, reason, runtime)
     return OAuthApp.get_by_id(app_id)

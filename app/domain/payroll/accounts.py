@@ -17,7 +17,7 @@ from typing import Any
 
 from app.domain.kernel.clock import Clock, to_db
 from app.domain.kernel.countries import AGENCIES
-from app.domain.kernel.errors import NotFound, ValidationFailed
+from app.domain.kernel.errors import NotFound, ValidationFailed, Words
 from app.domain.kernel.text import text_problem
 from app.models import AccountMapping, Company, Entity
 from app.models.base import is_postgres, locked, write_transaction
@@ -123,13 +123,13 @@ def set_mapping(company_id: str, key: str, code: str, clock: Clock, *, entity_id
     account = _account(key)
     errors = []
     if not isinstance(code, str) or not CODE.fullmatch(code):
-        errors.append(("code", "1 to 40 printable characters, with no space at either end"))
+        errors.append(("code", Words("1 to 40 printable characters, with no space at either end")))
     for field, value in (("name_en", name_en), ("name_ar", name_ar)):
         if value is not None and (not isinstance(value, str) or not value.strip() or len(value) > NAME_LIMIT
                                   or text_problem(value)):
-            errors.append((field, f"text of 1 to {NAME_LIMIT} characters"))
+            errors.append((field, Words("text of 1 to %(limit)s characters", limit=NAME_LIMIT)))
     if errors:
-        raise ValidationFailed("invalid account mapping", errors)
+        raise ValidationFailed(Words("invalid account mapping"), errors)
     with write_transaction():
         _check_entity(company_id, entity_id)
         lock_chart(company_id)
@@ -160,21 +160,22 @@ def set_split(company_id: str, by: str) -> str:
     """Split (or stop splitting) the expense lines of the company's journals by
     department or branch, from the next posting on (under the chart's lock)."""
     if by not in SPLITS:
-        raise ValidationFailed("unknown split", [("by", f"one of {', '.join(SPLITS)}")])
+        raise ValidationFailed(Words("unknown split"), [("by", Words("one of %(choices)s", choices=", ".join(SPLITS)))])
     with write_transaction():
         lock_chart(company_id)
         if not Company.update(journal_split=by).where(Company.id == company_id).execute():
-            raise NotFound(f"no company {company_id}")
+            raise NotFound(Words("no company %(company)s", company=company_id))
     return by
 
 
 def _account(key: str) -> Account:
     if not isinstance(key, str) or key not in BY_KEY:
-        raise ValidationFailed("unknown account key", [("key", f"one of {', '.join(BY_KEY)}")])
+        raise ValidationFailed(Words("unknown account key"), [("key", Words("one of %(choices)s",
+                                                                       choices=", ".join(BY_KEY)))])
     return BY_KEY[key]
 
 
 def _check_entity(company_id: str, entity_id: str | None) -> None:
     if entity_id is not None and not Entity.select().where(Entity.id == entity_id,
                                                           Entity.company == company_id).exists():
-        raise NotFound(f"no legal entity {entity_id}")
+        raise NotFound(Words("no legal entity %(entity)s", entity=entity_id))

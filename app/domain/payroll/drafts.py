@@ -16,7 +16,7 @@ from peewee import JOIN
 
 from app.domain.kernel.clock import Clock, to_db
 from app.domain.kernel.countries import Country, get_country
-from app.domain.kernel.errors import Conflict, NotFound, ValidationFailed
+from app.domain.kernel.errors import Conflict, NotFound, ValidationFailed, Words
 from app.domain.kernel.ids import new_id
 from app.domain.payroll.end_of_service import Service, liability, owed, provision_lines, sio_contribution
 from app.domain.payroll.rules import (
@@ -43,7 +43,7 @@ def get_hr_run(company_id: str | None, run_id: str) -> PayrollRun:
     `company_id` None: of any company, for an operator's command."""
     run = PayrollRun.get_or_none(row_of(PayrollRun, run_id, company_id), PayrollRun.status != "deleted")
     if run is None:
-        raise NotFound(f"no payroll run {run_id}")
+        raise NotFound(Words("no payroll run %(run)s", run=run_id))
     return run
 
 
@@ -122,8 +122,9 @@ def build_draft_run(entity: Entity, payroll_month: str, clock: Clock, *, end_of_
         existing = PayrollRun.get_or_none(PayrollRun.entity == entity, PayrollRun.payroll_month == payroll_month,
                                           PayrollRun.status != "deleted")
         if existing is not None:
-            raise Conflict(f"{entity.name_en} already has a {existing.status} run for {payroll_month} "
-                           f"({existing.id})")
+            raise Conflict(Words("%(entity)s already has a %(status)s run for %(month)s (%(run)s)",
+                                 entity=entity.name_en, status=existing.status, month=payroll_month,
+                                 run=existing.id))
         run = PayrollRun.create(
             id=new_id("prun"), company=entity.company_id, entity=entity, country=entity.country,
             payroll_month=payroll_month, status="draft", currency=entity.currency,
@@ -149,7 +150,7 @@ def _check_month(payroll_month):
     valid = (isinstance(payroll_month, str) and len(payroll_month) == 7 and payroll_month[4] == "-"
              and payroll_month[:4].isdigit() and payroll_month[5:].isdigit() and 1 <= int(payroll_month[5:]) <= 12)
     if not valid:
-        raise ValidationFailed("invalid month", [("payroll_month", "use YYYY-MM")])
+        raise ValidationFailed(Words("invalid month"), [("payroll_month", Words("use YYYY-MM"))])
 
 
 def service_of(employee: Employee, pay: Pay, country_code: str) -> Service:

@@ -11,7 +11,7 @@ side left empty. Debits equal credits in every entry, so in the file."""
 import csv
 import io
 
-from app.domain.kernel.errors import Conflict
+from app.domain.kernel.errors import Conflict, Words
 from app.domain.kernel.money import format_minor
 from app.domain.payroll.runs import journal_of
 from app.models import PayrollRun
@@ -22,7 +22,7 @@ COLUMNS = ("Date", "Entry", "Account code", "Account name", "Description", "Debi
 def journal_csv(run: PayrollRun) -> str:
     """The run's posted entries, every line a row under COLUMNS (a draft has none)."""
     if run.status == "draft":
-        raise Conflict(f"payroll run {run.id} is a draft: it has no journal until it is finalized")
+        raise Conflict(Words("payroll run %(run)s is a draft: it has no journal until it is finalized", run=run.id))
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(COLUMNS)

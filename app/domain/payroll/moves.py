@@ -27,7 +27,7 @@ from zoneinfo import ZoneInfo
 from app.domain.kernel import events
 from app.domain.kernel.clock import to_db
 from app.domain.kernel.countries import get_country
-from app.domain.kernel.errors import Conflict, NotFound, ValidationFailed
+from app.domain.kernel.errors import Conflict, NotFound, ValidationFailed, Words
 from app.domain.kernel.ids import new_id
 from app.domain.kernel.money import MAX_AMOUNT_MINOR
 from app.domain.kernel.runtime import Runtime
@@ -79,22 +79,46 @@ ACCRUAL_KINDS = ("accrual", "correction")  # what a correction or a reversal is 
 
 @dataclass(frozen=True)
 class Move:
-    """Which states a move starts from, and what a click from any other is told."""
+    """Which states a move starts from, and what a click from any other is told: one
+    sentence, "payroll run %(run)s is %(status)s; <why>", a whole template each (the
+    console says it from its catalogs). `refused` and `refused_from` read the why."""
 
     starts: tuple[str, ...]
-    refused: str  # "payroll run X is <status>; <refused>"
-    refused_from: dict[str, str] = field(default_factory=dict)  # a better word for some states
+    told: str  # the refusal's template
+    told_from: dict[str, str] = field(default_factory=dict)  # a better word for some states
+
+    def refusal(self, run_id: str, status: str) -> Words:
+        """What a click on run `run_id`, in `status`, is told."""
+        return Words(self.told_from.get(status, self.told), run=run_id, status=status)
+
+    @property
+    def refused(self) -> str:
+        return _why(self.told)
+
+    @property
+    def refused_from(self) -> dict[str, str]:
+        return {status: _why(told) for status, told in self.told_from.items()}
+
+
+def _why(template: str) -> str:
+    """What a refusal's template says after the run's id and state."""
+    return template.partition("; ")[2]
 
 
 MOVES = {
-    "finalize": Move(("draft",), "only a draft can be finalized"),
-    "pay": Move(("finalized",), "only a finalized run can be marked paid",
-                {"draft": "finalize it before marking it paid", "paid": "a run is marked paid once"}),
-    "correct": Move(("finalized", "paid"), "only a finalized or paid run can be corrected"),
-    "delete": Move(("finalized",), "only a finalized run can be deleted",
-                   {"paid": "a paid run cannot be deleted (correct it instead)", "draft": "discard it instead"}),
-    "discard": Move(("draft",), "only a draft can be discarded"),
-    "wps": Move(("finalized", "paid"), "only a finalized or paid run goes to the bank"),
+    "finalize": Move(("draft",), Words("payroll run %(run)s is %(status)s; only a draft can be finalized")),
+    "pay": Move(("finalized",), Words("payroll run %(run)s is %(status)s; only a finalized run can be marked paid"),
+                {"draft": Words("payroll run %(run)s is %(status)s; finalize it before marking it paid"),
+                 "paid": Words("payroll run %(run)s is %(status)s; a run is marked paid once")}),
+    "correct": Move(("finalized", "paid"),
+                    Words("payroll run %(run)s is %(status)s; only a finalized or paid run can be corrected")),
+    "delete": Move(("finalized",), Words("payroll run %(run)s is %(status)s; only a finalized run can be deleted"),
+                   {"paid": Words("payroll run %(run)s is %(status)s; a paid run cannot be deleted "
+                                  "(correct it instead)"),
+                    "draft": Words("payroll run %(run)s is %(status)s; discard it instead")}),
+    "discard": Move(("draft",), Words("payroll run %(run)s is %(status)s; only a draft can be discarded")),
+    "wps": Move(("finalized", "paid"),
+                Words("payroll run %(run)s is %(status)s; only a finalized or paid run goes to the bank")),
 }
 
 
@@ -104,10 +128,10 @@ def _taken(run: PayrollRun, move: str) -> PayrollRun:
     click (NotFound)."""
     fresh = locked(PayrollRun.select().where(PayrollRun.id == run.id, PayrollRun.status != "deleted"))
     if fresh is None:
-        raise NotFound(f"no payroll run {run.id}")
+        raise NotFound(Words("no payroll run %(run)s", run=run.id))
     rule = MOVES[move]
     if fresh.status not in rule.starts:
-        raise Conflict(f"payroll run {fresh.id} is {fresh.status}; {rule.refused_from.get(fresh.status, rule.refused)}")
+        raise Conflict(rule.refusal(fresh.id, fresh.status))
     accounts.lock_chart(fresh.company_id)  # what this move posts, it posts under one chart of accounts
     return fresh
 
@@ -143,7 +167,7 @@ def correct_run(run: PayrollRun, earnings_by_employee: dict[str, dict[str, int]]
     corrections at once each move the accounts from what the other posted.
     """
     if not earnings_by_employee:
-        raise ValidationFailed("nothing to correct", [("lines", "name at least one employee")])
+        raise ValidationFailed(Words("nothing to correct"), [("lines", Words("name at least one employee"))])
     with write_transaction():
         run = _taken(run, "correct")
         run = _correct(run, earnings_by_employee, runtime)
@@ -173,18 +197,20 @@ def _correct(run, earnings_by_employee, runtime):
     for employee_id, earnings in earnings_by_employee.items():
         employee = employees.get(employee_id)
         if employee is None:
-            errors.append((f"lines.{employee_id}", f"not an employee of this run's legal entity ({run.entity_id})"))
+            errors.append((f"lines.{employee_id}", Words("not an employee of this run's legal entity (%(entity)s)",
+                                                         entity=run.entity_id)))
             continue
         unknown = set(earnings) - {"basic", "housing", "transport", "other_allowance"}
         negative = [k for k, v in earnings.items()
                     if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= MAX_AMOUNT_MINOR]
         if unknown or negative:
-            errors.append((f"lines.{employee_id}", "earnings are basic, housing, transport and "
-                           "other_allowance, each zero or more (at most 10^15 minor units)"))
+            errors.append((f"lines.{employee_id}", Words("earnings are basic, housing, transport and "
+                                                         "other_allowance, each zero or more (at most 10^15 "
+                                                         "minor units)")))
             continue
         current = lines.get(employee_id, {})
         if "end_of_service_benefit" in current or (employee_id in eos and eos[employee_id].settled):
-            errors.append((f"lines.{employee_id}", "a leaver's final settlement is not corrected"))
+            errors.append((f"lines.{employee_id}", Words("a leaver's final settlement is not corrected")))
             continue
         # What the month pays (a part month's amounts as paid, as HR sees and edits them).
         paid = Pay(**{k: earnings.get(k, current.get(k, 0)) for k in ("basic", "housing", "transport",
@@ -198,11 +224,11 @@ def _correct(run, earnings_by_employee, runtime):
             lines[employee_id].update(provision_lines(carried.booked_minor, earned))
             carried.balance_minor = earned
     if errors:
-        raise ValidationFailed("invalid correction", errors)
+        raise ValidationFailed(Words("invalid correction"), errors)
     components, totals = summarize(lines.values())
     correction = split_difference(_posted_lines(run, ACCRUAL_KINDS), _accrual_lines(run, components, lines))
     if not correction:
-        raise ValidationFailed("the correction changes no amount", [("lines", "no amount differs")])
+        raise ValidationFailed(Words("the correction changes no amount"), [("lines", Words("no amount differs"))])
     now = runtime.now()
     PayrollLine.delete().where(PayrollLine.run == run).execute()
     store_lines(run, lines)
@@ -245,18 +271,31 @@ def set_wps_status(run: PayrollRun, wps_status: str, runtime: Runtime) -> Payrol
     (`payroll_run.wps_updated`, while v1.3 is live). Only the moves of WPS_NEXT: of two
     clicks at once the second finds the state moved and is refused."""
     if wps_status not in WPS_STATUSES:
-        raise ValidationFailed("unknown WPS status", [("wps_status", f"one of {', '.join(WPS_STATUSES)}")])
+        raise ValidationFailed(Words("unknown WPS status"), [("wps_status", Words("one of %(choices)s",
+                                                                                   choices=", ".join(WPS_STATUSES)))])
     with write_transaction():
         run = _taken(run, "wps")
         if wps_status not in WPS_NEXT[run.wps_status]:
-            allowed = " or ".join(WPS_NEXT[run.wps_status]) or "nothing else (it is final)"
-            raise Conflict(f"payroll run {run.id} is {run.wps_status} with the bank; it can become {allowed}")
+            raise Conflict(_bank_refusal(run))
         run.wps_status = wps_status
         run.updated_at = to_db(runtime.now())
         run.save()
         if runtime.beyond_contract:
             _announce(run, "payroll_run.wps_updated", runtime)
     return run
+
+
+def _bank_refusal(run: PayrollRun) -> Words:
+    """What a move the bank's state does not allow is told (WPS_NEXT), a whole sentence each."""
+    allowed = WPS_NEXT[run.wps_status]
+    if not allowed:
+        return Words("payroll run %(run)s is %(status)s with the bank; it can become nothing else (it is final)",
+                     run=run.id, status=run.wps_status)
+    if len(allowed) == 1:
+        return Words("payroll run %(run)s is %(status)s with the bank; it can become %(next)s",
+                     run=run.id, status=run.wps_status, next=allowed[0])
+    return Words("payroll run %(run)s is %(status)s with the bank; it can become %(first)s or %(last)s",
+                 run=run.id, status=run.wps_status, first=" or ".join(allowed[:-1]), last=allowed[-1])
 
 
 def wps_step(wps_status: str) -> Callable[[PayrollRun, Runtime], PayrollRun]:

@@ -7,7 +7,7 @@ from typing import Any
 from peewee import Tuple, prefetch
 
 from app.domain.kernel.clock import to_db
-from app.domain.kernel.errors import NotFound
+from app.domain.kernel.errors import NotFound, Words
 from app.models import JournalEntry, JournalLine, PayrollComponent, PayrollRun
 
 VISIBLE_STATUSES = ("finalized", "paid")
@@ -43,7 +43,7 @@ def get_run(company_id: str, run_id: str) -> tuple[PayrollRun, list[PayrollCompo
     """(run, components, [(entry, lines)]) of a visible run; drafts are not found."""
     run = R.get_or_none(R.id == run_id, R.company == company_id, R.status.in_(VISIBLE_STATUSES))
     if run is None:
-        raise NotFound(f"no payroll run {run_id}")
+        raise NotFound(Words("no payroll run %(run)s", run=run_id))
     components = list(PayrollComponent.select().where(PayrollComponent.run == run.id)
                       .order_by(PayrollComponent.position))
     return run, components, journal_of(run)

@@ -31,7 +31,7 @@ from peewee import IntegrityError
 from app.domain.kernel import events
 from app.domain.kernel.clock import Clock, to_db
 from app.domain.kernel.countries import COUNTRIES
-from app.domain.kernel.errors import Conflict, NotFound, ValidationFailed
+from app.domain.kernel.errors import Conflict, NotFound, ValidationFailed, Words
 from app.domain.kernel.ids import new_id
 from app.domain.kernel.money import MAX_AMOUNT_MINOR
 from app.domain.kernel.runtime import Runtime
@@ -60,14 +60,14 @@ def hr_employee(company_id: str, employee_id: str) -> Employee:
     company, for an operator's command that names the employee alone."""
     employee = Employee.get_or_none(row_of(Employee, employee_id, company_id))
     if employee is None:
-        raise NotFound(f"no employee {employee_id}")
+        raise NotFound(Words("no employee %(employee)s", employee=employee_id))
     return employee
 
 
 def _locked_employee(company_id, employee_id):
     employee = locked(Employee.select().where(Employee.id == employee_id, Employee.company == company_id))
     if employee is None:
-        raise NotFound(f"no employee {employee_id}")
+        raise NotFound(Words("no employee %(employee)s", employee=employee_id))
     return employee
 
 
@@ -91,7 +91,8 @@ def update_employee(company_id: str, employee_id: str, changes: dict[str, Any], 
     with write_transaction():
         employee = _locked_employee(company_id, employee_id)
         if employee.status == "left" and "status" in changes:
-            raise Conflict(f"{employee.staff_number} has left; the status of a leaver does not change")
+            raise Conflict(Words("%(staff_number)s has left; the status of a leaver does not change",
+                                 staff_number=employee.staff_number))
         values = clean_fields(company, changes, employee=employee)
         before = partner_form(employee.id)
         with _staff_number_unique(company_id, values):
@@ -112,13 +113,13 @@ def end_employment(company_id: str, employee_id: str, termination_date: Any, run
     day (end_due_employments, an hourly job), as HR expects; ending again before then moves
     the date. Returns the employee."""
     if not isinstance(termination_date, date):
-        raise ValidationFailed("invalid date", [("termination_date", "a date is required")])
+        raise ValidationFailed(Words("invalid date"), [("termination_date", Words("a date is required"))])
     with write_transaction():
         employee = _locked_employee(company_id, employee_id)
         if employee.status == "left":
-            raise Conflict(f"{employee.staff_number} has already left")
+            raise Conflict(Words("%(staff_number)s has already left", staff_number=employee.staff_number))
         if termination_date < employee.hire_date:
-            raise ValidationFailed("invalid date", [("termination_date", "is before the hire date")])
+            raise ValidationFailed(Words("invalid date"), [("termination_date", Words("is before the hire date"))])
         company = Company.get_by_id(company_id)
         leaves_now = termination_date <= local_today(company, runtime.now())
         moved = leaves_now or employee.termination_date != termination_date  # the partner form changes
@@ -182,8 +183,8 @@ def _staff_number_unique(company_id, values):
         if not taken or not Employee.select().where(Employee.company == company_id,
                                                     Employee.staff_number == taken).exists():
             raise
-        message = f"{taken} is already taken in this company"
-        raise ValidationFailed("invalid employee", [("staff_number", message)]) from None
+        message = Words("%(staff_number)s is already taken in this company", staff_number=taken)
+        raise ValidationFailed(Words("invalid employee"), [("staff_number", message)]) from None
 
 
 def announce(company: Company, employee_id: str, event_type: str, runtime: Runtime) -> str:
@@ -253,28 +254,29 @@ def clean_fields(company: Company, fields: dict[str, Any], *, creating: bool = F
     errors: list[tuple[str, str]] = []
     values: dict[str, Any] = {}
     unknown = sorted(set(fields) - set(FIELDS))
-    errors += [(name, "not a field that can be set") for name in unknown]
+    errors += [(name, Words("not a field that can be set")) for name in unknown]
     if creating:
-        errors += [(name, "is required") for name in REQUIRED_TO_HIRE if fields.get(name) in (None, "")]
+        errors += [(name, Words("is required")) for name in REQUIRED_TO_HIRE if fields.get(name) in (None, "")]
     for name, limit in TEXT_LIMITS.items():
         if name in fields:
             value = fields[name]
             value = value.strip() if isinstance(value, str) else value
             if value in (None, ""):
                 if name in ("staff_number", "name_en"):
-                    errors.append((name, "cannot be empty"))
+                    errors.append((name, Words("cannot be empty")))
                 values[name] = None
             elif not isinstance(value, str) or len(value) > limit:
-                errors.append((name, f"text of at most {limit} characters"))
+                errors.append((name, Words("text of at most %(limit)s characters", limit=limit)))
             else:
                 values[name] = value
     if "status" in fields and fields["status"] not in EDITABLE_STATUSES:
-        errors.append(("status", f"one of {', '.join(EDITABLE_STATUSES)} (end the employment to make it left)"))
+        errors.append(("status", Words("one of %(choices)s (end the employment to make it left)",
+                                       choices=", ".join(EDITABLE_STATUSES))))
     elif "status" in fields:
         values["status"] = fields["status"]
     if "employment_type" in fields:
         if fields["employment_type"] not in EMPLOYMENT_TYPES:
-            errors.append(("employment_type", f"one of {', '.join(EMPLOYMENT_TYPES)}"))
+            errors.append(("employment_type", Words("one of %(choices)s", choices=", ".join(EMPLOYMENT_TYPES))))
         else:
             values["employment_type"] = fields["employment_type"]
     _clean_references(company, fields, values, errors, creating, employee)
@@ -284,19 +286,19 @@ def clean_fields(company: Company, fields: dict[str, Any], *, creating: bool = F
             if isinstance(fields[name], date):
                 values[name] = fields[name]
             else:
-                errors.append((name, "a date (YYYY-MM-DD)"))
+                errors.append((name, Words("a date (YYYY-MM-DD)")))
     for name in MONEY_FIELDS:
         if name in fields:
             value = fields[name]
             if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_AMOUNT_MINOR:
-                errors.append((name, "an amount of zero or more (at most 10^15 minor units)"))
+                errors.append((name, Words("an amount of zero or more (at most 10^15 minor units)")))
             else:
                 values[name] = value
     _clean_nationality(company, fields, values, errors, creating)
     if "iban" in fields:
         iban = re.sub(r"\s", "", fields["iban"] or "").upper()
         if iban and not valid_iban(iban):
-            errors.append(("iban", "not a valid IBAN (check digits or length)"))
+            errors.append(("iban", Words("not a valid IBAN (check digits or length)")))
         values["iban"] = iban or None
     if "staff_number" in values and values["staff_number"]:
         clash = Employee.select().where(Employee.company == company.id,
@@ -304,9 +306,10 @@ def clean_fields(company: Company, fields: dict[str, Any], *, creating: bool = F
         if employee is not None:
             clash = clash.where(Employee.id != employee.id)
         if clash.exists():
-            errors.append(("staff_number", f"{values['staff_number']} is already taken in this company"))
+            errors.append(("staff_number", Words("%(staff_number)s is already taken in this company",
+                                                     staff_number=values["staff_number"])))
     if errors:
-        raise ValidationFailed("invalid employee", errors)
+        raise ValidationFailed(Words("invalid employee"), errors)
     return values
 
 
@@ -316,28 +319,28 @@ def _clean_references(company, fields, values, errors, creating, employee):
         entity = (Entity.get_or_none(Entity.id == entity_id, Entity.company == company.id) if entity_id
                   else Entity.get_or_none(Entity.company == company.id, Entity.primary == True))  # noqa: E712
         if entity is None:
-            errors.append(("entity", "no such legal entity in this company"))
+            errors.append(("entity", Words("no such legal entity in this company")))
         else:
             values["entity"] = entity.id
             if creating and "country" not in fields:
                 values["country"] = entity.country
     if "country" in fields:
         if fields["country"] not in COUNTRIES:
-            errors.append(("country", f"one of {', '.join(COUNTRIES)}"))
+            errors.append(("country", Words("one of %(choices)s", choices=", ".join(COUNTRIES))))
         else:
             values["country"] = fields["country"]
     if "branch" in fields:
         branch_id = fields["branch"]
         if branch_id and not Branch.select().where(Branch.id == branch_id, Branch.company == company.id).exists():
-            errors.append(("branch", "no such branch in this company"))
+            errors.append(("branch", Words("no such branch in this company")))
         values["branch"] = branch_id or None
     if "manager" in fields:
         manager_id = fields["manager"]
         if manager_id and employee is not None and manager_id == employee.id:
-            errors.append(("manager", "an employee cannot manage themselves"))
+            errors.append(("manager", Words("an employee cannot manage themselves")))
         elif manager_id and not Employee.select().where(Employee.id == manager_id,
                                                         Employee.company == company.id).exists():
-            errors.append(("manager", "no such employee in this company"))
+            errors.append(("manager", Words("no such employee in this company")))
         values["manager"] = manager_id or None
 
 
@@ -345,7 +348,7 @@ def _clean_contact(company, fields, values, errors):
     if "contact_email" in fields:
         email = (fields["contact_email"] or "").strip()
         if email and (len(email) > 254 or not EMAIL.match(email)):
-            errors.append(("contact_email", "not an email address"))
+            errors.append(("contact_email", Words("not an email address")))
         values["contact_email"] = email or None
     if "contact_phone" in fields:
         phone = (fields["contact_phone"] or "").strip()
@@ -356,7 +359,7 @@ def _clean_contact(company, fields, values, errors):
                     raise phonenumbers.NumberParseException(0, "invalid")
                 phone = phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164)
             except phonenumbers.NumberParseException:
-                errors.append(("contact_phone", "not a valid phone number"))
+                errors.append(("contact_phone", Words("not a valid phone number")))
         values["contact_phone"] = phone or None
 
 
@@ -364,7 +367,7 @@ def _clean_nationality(company, fields, values, errors, creating):
     if "nationality" in fields:
         nationality = (fields["nationality"] or "").upper()
         if not re.fullmatch(r"[A-Z]{2}", nationality):
-            errors.append(("nationality", "an ISO 3166-1 alpha-2 code"))
+            errors.append(("nationality", Words("an ISO 3166-1 alpha-2 code")))
         else:
             values["nationality"] = nationality
     elif creating:

@@ -16,7 +16,7 @@ from typing import Any
 from peewee import JOIN
 
 from app.domain.kernel.clock import Clock, to_db
-from app.domain.kernel.errors import ValidationFailed
+from app.domain.kernel.errors import ValidationFailed, Words
 from app.domain.kernel.ids import new_id
 from app.domain.kernel.money import example_amount, parse_major
 from app.domain.kernel.runtime import Runtime
@@ -44,19 +44,22 @@ def import_employees(company: Company, csv_text: str, clock: Clock) -> dict[str,
     header = [h.strip() for h in (reader.fieldnames or [])]
     unknown = [h for h in header if h not in CSV_COLUMNS]
     if not header or "staff_number" not in header or unknown:
-        raise ValidationFailed("unusable header", [("header", f"columns are staff_number and any of "
-                                                    f"{', '.join(CSV_COLUMNS)}; unknown: {', '.join(unknown)}")])
+        raise ValidationFailed(Words("unusable header"), [("header", Words(
+            "columns are staff_number and any of %(columns)s; unknown: %(unknown)s",
+            columns=", ".join(CSV_COLUMNS), unknown=", ".join(unknown)))])
     reader.fieldnames = header
     existing: dict[str | None, Employee] = {
         e.staff_number: e for e in Employee.select().where(Employee.company == company.id)}
     errors, planned, seen = [], [], set()
     for number, row in enumerate(reader, start=2):  # row 1 is the header
         if number - 1 > MAX_ROWS:
-            raise ValidationFailed("too many rows", [("file", f"at most {MAX_ROWS} rows per file")])
+            raise ValidationFailed(Words("too many rows"),
+                                   [("file", Words("at most %(limit)s rows per file", limit=MAX_ROWS))])
         fields, row_errors = row_fields(row, company.currency)
         staff_number = fields.get("staff_number")
         if staff_number in seen:
-            row_errors.append(("staff_number", f"{staff_number} appears twice in the file"))
+            row_errors.append(("staff_number", Words("%(staff_number)s appears twice in the file",
+                                                      staff_number=staff_number)))
         seen.add(staff_number)
         employee = existing.get(staff_number)
         try:
@@ -68,7 +71,7 @@ def import_employees(company: Company, csv_text: str, clock: Clock) -> dict[str,
         if not row_errors:
             planned.append((employee, values))
     if errors:
-        raise ValidationFailed("the file was not imported", errors)
+        raise ValidationFailed(Words("the file was not imported"), errors)
     counts = {"created": 0, "updated": 0, "unchanged": 0}
     now = to_db(clock.now())
     with db.atomic():
@@ -100,19 +103,20 @@ def row_fields(row: dict[str, str], currency: str) -> tuple[dict[str, Any], list
     errors: list[tuple[str, str]] = []
     for column, text in row.items():
         if column is None:  # more cells than columns
-            errors.append(("row", "more cells than the header has columns"))
+            errors.append(("row", Words("more cells than the header has columns")))
             continue
         text = (text or "").strip()
         if column in MONEY_COLUMNS:
             try:
                 fields[MONEY_COLUMNS[column]] = parse_major(text or "0", currency)
             except (ValueError, InvalidOperation):
-                errors.append((column, f"an amount in {currency}, like {example_amount(currency)}"))
+                errors.append((column, Words("an amount in %(currency)s, like %(example)s", currency=currency,
+                                               example=example_amount(currency))))
         elif column in DATE_COLUMNS:
             try:
                 fields[column] = date.fromisoformat(text) if text else None
             except ValueError:
-                errors.append((column, "a date (YYYY-MM-DD)"))
+                errors.append((column, Words("a date (YYYY-MM-DD)")))
         elif column == "is_national":
             fields[column] = text.lower() in ("1", "true", "yes", "y")
         else:

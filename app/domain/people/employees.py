@@ -8,7 +8,7 @@ from typing import Any
 from peewee import JOIN, Tuple
 
 from app.domain.kernel.clock import to_db
-from app.domain.kernel.errors import NotFound
+from app.domain.kernel.errors import NotFound, Words
 from app.models import Branch, Employee
 
 E = Employee
@@ -57,7 +57,7 @@ def list_employees(company_id: str, *, status: str | None = None, entity_id: str
 def get_employee(company_id: str, employee_id: str) -> dict[str, Any]:
     row = _visible(company_id).where(E.id == employee_id).dicts().first()
     if row is None:
-        raise NotFound(f"no employee {employee_id}")
+        raise NotFound(Words("no employee %(employee)s", employee=employee_id))
     return row
 
 
@@ -68,7 +68,7 @@ def employee_row(employee_id: str) -> dict[str, Any]:
         .where(E.id == employee_id).dicts().first()
     )
     if row is None:
-        raise NotFound(f"no employee {employee_id}")
+        raise NotFound(Words("no employee %(employee)s", employee=employee_id))
     return row
 
 
@@ -88,14 +88,15 @@ def resolve_employee(company_id: str, text: str) -> str:
     found = (E.select(E.id).where(E.company == company_id, (E.id == text) | (E.staff_number == text))
              .order_by(E.created_at).first())
     if found is None:
-        raise NotFound(f"No employee {text!r} in this company: give an employee id (emp_...) or a staff number.")
+        raise NotFound(Words("No employee %(value)r in this company: give an employee id (emp_...) or a staff number.",
+                             value=text))
     return found.id
 
 
 def roster(company_id: str) -> list[Employee]:
     """The company's records HR may choose from (archived ones not), by staff number,
-    with their id, staff number and name only."""
-    return list(E.select(E.id, E.staff_number, E.name_en)
+    with their id, staff number and names only."""
+    return list(E.select(E.id, E.staff_number, E.name_en, E.name_ar)
                 .where(E.company == company_id, E.archived == False)  # noqa: E712
                 .order_by(E.staff_number))
 

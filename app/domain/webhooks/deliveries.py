@@ -27,7 +27,7 @@ from peewee import Field, SelectQuery, fn
 
 from app.domain.kernel.backlog import Backlog
 from app.domain.kernel.clock import format_utc, from_db, to_db
-from app.domain.kernel.errors import Conflict, NotFound, ValidationFailed
+from app.domain.kernel.errors import Conflict, NotFound, ValidationFailed, Words
 from app.domain.kernel.ids import new_id
 from app.domain.kernel.runtime import Runtime
 from app.domain.webhooks import outcomes as rules  # what an outcome decides (pure)
@@ -431,9 +431,9 @@ def redeliver(endpoint: WebhookEndpoint, delivery_id: str, runtime: Runtime) -> 
         original = WebhookDelivery.get_or_none(WebhookDelivery.id == delivery_id,
                                                WebhookDelivery.endpoint == endpoint.id)
         if original is None:
-            raise NotFound(f"no delivery {delivery_id} of this endpoint")
+            raise NotFound(Words("no delivery %(delivery)s of this endpoint", delivery=delivery_id))
         if not endpoint.active:
-            raise Conflict("the endpoint is disabled; re-enable it with PATCH active: true first")
+            raise Conflict(Words("the endpoint is disabled; re-enable it with PATCH active: true first"))
         created = _new_attempt(endpoint.id, original.event_id, original.event_type, 1, now, retries=False)
         runtime.deliveries_due([created])
     row = (WebhookDelivery.select(WebhookDelivery, OutboxEvent.id, OutboxEvent.payload).join(OutboxEvent)
@@ -469,14 +469,15 @@ def replay(endpoint_id: str, since: datetime, runtime: Runtime, *, only_failed: 
     brought forward: exactly the events it will send."""
     now = runtime.now()
     if since < now - timedelta(days=REPLAY_DAYS):
-        raise ValidationFailed("too far back", [("since", f"at most {REPLAY_DAYS} days back (the events kept for "
-                                                          "replay)")])
+        raise ValidationFailed(Words("too far back"), [("since", Words("at most %(days)s days back (the events "
+                                                                        "kept for replay)", days=REPLAY_DAYS))])
     with write_transaction():
         endpoint = locked(WebhookEndpoint.select().where(WebhookEndpoint.id == endpoint_id))
         if endpoint is None:
-            raise NotFound(f"no webhook endpoint {endpoint_id}")
+            raise NotFound(Words("no webhook endpoint %(endpoint)s", endpoint=endpoint_id))
         if not endpoint.active:
-            raise Conflict(f"the endpoint is disabled ({endpoint.disabled_reason}); re-enable it first")
+            raise Conflict(Words("the endpoint is disabled (%(reason)s); re-enable it first",
+                                  reason=endpoint.disabled_reason))
 
         def waiting(*statuses: str) -> SelectQuery:
             return WebhookDelivery.select(WebhookDelivery.event).where(
@@ -524,5 +525,5 @@ def detail(endpoint: WebhookEndpoint, delivery_id: str) -> dict:
     row = (WebhookDelivery.select(WebhookDelivery, OutboxEvent.id, OutboxEvent.payload).join(OutboxEvent)
            .where(WebhookDelivery.id == delivery_id, WebhookDelivery.endpoint == endpoint.id).first())
     if row is None:
-        raise NotFound(f"no delivery {delivery_id} of this endpoint")
+        raise NotFound(Words("no delivery %(delivery)s of this endpoint", delivery=delivery_id))
     return form(row)

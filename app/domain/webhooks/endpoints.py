@@ -25,7 +25,7 @@ from peewee import ModelSelect, fn
 from app.domain.access.users import owners_of
 from app.domain.kernel import events
 from app.domain.kernel.clock import format_utc, from_db, to_db
-from app.domain.kernel.errors import Conflict, NotFound, ValidationFailed
+from app.domain.kernel.errors import Conflict, NotFound, ValidationFailed, Words
 from app.domain.kernel.ids import new_id
 from app.domain.kernel.runtime import Runtime
 from app.domain.kernel.sealing import Sealer
@@ -71,15 +71,16 @@ def new_secret() -> str:
 def clean_events(chosen: object) -> list[str]:
     """The subscribed event types, as given; 422 naming each bad item, an empty list or a repeat."""
     if not isinstance(chosen, list) or not chosen:
-        raise ValidationFailed("invalid events", [("events", "a non-empty list of event types")])
+        raise ValidationFailed(Words("invalid events"), [("events", Words("a non-empty list of event types"))])
     problems = []
     for index, value in enumerate(chosen):
         if value not in SUBSCRIBABLE:
-            problems.append((f"events[{index}]", f"unknown event type {value!r}; one of {', '.join(SUBSCRIBABLE)}"))
+            problems.append((f"events[{index}]", Words("unknown event type %(value)r; one of %(choices)s",
+                                                        value=value, choices=", ".join(SUBSCRIBABLE))))
         elif value in chosen[:index]:
-            problems.append((f"events[{index}]", f"{value} is listed twice"))
+            problems.append((f"events[{index}]", Words("%(value)s is listed twice", value=value)))
     if problems:
-        raise ValidationFailed("invalid events", problems)
+        raise ValidationFailed(Words("invalid events"), problems)
     return list(chosen)
 
 
@@ -93,8 +94,9 @@ def clean_rate_limit(value: object) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= RATE_LIMIT_MAX:
-        raise ValidationFailed("invalid rate limit", [
-            ("rate_limit", f"a whole number of deliveries a second, 1 to {RATE_LIMIT_MAX:,}, or null for none")])
+        raise ValidationFailed(Words("invalid rate limit"), [
+            ("rate_limit", Words("a whole number of deliveries a second, 1 to %(limit)s, or null for none",
+                                 limit=f"{RATE_LIMIT_MAX:,}"))])
     return value
 
 
@@ -146,8 +148,9 @@ def create_for_key(company: Company, key_id: str, target: Target, chosen: list[s
     which is where the partner then sees it. Returns (endpoint, the secret, shown once)."""
     key = ApiKey.get_or_none(ApiKey.id == key_id, ApiKey.company == company.id, ApiKey.revoked_at.is_null())
     if key is None or MANAGE_SCOPE not in key.scopes.split():
-        raise ValidationFailed("invalid webhook endpoint", [
-            ("key", f"an active key of this company with {MANAGE_SCOPE}: the endpoint is that key's")])
+        raise ValidationFailed(Words("invalid webhook endpoint"), [
+            ("key", Words("an active key of this company with %(scope)s: the endpoint is that key's",
+                          scope=MANAGE_SCOPE))])
     return create_endpoint(KeyOwner(company, key.id), target, chosen, runtime, rate_limit=rate_limit)
 
 
@@ -184,7 +187,7 @@ def with_owners(company_id: str) -> list[tuple[WebhookEndpoint, ApiKey | None]]:
 def get_endpoint(scope: Query, endpoint_id: str) -> WebhookEndpoint:
     endpoint = scope.where(WebhookEndpoint.id == endpoint_id).first()
     if endpoint is None:
-        raise NotFound(f"no webhook endpoint {endpoint_id}")
+        raise NotFound(Words("no webhook endpoint %(endpoint)s", endpoint=endpoint_id))
     return endpoint
 
 
@@ -208,7 +211,7 @@ def update_endpoint(scope: Query, endpoint_id: str, runtime: Runtime, *, target:
     with write_transaction():
         endpoint = locked(scope.where(WebhookEndpoint.id == endpoint_id))
         if endpoint is None:
-            raise NotFound(f"no webhook endpoint {endpoint_id}")
+            raise NotFound(Words("no webhook endpoint %(endpoint)s", endpoint=endpoint_id))
         if active is False and not endpoint.active:
             values.pop("disabled_reason")  # already disabled: keep why
         if values:
@@ -236,17 +239,17 @@ def rotate_secret(scope: Query, endpoint_id: str, runtime: Runtime, *,
     is lost unseen. `replacing` is the `secret_version` the asker saw (the console): a
     second click that finds it replaced already is a Conflict, not another rotation."""
     if not timedelta(0) <= expire_previous_in <= ROTATION_OVERLAP:
-        raise ValidationFailed("invalid rotation", [
-            ("expire_previous_in", f"0 to {int(ROTATION_OVERLAP.total_seconds())} seconds")])
+        raise ValidationFailed(Words("invalid rotation"), [
+            ("expire_previous_in", Words("0 to %(limit)s seconds", limit=int(ROTATION_OVERLAP.total_seconds())))])
     secret = new_secret()
     sealed = _sealer(runtime).seal(secret)
     now = runtime.now()
     with write_transaction():
         endpoint = locked(scope.where(WebhookEndpoint.id == endpoint_id))
         if endpoint is None:
-            raise NotFound(f"no webhook endpoint {endpoint_id}")
+            raise NotFound(Words("no webhook endpoint %(endpoint)s", endpoint=endpoint_id))
         if replacing is not None and secret_version(endpoint) != replacing:
-            raise Conflict("this endpoint's signing secret was replaced a moment ago")
+            raise Conflict(Words("this endpoint's signing secret was replaced a moment ago"))
         overlap = expire_previous_in > timedelta(0)
         WebhookEndpoint.update(
             secret_sealed=sealed, previous_secret_sealed=endpoint.secret_sealed if overlap else None,

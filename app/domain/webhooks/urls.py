@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from app.domain.kernel.errors import ValidationFailed
+from app.domain.kernel.errors import ValidationFailed, Words
 from app.domain.kernel.text import text_problem
 
 MAX_URL_LENGTH = 2048
@@ -45,9 +45,6 @@ class Target:
     addresses: tuple  # the judged addresses, in the resolver's order
 
 
-# What a developer whose receiver runs on their own machine needs to know (issue 35).
-ALLOWING = ("; for development, the operator allows a network with WEBHOOK_ALLOW_PRIVATE_NETWORKS "
-            "(e.g. 127.0.0.0/8), set for the server and for any shell that runs `flask` commands")
 
 
 def parse_networks(text: str) -> tuple[Network, ...]:
@@ -73,13 +70,21 @@ def check_url(text: str, resolve: Callable[[str, int], Iterable[str]], allowed: 
         except (LookupError, ValueError):
             addresses = ()
         if not addresses:
-            raise _refused(f"the host {host} does not resolve")
+            raise _refused(Words("the host %(host)s does not resolve", host=host))
+    # Each refusal says what a developer whose receiver runs on their own machine needs to know (issue 35).
     for address in addresses:
         problem = address_problem(address, allowed)
         if problem:
-            raise _refused(f"{host} resolves to {address}, {problem}; webhooks go to public addresses only{ALLOWING}")
+            raise _refused(Words(
+                "%(host)s resolves to %(address)s, %(problem)s; webhooks go to public addresses only; for "
+                "development, the operator allows a network with WEBHOOK_ALLOW_PRIVATE_NETWORKS (e.g. "
+                "127.0.0.0/8), set for the server and for any shell that runs `flask` commands",
+                host=host, address=str(address), problem=problem))
     if scheme == "http" and not all(_inside(address, allowed) for address in addresses):
-        raise _refused(f"must be https:// (http:// only to networks the operator allows{ALLOWING})")
+        raise _refused(Words(
+            "must be https:// (http:// only to networks the operator allows; for development, the operator "
+            "allows a network with WEBHOOK_ALLOW_PRIVATE_NETWORKS (e.g. 127.0.0.0/8), set for the server and for "
+            "any shell that runs `flask` commands)"))
     return Target(text, scheme, host, port, addresses)
 
 
@@ -94,22 +99,24 @@ def _address_problem(address: Address, allowed: tuple[Network, ...]) -> str | No
         return None
     if address.version == 6:
         if address.ipv4_mapped is not None or (int(address) >> 32 == 0 and int(address) > 1):
-            return "an IPv4 address written as IPv6"
+            return Words("an IPv4 address written as IPv6")
         embedded = address.sixtofour or next(
             (ipaddress.IPv4Address(int(address) & 0xFFFFFFFF) for net in NAT64 if address in net), None)
         if embedded is not None:
             inner = address_problem(embedded, allowed)
-            return f"which embeds {embedded}, {inner}" if inner else None
+            if inner is None:
+                return None
+            return Words("which embeds %(address)s, %(problem)s", address=str(embedded), problem=inner)
     if address.is_loopback:
-        return "a loopback address"
+        return Words("a loopback address")
     if address.is_link_local:
-        return "a link-local address"
+        return Words("a link-local address")
     if address.is_multicast:
-        return "a multicast address"
+        return Words("a multicast address")
     if address.is_private:
-        return "a private address"
+        return Words("a private address")
     if not address.is_global or any(address in net for net in ALSO_REFUSED):
-        return "not a public address"
+        return Words("not a public address")
     return None
 
 
@@ -127,7 +134,7 @@ def ip_literal(host: str) -> Address | None:
               for part in (p if p not in ("0x", "0X") else "0x0" for p in parts)]
     *head, last = values
     if any(value > 255 for value in head) or last >= 256 ** (4 - len(head)):
-        raise _refused(f"{host} is not a valid address")
+        raise _refused(Words("%(host)s is not a valid address", host=host))
     number = 0
     for value in head:
         number = number * 256 + value
@@ -136,7 +143,7 @@ def ip_literal(host: str) -> Address | None:
 
 def _parts(text):
     if not isinstance(text, str) or not text:
-        raise _refused("a URL is required")
+        raise _refused(Words("a URL is required"))
     return _parsed(text)
 
 
@@ -146,33 +153,33 @@ def _parsed(text):
     anew). Kept per text, since a worker judges the same few URLs at every delivery;
     what the host resolves to is asked every time."""
     if len(text) > MAX_URL_LENGTH:
-        raise _refused(f"at most {MAX_URL_LENGTH} characters")
+        raise _refused(Words("at most %(limit)s characters", limit=MAX_URL_LENGTH))
     unstorable = text_problem(text)
     if unstorable:
-        raise _refused(f"the URL {unstorable}")
+        raise _refused(Words("the URL %(problem)s", problem=unstorable))
     if any(ch.isspace() or ord(ch) < 32 or ord(ch) == 127 for ch in text):
-        raise _refused("no spaces or control characters")
+        raise _refused(Words("no spaces or control characters"))
     try:
         parts = urlsplit(text)
         port = parts.port
     except ValueError:
-        raise _refused("not a valid URL") from None
+        raise _refused(Words("not a valid URL")) from None
     scheme = parts.scheme.lower()
     if scheme not in ("https", "http"):
-        raise _refused("must be https://")
+        raise _refused(Words("must be https://"))
     if "@" in parts.netloc:
-        raise _refused("no user name or password in the URL")
+        raise _refused(Words("no user name or password in the URL"))
     host = (parts.hostname or "").rstrip(".")
     if not host:
-        raise _refused("a host is required")
+        raise _refused(Words("a host is required"))
     try:
         host = host.encode("idna").decode("ascii")  # an international name, as DNS knows it
     except UnicodeError:
-        raise _refused(f"{host} is not a valid host name") from None
+        raise _refused(Words("%(host)s is not a valid host name", host=host)) from None
     if "%" in host:
-        raise _refused("no IPv6 zone identifiers")
+        raise _refused(Words("no IPv6 zone identifiers"))
     if ip_literal_or_none(host) is None and not all(_HOST_LABEL.match(label) for label in host.split(".")):
-        raise _refused(f"{host} is not a valid host name")
+        raise _refused(Words("%(host)s is not a valid host name", host=host))
     return scheme, host.lower(), port or (443 if scheme == "https" else 80)
 
 
@@ -187,5 +194,5 @@ def _inside(address, allowed):
     return any(address.version == net.version and address in net for net in allowed)
 
 
-def _refused(message):
-    return ValidationFailed("webhook URL refused", [("url", message)])
+def _refused(message: Words) -> ValidationFailed:
+    return ValidationFailed(Words("webhook URL refused"), [("url", message)])
