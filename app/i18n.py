@@ -9,7 +9,8 @@ they make one). The partner API is never translated: its problems stay English, 
 clients branch on `code`.
 
 Numbers and money are written with Babel for the page's language, always in the digits
-0-9 (CLDR's `ar`; see docs/operators/console.md), money with its currency's decimals.
+0-9 (CLDR's `ar`; docs/operators/commands.md, "In Arabic and English", says why), money
+with its currency's decimals.
 """
 
 import re
@@ -20,7 +21,7 @@ from decimal import Decimal
 
 from babel.dates import format_datetime
 from babel.numbers import format_currency, format_decimal
-from flask import Flask, Response, g, request
+from flask import Flask, Response, current_app, g, request
 from flask_babel import Babel, LazyString, force_locale, get_locale, gettext
 from markupsafe import Markup, escape
 
@@ -35,7 +36,6 @@ NAMES = {"en": "English", "ar": "العربية"}
 ARABIC_LETTER = re.compile("[\u0600-\u06ff]")
 # English keeps the console's ISO-like stamp; Arabic writes the month's name.
 DATE_TIME_FORMATS = {"en": "yyyy-MM-dd HH:mm", "ar": "d MMM y، HH:mm"}
-DATE_FORMATS = {"en": "yyyy-MM-dd", "ar": "d MMM y"}
 
 
 def register(app: Flask) -> None:
@@ -89,8 +89,6 @@ def current_language() -> str:
 
 def keep_choice(response: Response, language: str) -> Response:
     """The browser keeps `language` as its choice (a year; the session cookie's rules)."""
-    from flask import current_app
-
     response.set_cookie(COOKIE, language, max_age=COOKIE_SECONDS, samesite="Lax", httponly=True,
                         secure=current_app.config["SESSION_COOKIE_SECURE"])
     return response
