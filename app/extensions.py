@@ -1,16 +1,37 @@
 """What create_app builds once per app and the rest of the app reaches from inside an
-app context (jobs, the console, the CLI): the Runtime handed to domain actions, the job
-queue, the mailer and the webhook sender. Plus the Redis client maker the web processes use."""
+app context (jobs, the console, the CLI), each through a typed accessor: the Runtime
+handed to domain actions, the mailer, the webhook sender and pacer, Redis, the OAuth
+server. What belongs to one area is reached through `service()` by an accessor of that
+area (the job queue in app/jobs/queues.py, the sign-in throttle in app/console/throttle.py,
+the authenticator and the OpenAPI document in app/api). Plus the Redis client maker the
+web processes use."""
+
+from typing import TypeVar
 
 import redis
+from authlib.integrations.flask_oauth2 import AuthorizationServer
 from flask import current_app
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
+from app.domain.kernel.runtime import Runtime
+from app.egress import Sender
+from app.mail import LogMailer, SmtpMailer
 
-def runtime():
+Made = TypeVar("Made")
+
+
+def service(name: str, kind: type[Made]) -> Made:
+    """What create_app made under `name`, which is a `kind`."""
+    made = current_app.extensions[name]
+    if not isinstance(made, kind):
+        raise TypeError(f"app.extensions[{name!r}] is a {type(made).__name__}, not a {kind.__name__}")
+    return made
+
+
+def runtime() -> Runtime:
     """This app's Runtime (app/domain/kernel/runtime.py): its clock and its hand-offs."""
-    return current_app.extensions["runtime"]
+    return service("runtime", Runtime)
 
 
 def beyond_contract() -> bool:
@@ -19,14 +40,12 @@ def beyond_contract() -> bool:
     return bool(runtime().beyond_contract)
 
 
-def job_queue():
-    """Where this app's jobs go: RQ (with Redis) or the in-process runner (app/jobs/queues.py)."""
-    return current_app.extensions["jobs"]
-
-
-def mailer():
+def mailer() -> LogMailer | SmtpMailer:
     """This app's mailer (app/mail.py): SMTP, or the log."""
-    return current_app.extensions["mailer"]
+    made = current_app.extensions["mailer"]
+    if not isinstance(made, LogMailer | SmtpMailer):
+        raise TypeError(f"app.extensions['mailer'] is a {type(made).__name__}, not a mailer of app/mail.py")
+    return made
 
 
 def delivery_pacer():
@@ -34,9 +53,19 @@ def delivery_pacer():
     return current_app.extensions["delivery_pacer"]
 
 
-def webhook_sender():
+def webhook_sender() -> Sender:
     """This app's pinned HTTP sender for webhook deliveries (app/egress.py)."""
-    return current_app.extensions["webhook_sender"]
+    return service("webhook_sender", Sender)
+
+
+def redis_client() -> redis.Redis | None:
+    """This app's Redis client (REDIS_URL), or None without Redis."""
+    return service("redis", redis.Redis) if current_app.extensions["redis"] is not None else None
+
+
+def oauth_server() -> AuthorizationServer:
+    """This app's OAuth 2.0 authorization server (app/oauth/server.py; Authlib's)."""
+    return service("oauth_server", AuthorizationServer)
 
 
 def connect_redis(url):

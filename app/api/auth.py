@@ -14,6 +14,7 @@ from flask import Flask, Request, Response, current_app, g, request
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
 from flask_smorest import Blueprint
 
+from app.api.principal_cache import authenticator
 from app.api.problems import PROBLEM_MIMETYPE, ApiProblem
 from app.api.schemas import ProblemSchema
 from app.domain.access.principal import Principal, Unauthenticated
@@ -129,7 +130,7 @@ def guard() -> None:
         kind = bearer.kind
         if bearer.kind == "oauth" and not config["OAUTH_PREVIEW"]:
             raise Unauthenticated("OAuth access tokens are not accepted: the preview is off")
-        principal, verdict = current_app.extensions["authenticator"](bearer, now)
+        principal, verdict = authenticator()(bearer, now)
     except Unauthenticated:
         raise ApiProblem("unauthenticated", TOKEN_REFUSED if kind == "oauth" and config["OAUTH_PREVIEW"]
                          else KEY_REFUSED, headers={"WWW-Authenticate": 'Bearer realm="partner-api"'}) from None

@@ -10,14 +10,16 @@ Schema library. Like every response schema here, none forbids fields v1 may add.
 
 from collections.abc import Mapping
 from typing import Any
+from weakref import WeakKeyDictionary
 
-from flask import Response, current_app
+from flask import Flask, Response, current_app
 from flask.views import MethodView
 from marshmallow import Schema, fields
 
 from app.api import ApiBlueprint, json_response
 from app.api.auth import operation
 from app.api.employees import EmployeeSchema
+from app.api.openapi import partner_api
 from app.api.payroll import PayrollRunSummarySchema
 from app.api.schemas import OpenSchema
 from app.domain.kernel.events import EVENT_TYPES
@@ -164,8 +166,16 @@ class EventTypes(MethodView):
                                       "required": ["payroll_run_id"]}}]})
     def get(self) -> Response:
         """Every webhook event type, with the JSON Schema of its `data` (beyond the contract, v1.3)"""
-        cached = current_app.extensions.get("event_type_catalog")
-        if cached is None:  # the document is fixed once the app is built
-            cached = current_app.extensions["event_type_catalog"] = catalog(
-                current_app.extensions["partner_api"].spec.to_dict())
-        return json_response({"data": cached})
+        return json_response({"data": _catalog_of(current_app._get_current_object())})  # type: ignore[attr-defined]
+
+
+# Each app's event types with their schemas, worked out on first use: its document is
+# fixed once the app is built.
+_CATALOGS: "WeakKeyDictionary[Flask, list[dict[str, Any]]]" = WeakKeyDictionary()
+
+
+def _catalog_of(app: Flask) -> list[dict[str, Any]]:
+    found = _CATALOGS.get(app)
+    if found is None:
+        found = _CATALOGS[app] = catalog(partner_api().spec.to_dict())
+    return found

@@ -22,6 +22,7 @@ from flask_smorest.spec import prepare_response
 
 from app.api.problems import PROBLEM_MIMETYPE
 from app.api.schemas import ProblemSchema
+from app.extensions import service
 from config import ADDITIONS
 
 HEADERS = {
@@ -116,3 +117,8 @@ class PartnerApi(Api):
 
     def _register_pagination_header(self):
         pass
+
+
+def partner_api() -> PartnerApi:
+    """This app's flask-smorest Api: the OpenAPI document it makes."""
+    return service("partner_api", PartnerApi)

@@ -31,6 +31,7 @@ import redis
 from app.api.ratelimit import Limiter, make_limiter
 from app.domain import credentials
 from app.domain.access.principal import Principal, Unauthenticated
+from app.extensions import service
 from app.models import db
 
 log = logging.getLogger(__name__)
@@ -130,3 +131,8 @@ class Authenticator:
                 del self._entries[next(iter(self._entries))]  # the oldest loaded
             self._entries[bearer] = entry
         return entry
+
+
+def authenticator() -> Authenticator:
+    """This web process's Authenticator (create_app makes it with make_authenticator)."""
+    return service("authenticator", Authenticator)

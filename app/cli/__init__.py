@@ -23,6 +23,7 @@ from app.domain.access import companies, keys, signin
 from app.domain.access import users as access
 from app.domain.kernel.countries import COUNTRY_CODES
 from app.extensions import runtime
+from app.jobs.queues import job_queue
 from app.metrics import use_directory
 from app.models import db
 from app.models.base import connection
@@ -247,7 +248,7 @@ def serve(host, port, workers, email, country, new_key):
     upgrade()
     # Without Redis, jobs run on a thread of each gunicorn worker: none may start here,
     # in the parent, while the demo sandbox is made.
-    runner = current_app.extensions["jobs"]
+    runner = job_queue()
     autostart, runner.autostart = getattr(runner, "autostart", False), False
     with connection(), db.atomic():
         user = access.get_or_create_user(email, runtime())

@@ -12,7 +12,7 @@ from flask import current_app
 from app.domain.kernel.countries import COUNTRY_CODES
 from app.domain.kernel.errors import DomainError, ValidationFailed
 from app.domain.kernel.text import first_unstorable
-from app.extensions import job_queue
+from app.jobs.queues import job_queue
 from app.models.base import connection
 
 country_option = click.option(

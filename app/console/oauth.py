@@ -19,6 +19,7 @@ from flask_babel import gettext as _
 from app.console.common import SECURITY_HEADERS, console_blueprint, sentence
 from app.console.scopes import NEVER_SHARED, SCOPE_WORDS
 from app.domain.oauth import connections
+from app.extensions import oauth_server
 
 bp = console_blueprint("console_oauth")
 
@@ -26,7 +27,7 @@ bp = console_blueprint("console_oauth")
 def authorize():
     if not current_app.config["OAUTH_PREVIEW"]:
         abort(404)
-    server = current_app.extensions["oauth_server"]
+    server = oauth_server()
     try:
         grant = server.get_consent_grant(end_user=g.user)
     except OAuth2Error as error:

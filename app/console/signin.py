@@ -6,6 +6,7 @@ from flask_babel import ngettext
 
 from app.console.common import console_blueprint, safe_next, said, sentence, sign_in, sign_out, signed_in
 from app.console.forms import ForgotPasswordForm, ResetPasswordForm, SandboxForm, SignInForm, SwitchCompanyForm, options
+from app.console.throttle import sign_in_throttle
 from app.domain import sandbox
 from app.domain.access import signin
 from app.domain.access import users as access
@@ -45,7 +46,7 @@ def sign_in_page():
     form = SignInForm()
     status = 200
     if form.validate_on_submit():
-        throttle, address = current_app.extensions["sign_in_throttle"], request.remote_addr or ""
+        throttle, address = sign_in_throttle(), request.remote_addr or ""
         now_us = int(runtime().now().timestamp() * 1_000_000)
         refusal = throttle.refusal_before_checking(form.email.data, address, now_us)
         user = None if refusal else signin.authenticate(form.email.data, form.password.data)
@@ -123,7 +124,7 @@ def forgot_password():
     form = ForgotPasswordForm()
     if not form.validate_on_submit():
         return render_template("console/forgot_password.html", form=form), 400 if request.method == "POST" else 200
-    throttle, address = current_app.extensions["sign_in_throttle"], request.remote_addr or ""
+    throttle, address = sign_in_throttle(), request.remote_addr or ""
     refusal = throttle.refusal_before_checking(form.email.data, address, int(runtime().now().timestamp() * 1_000_000))
     if refusal:
         form.form_errors.append(_try_again_in(refusal))

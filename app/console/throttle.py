@@ -12,6 +12,8 @@ Redis or the host's limits file.
 
 from dataclasses import dataclass
 
+from app.extensions import service
+
 
 @dataclass(frozen=True)
 class SignInThrottle:
@@ -36,3 +38,8 @@ class SignInThrottle:
 
 def _normal(email):
     return (email or "").strip().lower()
+
+
+def sign_in_throttle() -> SignInThrottle:
+    """This app's sign-in throttle (create_app makes it over Redis or RATE_LIMIT_FILE)."""
+    return service("sign_in_throttle", SignInThrottle)

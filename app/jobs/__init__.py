@@ -13,7 +13,8 @@ events' 30-day retention),
 expiring clock events), `employments` (ending those whose last day has come, hourly),
 `reconcile` (the nightly announcement of bulk changes),
 `sweeper` (finding due work no queue holds). Jobs reach the app's Runtime and queue
-through `app.extensions.runtime()` and `job_queue()`: they run inside an app context.
+through `app.extensions.runtime()` and `app.jobs.queues.job_queue()`: they run inside an
+app context.
 """
 
 from dataclasses import dataclass

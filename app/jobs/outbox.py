@@ -15,7 +15,8 @@ from flask import current_app
 from app.domain.kernel import events
 from app.domain.webhooks import deliveries
 from app.domain.webhooks.deliveries import Attempt
-from app.extensions import job_queue, runtime
+from app.extensions import runtime
+from app.jobs.queues import job_queue
 from app.jobs.webhooks import send_attempts
 from app.models.base import connection
 

@@ -10,12 +10,15 @@ import logging
 import queue
 import threading
 import time
-from contextlib import contextmanager
+from collections.abc import Callable
+from contextlib import AbstractContextManager, contextmanager
 from datetime import UTC, datetime, timedelta
+from typing import Any, Protocol, runtime_checkable
 
 from croniter import croniter
 from rq import Queue
 
+from app.extensions import service
 from app.telemetry import job_finished
 
 log = logging.getLogger(__name__)
@@ -24,6 +27,28 @@ RESULT_TTL = 60
 
 
 MARK_SECONDS = 60  # a mark whose job was lost stops holding others back after this
+
+
+@runtime_checkable
+class JobQueue(Protocol):
+    """Where a job goes, whichever runs it (RQJobs, InProcessRunner)."""
+
+    def enqueue(self, function: Callable[..., Any], *args: Any) -> Any:
+        """Run `function(*args)` in a worker, inside the app's context."""
+
+    def enqueue_once(self, mark: str, function: Callable[..., Any], *args: Any) -> None:
+        """As enqueue, unless a job queued under `mark` has not started yet."""
+
+    def started(self, mark: str) -> None:
+        """The job queued under `mark` has started: the next enqueue_once queues again."""
+
+    def for_command(self) -> AbstractContextManager[None]:
+        """Around a CLI command: where its jobs run."""
+
+
+def job_queue() -> JobQueue:
+    """Where this app's jobs go: RQ (with Redis) or the in-process runner."""
+    return service("jobs", JobQueue)  # type: ignore[type-abstract]
 
 
 class RQJobs:

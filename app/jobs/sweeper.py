@@ -6,9 +6,10 @@ from app.domain.attendance import days
 from app.domain.kernel import events
 from app.domain.people import actions
 from app.domain.webhooks import deliveries
-from app.extensions import job_queue, runtime
+from app.extensions import runtime
 from app.jobs.attendance import pair_attendance
 from app.jobs.outbox import dispatch_events
+from app.jobs.queues import job_queue
 from app.jobs.webhooks import BATCH, send_deliveries
 from app.models.base import connection
 

@@ -20,7 +20,8 @@ from flask import current_app
 
 from app.domain.webhooks import deliveries, endpoints, sending
 from app.domain.webhooks.deliveries import Attempt, Outcome
-from app.extensions import delivery_pacer, job_queue, mailer, runtime, webhook_sender
+from app.extensions import delivery_pacer, mailer, runtime, webhook_sender
+from app.jobs.queues import job_queue
 from app.models.base import connection
 from app.notices import endpoint_notice_email
 
@@ -64,6 +65,8 @@ def send_attempts(attempts: list[Attempt], lanes_done: Callable[[set[str]], None
         return 0
     # While v1.3 (beyond the contract) is live: the Standard Webhooks headers are sent, and
     # a receiver's 410 and Retry-After are heeded.
+    if current.sealer is None:
+        raise RuntimeError("this app's Runtime has no sealer to open the signing secrets (create_app gives it one)")
     post = sending.signed_post(webhook_sender().post, current.sealer, lambda: current.now().timestamp(),
                                beyond_contract=current.beyond_contract)
     settled: queue.SimpleQueue[tuple[Attempt, Outcome | None, str]] = queue.SimpleQueue()

@@ -12,6 +12,7 @@ from flask import Blueprint, Response, abort, current_app, jsonify, request, url
 from werkzeug.exceptions import HTTPException
 
 from app.domain.access.keys import SCOPES
+from app.extensions import oauth_server
 from app.models.base import write_transaction
 from app.oauth.server import AUTH_METHODS, ServerError, describable, issuer
 from app.telemetry import log_server_error
@@ -53,7 +54,7 @@ def revoke():
 
 
 def _server():
-    return current_app.extensions["oauth_server"]
+    return oauth_server()
 
 
 @blp.get("/.well-known/oauth-authorization-server")

@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 
 from flask import current_app
 
-from app.extensions import mailer
+from app.extensions import mailer, redis_client
 from app.mail import SmtpMailer
 from app.models.base import connection, db
 from app.models.schema import pending
@@ -78,7 +78,7 @@ def _migrations():
 
 
 def _redis():
-    client = current_app.extensions["redis"]
+    client = redis_client()
     if client is None:
         return Finding("redis", True, "not configured: jobs run on a thread of each web process (one host only)")
     try:
@@ -111,7 +111,7 @@ def _clocks(database_ok):
     if database_ok and "postgres" in type(db.obj).__name__.lower():
         with connection():
             found.append(_skew("clock", "PostgreSQL", lambda: db.execute_sql("SELECT now()").fetchone()[0]))
-    client = current_app.extensions["redis"]
+    client = redis_client()
     if client is not None:
         def redis_time():
             seconds, micros = client.time()

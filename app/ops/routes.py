@@ -12,7 +12,7 @@ import hmac
 from flask import Blueprint, Response, abort, current_app, jsonify, request
 from prometheus_client import CONTENT_TYPE_LATEST
 
-from app.extensions import runtime
+from app.extensions import redis_client, runtime
 from app.metrics import scrape
 from app.ops import readiness
 
@@ -26,7 +26,7 @@ def healthz():
 
 @bp.get("/readyz")
 def readyz():
-    checks, ready = readiness.check(current_app.extensions["redis"], runtime().now(),
+    checks, ready = readiness.check(redis_client(), runtime().now(),
                                     current_app.config["READY_MAX_LAG_SECONDS"])
     return _no_store(jsonify(status="ready" if ready else "not_ready", checks=checks)), 200 if ready else 503
 
