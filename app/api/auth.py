@@ -126,15 +126,13 @@ def guard() -> None:
     now = runtime().now()
     kind = None
     try:
-        bearer = identify(request.headers.get("Authorization"))
-        kind = bearer.kind
-        if bearer.kind == "oauth" and not config["OAUTH_PREVIEW"]:
-            raise Unauthenticated("OAuth access tokens are not accepted: the preview is off")
+        bearer = identify(request.headers.get("Authorization"), preview=config["OAUTH_PREVIEW"])
+        kind = bearer.kind.name
         principal, verdict = authenticator()(bearer, now)
     except Unauthenticated:
         raise ApiProblem("unauthenticated", TOKEN_REFUSED if kind == "oauth" and config["OAUTH_PREVIEW"]
                          else KEY_REFUSED, headers={"WWW-Authenticate": 'Bearer realm="partner-api"'}) from None
-    if not principal.company.api_enabled:
+    if verdict is None or not principal.company.api_enabled:  # no decision: the Partner API is off
         raise ApiProblem("api_not_enabled", "Ask the company to enable the Partner API.")
     g.rate_limit_headers = verdict.headers()
     if not verdict.allowed:

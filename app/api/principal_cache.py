@@ -28,7 +28,7 @@ from typing import Any, cast
 
 import redis
 
-from app.api.ratelimit import Limiter, make_limiter
+from app.api.ratelimit import Decision, Limiter, make_limiter
 from app.domain import credentials
 from app.domain.access.principal import Principal, Unauthenticated
 from app.extensions import service
@@ -83,7 +83,7 @@ def make_authenticator(limit_per_minute: int, redis_client: redis.Redis | None =
 @dataclass
 class _Entry:
     principal: Principal
-    version: str
+    version: str | None
     loaded_at: datetime
     last_used_at: datetime | None
 
@@ -98,33 +98,40 @@ class Authenticator:
         self.limiter, self.versions = limiter, versions  # versions: None without Redis
         self.last_used_resolution = last_used_resolution
         self.max_entries, self.max_age = max_entries, max_age
-        self._entries: dict[tuple[str, str], _Entry] = {}
+        self._entries: dict[credentials.Bearer, _Entry] = {}
 
-    def __call__(self, bearer, now):
+    def __call__(self, bearer: credentials.Bearer, now: datetime) -> tuple[Principal, Decision | None]:
         """(principal, decision) for a `credentials.Bearer`. The decision is None when the
         company has the Partner API off and the principal was just loaded: that request
         is refused uncounted. Raises Unauthenticated."""
         now_us = int(now.timestamp() * 1_000_000)
-        entry = self._entries.get(bearer)
-        if entry is not None and now - entry.loaded_at < self.max_age and not entry.principal.expired(now):
+        entry, verdict = self._entries.get(bearer), None
+        if entry is not None and now - entry.loaded_at < self.max_age:
             verdict = self.limiter.hit(entry.principal.credential_id, now_us)
             if verdict.version != entry.version:
                 # Something changed since it was loaded. The version came back before
                 # this reload, so any later change still shows as a newer version.
-                entry = self._load(bearer, verdict.version, now)
+                entry, version = None, verdict.version
         else:
-            entry = self._load(bearer, self.versions.current() if self.versions else None, now)
-            verdict = (self.limiter.hit(entry.principal.credential_id, now_us)
-                       if entry.principal.company.api_enabled else None)
-        entry.last_used_at = credentials.record_use(entry.principal, entry.last_used_at, now,
-                                                    self.last_used_resolution)
+            entry, version = None, self.versions.current() if self.versions else None
+        try:
+            used = credentials.authenticate(bearer, now, self.last_used_resolution,
+                                            known=entry.principal if entry else None,
+                                            last_used_at=entry.last_used_at if entry else None)
+        except Unauthenticated:
+            self._entries.pop(bearer, None)
+            raise
+        if entry is None:
+            entry = self._keep(bearer, used.principal, version, now)
+            if verdict is None and used.principal.company.api_enabled:
+                verdict = self.limiter.hit(used.principal.credential_id, now_us)
+        entry.last_used_at = used.last_used_at
         return entry.principal, verdict
 
-    def _load(self, bearer, version, now):
+    def _keep(self, bearer: credentials.Bearer, principal: Principal, version: str | None, now: datetime) -> _Entry:
+        """A just-loaded principal, kept while its version holds (never without Redis, nor
+        for a company with the Partner API off)."""
         self._entries.pop(bearer, None)
-        principal = credentials.load_principal(bearer)
-        if principal.expired(now):
-            raise Unauthenticated("expired credential")
         entry = _Entry(principal, version, now, principal.last_used_at)
         if version is not None and principal.company.api_enabled:
             if len(self._entries) >= self.max_entries:

@@ -2,11 +2,12 @@
 key with what it owns.
 
 Each kind says what its tokens look like, how to load the principal of one by the
-token's hash, and what to note when one is used (`record_use`: a "last used" time, at
-most once a minute). Two kinds: the Partner API key (app/domain/access/keys.py), and
-the OAuth access token (app/domain/oauth/connections.py; its principal is the
-connection, so the rate limit and webhook ownership are per connection), with the same
-scopes, rate limit and errors. Revoking any credential calls
+token's hash, and what to note when one is used (a "last used" time, at most once a
+minute): `identify` finds a token's kind once, and `authenticate` goes down to it once.
+Two kinds: the Partner API key (app/domain/access/keys.py), and the OAuth access token
+(app/domain/oauth/connections.py; its principal is the connection, so the rate limit and
+webhook ownership are per connection, and it is accepted only while the OAuth preview is
+on), with the same scopes, rate limit and errors. Revoking any credential calls
 `Runtime.credentials_changed()` in its transaction, so every worker drops its copy, and
 stops the webhook endpoints it made in that transaction too: an OAuth connection's end is
 oauth's (`connections._end`), a key's is here, above both access and webhooks, so that
@@ -14,6 +15,7 @@ no Runtime's wiring decides whether a revoked key's endpoints keep receiving eve
 """
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import NamedTuple
@@ -29,54 +31,66 @@ from app.models import ApiKey, Company, User
 from app.models.base import lock_for_update, row_of, write_transaction
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class CredentialKind:
-    """How a kind's tokens look: told apart by prefix, then checked whole."""
+    """How a kind's tokens look (told apart by prefix, then checked whole), how to load
+    the principal of one by the token's hash, and how to note its use."""
 
     name: str
     prefixes: tuple[str, ...]
     pattern: re.Pattern  # the whole token
+    load: Callable[[str], Principal]
+    record_use: Callable[[str, datetime | None, datetime, int], datetime]
+    preview: bool = False  # accepted only while the OAuth preview is on
 
 
 KINDS = (
-    CredentialKind("api_key", tuple(keys.PREFIXES.values()), keys.KEY_PATTERN),
-    CredentialKind("oauth", (connections.ACCESS_PREFIX,), connections.ACCESS_PATTERN),
+    CredentialKind("api_key", tuple(keys.PREFIXES.values()), keys.KEY_PATTERN, keys.load_principal, keys.record_use),
+    CredentialKind("oauth", (connections.ACCESS_PREFIX,), connections.ACCESS_PATTERN, connections.load_principal,
+                   connections.record_use, preview=True),
 )
 
 
 class Bearer(NamedTuple):
     """A presented credential: its kind and the hash of its token (never the token)."""
 
-    kind: str
+    kind: CredentialKind
     secret_hash: str
 
 
-def identify(authorization: str | None) -> Bearer:
-    """`Authorization` header value -> Bearer, or raise Unauthenticated."""
+class Used(NamedTuple):
+    """A credential's principal, and its "last used" time to remember for the next request."""
+
+    principal: Principal
+    last_used_at: datetime
+
+
+def identify(authorization: str | None, *, preview: bool = True) -> Bearer:
+    """`Authorization` header value -> Bearer, or raise Unauthenticated. Without the OAuth
+    preview (`preview` false), an OAuth access token is not accepted."""
     scheme, _, token = (authorization or "").partition(" ")
     token = token.strip()
     if scheme.lower() == "bearer":
         for kind in KINDS:
             if token.startswith(kind.prefixes) and kind.pattern.fullmatch(token):
-                return Bearer(kind.name, hash_secret(token))
+                if kind.preview and not preview:
+                    raise Unauthenticated("OAuth access tokens are not accepted: the preview is off")
+                return Bearer(kind, hash_secret(token))
     raise Unauthenticated("missing or malformed bearer credential")
 
 
-def load_principal(bearer: Bearer) -> Principal:
-    """The principal of a presented credential, or raise Unauthenticated: a key acts for
-    its company, an OAuth access token for its connection."""
-    if bearer.kind == "oauth":
-        return connections.load_principal(bearer.secret_hash)
-    return keys.load_principal(bearer.secret_hash)
-
-
-def record_use(principal: Principal, last_used_at: datetime | None, now: datetime,
-               resolution_seconds: int) -> datetime:
-    """Note the use (a key's or a connection's "last used", at most once per
-    `resolution_seconds`); returns the last-used time to remember."""
-    if principal.kind == "oauth":
-        return connections.record_use(principal.credential_id, last_used_at, now, resolution_seconds)
-    return keys.record_use(principal.credential_id, last_used_at, now, resolution_seconds)
+def authenticate(bearer: Bearer, now: datetime, resolution_seconds: int, *, known: Principal | None = None,
+                 last_used_at: datetime | None = None) -> Used:
+    """The principal of a presented credential, its use noted (a key's or a connection's
+    "last used", at most once per `resolution_seconds`): the one call /v1 makes of a
+    request's credential. A key acts for its company, an OAuth access token for its
+    connection. `known`: the principal a cache holds for this bearer, with the
+    `last_used_at` it remembered; not loaded again. Raises Unauthenticated."""
+    principal = known if known is not None else bearer.kind.load(bearer.secret_hash)
+    if principal.expired(now):
+        raise Unauthenticated("expired credential")
+    remembered = last_used_at if known is not None else principal.last_used_at
+    return Used(principal, bearer.kind.record_use(principal.credential_id, remembered, now, resolution_seconds))
 
 
 def reissue_key(company: Company, name: str, scopes: list[str] | tuple[str, ...], runtime: Runtime, *,

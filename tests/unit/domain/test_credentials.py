@@ -19,7 +19,7 @@ TEST = "svc_test_" + "b1" * 16
 def test_a_key_is_identified_by_its_prefix_and_only_its_hash_is_kept():
     for token in (LIVE, TEST):
         bearer = credentials.identify(f"Bearer {token}")
-        assert bearer == ("api_key", hash_secret(token))
+        assert (bearer.kind.name, bearer.secret_hash) == ("api_key", hash_secret(token))
         assert token not in bearer.secret_hash
 
 
@@ -40,7 +40,7 @@ def test_anything_else_is_unauthenticated(authorization):
 
 @given(st.sampled_from(sorted(keys.PREFIXES.values())), st.text(ALPHABET, min_size=32, max_size=32))
 def test_every_well_formed_key_is_an_api_key(prefix, body):
-    assert credentials.identify(f"Bearer {prefix}{body}").kind == "api_key"
+    assert credentials.identify(f"Bearer {prefix}{body}").kind.name == "api_key"
 
 
 @given(st.text(max_size=60))
@@ -72,3 +72,11 @@ def test_a_key_never_expires_and_a_dated_credential_stops_at_its_expiry():
 def test_key_secrets_are_random_and_of_the_contract_shape():
     made = {f"svc_test_{random_token(32)}" for _ in range(200)}
     assert len(made) == 200 and all(keys.KEY_PATTERN.match(secret) for secret in made)
+
+
+def test_an_oauth_access_token_is_accepted_only_while_the_preview_is_on():
+    token = "svc_at_" + "c" * 40
+    assert credentials.identify(f"Bearer {token}").kind.name == "oauth"
+    with pytest.raises(Unauthenticated, match="preview is off"):
+        credentials.identify(f"Bearer {token}", preview=False)
+    assert credentials.identify(f"Bearer {LIVE}", preview=False).kind.name == "api_key"
