@@ -1,12 +1,12 @@
 import json
-from datetime import date, timedelta
+from datetime import timedelta
 
 from flask.views import MethodView
 from marshmallow import ValidationError, fields, validate, validates_schema
 
 from app.api import ApiBlueprint, json_response
 from app.api.auth import current_company, operation
-from app.api.pagination import fingerprint, paginate
+from app.api.pagination import after_of, fingerprint, page_body
 from app.api.problems import ApiProblem
 from app.api.schemas import OpenSchema, PageArgsSchema, page_schema
 from app.domain.attendance.days import list_days
@@ -175,9 +175,6 @@ class AttendanceDays(MethodView):
         company_id = current_company().id
         start, end, employee_id = args["date_from"], args["date_to"], args.get("employee_id")
         query = fingerprint("attendance", company_id, start, end, employee_id)
-        return json_response(paginate(
-            args, query,
-            lambda after, limit: list_days(company_id, start, end, employee_id=employee_id, after=after, limit=limit),
-            lambda row: json.loads(row["record"]),
-            position_of=lambda row: (row["date"].isoformat(), row["employee"]),
-            parse=lambda day, last_employee: (date.fromisoformat(day), last_employee)))
+        found = list_days(company_id, start, end, employee_id=employee_id, after=after_of(args, query),
+                          limit=args["limit"])
+        return json_response(page_body(found, query, json.loads))

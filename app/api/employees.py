@@ -1,13 +1,11 @@
-from datetime import datetime
 
 from flask.views import MethodView
 from marshmallow import fields, validate
 
 from app.api import ApiBlueprint, json_response
 from app.api.auth import current_company, operation
-from app.api.pagination import fingerprint, paginate
+from app.api.pagination import after_of, fingerprint, page_body
 from app.api.schemas import UPDATED_SINCE, LocalizedNameSchema, OpenSchema, PageArgsSchema, Rfc3339, page_schema
-from app.domain.kernel.clock import from_db, to_db
 from app.domain.partner_safe import employee_form
 from app.domain.people.employees import STATUS_FILTERS, get_employee, list_employees
 
@@ -76,15 +74,9 @@ class Employees(MethodView):
         since = args.get("updated_since")
         query = fingerprint("employees", company_id, args.get("status"), args.get("entity_id"),
                             since and since.isoformat())
-        moment = "updated_at" if since else "created_at"  # the order, and so the cursor's position
-        return json_response(paginate(
-            args, query,
-            lambda after, limit: list_employees(company_id, status=args.get("status"), entity_id=args.get("entity_id"),
-                                                updated_since=since, after=after, limit=limit),
-            employee_form,
-            position_of=lambda row: (from_db(row[moment]).isoformat(), row["id"]),
-            parse=lambda at, employee_id: (to_db(datetime.fromisoformat(at)), employee_id),
-        ))
+        found = list_employees(company_id, status=args.get("status"), entity_id=args.get("entity_id"),
+                               updated_since=since, after=after_of(args, query), limit=args["limit"])
+        return json_response(page_body(found, query, employee_form))
 
 
 @blp.route("/<employee_id>")

@@ -9,7 +9,6 @@ returns every event once while others are being written.
 """
 
 import json
-from datetime import datetime
 
 from flask import Response
 from flask.views import MethodView
@@ -17,12 +16,11 @@ from marshmallow import ValidationError, fields
 
 from app.api import ApiBlueprint
 from app.api.auth import current_company, current_principal, operation
-from app.api.pagination import fingerprint, paginate
-from app.api.problems import ApiProblem
+from app.api.pagination import after_of, fingerprint, page_body
 from app.api.schemas import PageArgsSchema, Rfc3339
 from app.domain.access.readable_events import FEED_TYPES, READ_SCOPES, readable_types
 from app.domain.kernel import events
-from app.domain.kernel.clock import format_utc, from_db, to_db
+from app.domain.kernel.clock import format_utc
 from app.domain.kernel.errors import NotFound
 from config import ADDITIONS
 
@@ -69,13 +67,6 @@ def _readable() -> tuple[str, ...]:
     return readable_types(current_principal().scopes)
 
 
-def _position(created_at: str, seq: int, event_id: str) -> events.FeedPosition:
-    """A cursor's values back as the feed's position (TypeError or ValueError if not one)."""
-    if not isinstance(seq, int) or not isinstance(event_id, str):
-        raise TypeError("not a feed position")
-    return seq, to_db(datetime.fromisoformat(created_at)), event_id
-
-
 def _page_body(page: dict) -> str:
     """The page as JSON, each event's stored envelope copied in as it is (byte for byte
     what its webhook carried; and no parsing and encoding again on the way)."""
@@ -94,21 +85,10 @@ class Events(MethodView):
         if "types" in args:
             types = tuple(t for t in types if t in args["types"].split(","))
         since = args.get("since")
-        start = None
-        if "after" in args and "cursor" not in args:
-            start = events.position_of(company_id, args["after"], types)
-            if start is None:
-                raise ApiProblem("invalid_request", f"after: no event {args['after']} in this feed (an id of an "
-                                                    f"event it listed, at most {events.EVENT_DAYS} days old)")
         query = fingerprint("events", company_id, ",".join(types), since and format_utc(since))
-        page = paginate(
-            args, query,
-            lambda after, limit: events.feed(company_id, types, since=since, after=after or start, limit=limit),
-            form=lambda event: event[1],
-            position_of=lambda event: (from_db(event[0][1]).isoformat(), event[0][0], event[0][2]),
-            parse=_position,
-        )
-        return Response(_page_body(page), mimetype="application/json")
+        found = events.feed(company_id, types, since=since, after=after_of(args, query), limit=args["limit"],
+                            after_event=args.get("after"))
+        return Response(_page_body(page_body(found, query, str)), mimetype="application/json")
 
 
 @blp.route("/<event_id>")

@@ -3,8 +3,9 @@
 A cursor is base64url(JSON [query fingerprint, position]) + "." + a truncated
 HMAC-SHA256 of it under the app's secret key. The fingerprint ties it to one query of
 one company, so a cursor altered, forged, or carried over to other filters is 400.
-A list view pages with `paginate`: the query's fingerprint, how to load rows after a
-position, and how a row's position is written into a cursor and read back.
+A list view reads `after_of(args, fingerprint)`, asks the domain for the page after it
+(app/domain/kernel/paging.py), and answers `page_body(page, fingerprint, form)`: the
+position the domain gives is what the next cursor carries, times and dates tagged.
 """
 
 import base64
@@ -12,11 +13,13 @@ import hashlib
 import hmac
 import json
 from collections.abc import Callable, Mapping, Sequence
+from datetime import date, datetime
 from typing import Any
 
 from flask import current_app
 
 from app.api.problems import ApiProblem
+from app.domain.kernel.paging import Page, Position, Row
 
 
 def _b64(data):
@@ -58,29 +61,38 @@ def decode_cursor(query_fingerprint: str, cursor: str) -> list:
     return position
 
 
-def page(rows: Sequence[Any], limit: int, form: Callable[[Any], Any], position_of: Callable[[Any], Sequence[Any]],
-         query_fingerprint: str) -> dict[str, Any]:
-    """The Page envelope from up to `limit + 1` rows."""
-    more = len(rows) > limit
-    rows = rows[:limit]
-    next_cursor = encode_cursor(query_fingerprint, position_of(rows[-1])) if more else None
-    return {"data": [form(row) for row in rows], "next_cursor": next_cursor}
+def after_of(args: Mapping[str, Any], query_fingerprint: str) -> Position | None:
+    """The position the page asked for starts after: the `cursor` argument's (400 if it
+    was not issued for this query), or None from the start. `args` are the view's
+    PageArgsSchema arguments."""
+    if "cursor" not in args:
+        return None
+    try:
+        return tuple(_value(value) for value in decode_cursor(query_fingerprint, args["cursor"]))
+    except (TypeError, ValueError):  # signed by us for another shape of position
+        raise ApiProblem("invalid_request", UNKNOWN_CURSOR) from None
 
 
-def paginate(args: Mapping[str, Any], query_fingerprint: str, load: Callable[[Any, int], Sequence[Any]],
-             form: Callable[[Any], Any], position_of: Callable[[Any], tuple], parse: Callable[..., Any] | None = None,
-             ) -> dict[str, Any]:
-    """One page of a list: `args` are the view's PageArgsSchema arguments (`limit`, and
-    `cursor` when given). `load(after, limit)` reads up to `limit + 1` rows after a
-    position (None: from the start); `position_of(row)` is a row's position as JSON values, and
-    `parse(*values)` turns a cursor's values back into the `after` that `load` takes
-    (default: the values as a tuple)."""
-    after = None
-    if "cursor" in args:
-        values = decode_cursor(query_fingerprint, args["cursor"])
-        try:
-            after = parse(*values) if parse is not None else tuple(values)
-        except (TypeError, ValueError):  # signed by us for another shape of position
-            raise ApiProblem("invalid_request", UNKNOWN_CURSOR) from None
-    return page(load(after, args["limit"]), args["limit"], form, position_of, query_fingerprint)
+def page_body(found: Page[Row], query_fingerprint: str, form: Callable[[Row], Any]) -> dict[str, Any]:
+    """The Page envelope of a domain page: its rows in their partner form, and the cursor
+    of the next page (null on the last)."""
+    after = found.next_after
+    return {"data": [form(row) for row in found.items],
+            "next_cursor": None if after is None else encode_cursor(query_fingerprint, [_json(v) for v in after])}
 
+
+def _json(value: object) -> object:
+    if isinstance(value, datetime):
+        return ["datetime", value.isoformat()]
+    if isinstance(value, date):
+        return ["date", value.isoformat()]
+    return value
+
+
+def _value(stored: object) -> datetime | date | int | str:
+    if isinstance(stored, list) and len(stored) == 2 and stored[0] in ("datetime", "date"):
+        kind, text = stored
+        return datetime.fromisoformat(text) if kind == "datetime" else date.fromisoformat(text)
+    if isinstance(stored, int | str) and not isinstance(stored, bool):
+        return stored
+    raise ValueError("not a position's value")

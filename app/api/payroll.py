@@ -1,13 +1,11 @@
-from datetime import datetime
 
 from flask.views import MethodView
 from marshmallow import ValidationError, fields, validate, validates_schema
 
 from app.api import ApiBlueprint, json_response
 from app.api.auth import additions_live, current_company, operation
-from app.api.pagination import fingerprint, paginate
+from app.api.pagination import after_of, fingerprint, page_body
 from app.api.schemas import UPDATED_SINCE, LocalizedNameSchema, OpenSchema, PageArgsSchema, Rfc3339, page_schema
-from app.domain.kernel.clock import from_db, to_db
 from app.domain.partner_safe import payroll_run_full, payroll_run_summary
 from app.domain.payroll.runs import VISIBLE_STATUSES, get_run, list_runs
 from config import ADDITIONS
@@ -162,20 +160,6 @@ class PayrollRunQueryArgsSchema(PageArgsSchema):
             raise ValidationError("must not be before `from`", "to")
 
 
-def _by_month(run):
-    """A run's keyset position in the list: newest month first."""
-    return run.payroll_month, run.id
-
-
-def _by_change(run):
-    """... and with `updated_since`: oldest change first."""
-    return from_db(run.updated_at).isoformat(), run.id
-
-
-def _change_at(at, run_id):
-    return to_db(datetime.fromisoformat(at)), run_id
-
-
 @blp.route("")
 class PayrollRuns(MethodView):
     @operation(blp, "listPayrollRuns", release="v1.0", scope="payroll:read", errors=(400, 401, 403, 429))
@@ -186,13 +170,10 @@ class PayrollRuns(MethodView):
         """List closed payroll runs, newest month first"""
         company_id = current_company().id
         filters = {key: args.get(key) for key in ("month_from", "month_to", "status", "updated_since")}
-        since = filters["updated_since"]
         query = fingerprint("payroll_runs", company_id, *filters.values())
         live = additions_live()
-        order = {"position_of": _by_change, "parse": _change_at} if since else {"position_of": _by_month}
-        return json_response(paginate(
-            args, query, lambda after, limit: list_runs(company_id, after=after, limit=limit, **filters),
-            lambda run: payroll_run_summary(run, beyond_contract=live), **order))
+        found = list_runs(company_id, after=after_of(args, query), limit=args["limit"], **filters)
+        return json_response(page_body(found, query, lambda run: payroll_run_summary(run, beyond_contract=live)))
 
 
 @blp.route("/<payroll_run_id>")

@@ -51,8 +51,8 @@ def page():
         start, end = today - timedelta(days=6), today
     people = roster(g.company.id)
     names = {person.id: person for person in people}
-    rows = list_days(g.company.id, start, end, limit=SHOWN_DAYS)
-    days = [_day_view(json.loads(row["record"]), names, zone) for row in rows[:SHOWN_DAYS]]
+    found = list_days(g.company.id, start, end, limit=SHOWN_DAYS)
+    days = [_day_view(json.loads(record), names, zone) for record in found.items]
     # After a punch the page comes back on its day, with its employee chosen for the next.
     chosen = request.args.get("employee") if request.args.get("employee") in names else None
     punch_form = _with_people(PunchForm(formdata=None, day=start if "from" in request.args else today,
@@ -63,8 +63,9 @@ def page():
     alone = [{**event, "person": _person(names, event["employee"]),
               "when": from_db(event["at"]).astimezone(zone).strftime("%Y-%m-%d %H:%M")}
              for event in rejected_punches(g.company.id, start, end, zone)]
-    return render_template("console/attendance.html", days=days, more=len(rows) > SHOWN_DAYS, start=start, end=end,
-                           punch_form=punch_form, unmatched=unmatched, alone=alone, timezone=g.company.timezone)
+    return render_template("console/attendance.html", days=days, more=found.next_after is not None, start=start,
+                           end=end, punch_form=punch_form, unmatched=unmatched, alone=alone,
+                           timezone=g.company.timezone)
 
 
 @bp.post("/attendance/punch")

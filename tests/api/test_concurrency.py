@@ -600,11 +600,17 @@ def read_feed(committed, company_id, after=None, limit=7):
     """The events feed from `after` to its end as it stands: (ids in order, the last position)."""
     ids = []
     while True:
-        page = committed(outbox.feed, company_id, FEED, after=after, limit=limit)[:limit]
-        if not page:
+        more, after = committed(feed_page, company_id, after, limit)
+        if not more:
             return ids, after
-        ids += [position[2] for position, _ in page]
-        after = page[-1][0]
+        ids += more
+
+
+def feed_page(company_id, after, limit):
+    """(ids of one page of the feed after `after`, the position of its last event)."""
+    page = outbox.feed(company_id, FEED, after=after, limit=limit)
+    ids = [json.loads(envelope)["id"] for envelope in page.items]
+    return ids, page.next_after or (outbox.position_of(company_id, ids[-1], FEED) if ids else after)
 
 
 def updated(company, runtime, note):
@@ -657,9 +663,8 @@ def test_walking_the_feed_while_writers_commit_returns_every_event_once(committe
         thread.start()
     ids, position = [], None
     while any(thread.is_alive() for thread in writers):
-        page = committed(outbox.feed, company.id, FEED, after=position, limit=7)[:7]
-        ids += [at[2] for at, _ in page]
-        position = page[-1][0] if page else position
+        page, position = committed(feed_page, company.id, position, 7)
+        ids += page
     for thread in writers:
         thread.join(60)
     # The feed holds events back while any older transaction of the cluster is open (on

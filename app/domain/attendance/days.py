@@ -25,6 +25,7 @@ from app.domain.attendance.pairing import CHANNELS, MAX_SHIFT, ClockEvent, pair
 from app.domain.kernel import events
 from app.domain.kernel.clock import format_utc, from_db, to_db
 from app.domain.kernel.errors import Words
+from app.domain.kernel.paging import Page, Position, page_of
 from app.domain.kernel.runtime import Runtime
 from app.models import AttendanceDay, AttendanceEvent, Company, Employee
 from app.models.base import dict_rows, lock_for_update, tuple_rows, write_transaction
@@ -100,9 +101,10 @@ def expire_unmatched(runtime: Runtime, batch: int = 500) -> int:
 
 
 def list_days(company_id: str, start: date, end: date, *, employee_id: str | None = None,
-              after: tuple[date, str] | None = None, limit: int = 50) -> list[dict]:
-    """Up to `limit + 1` stored days between `start` and `end` (inclusive), by date and
-    employee id, after the keyset position `after` (date, employee id)."""
+              after: Position | None = None, limit: int = 50) -> Page[str]:
+    """A page of `limit` stored days between `start` and `end` (inclusive), each its
+    stored record (JSON text), by date and employee id, after the keyset position
+    `after` (the previous page's `next_after`: a day's date and employee id)."""
     query = (AttendanceDay.select(AttendanceDay.date, AttendanceDay.employee, AttendanceDay.record)
              .join(Employee)
              .where(AttendanceDay.company == company_id, AttendanceDay.date.between(start, end),
@@ -113,7 +115,9 @@ def list_days(company_id: str, start: date, end: date, *, employee_id: str | Non
         day, last_employee = after
         query = query.where((AttendanceDay.date > day)
                             | ((AttendanceDay.date == day) & (AttendanceDay.employee > last_employee)))
-    return dict_rows(query.order_by(AttendanceDay.date, AttendanceDay.employee).limit(limit + 1))
+    rows = dict_rows(query.order_by(AttendanceDay.date, AttendanceDay.employee).limit(limit + 1))
+    found = page_of(rows, limit, lambda row: (row["date"], row["employee"]))
+    return Page([row["record"] for row in found.items], found.next_after)
 
 
 def rejected_punches(company_id: str, start: date, end: date, zone: str | ZoneInfo, limit: int = 200) -> list[dict]:

@@ -31,7 +31,9 @@ from peewee import SQL, Tuple, fn
 
 from app.domain.kernel.backlog import Backlog
 from app.domain.kernel.clock import format_utc, to_db
+from app.domain.kernel.errors import DomainError, Words
 from app.domain.kernel.ids import new_id
+from app.domain.kernel.paging import Page, Position, page_of
 from app.domain.kernel.runtime import Runtime
 from app.models import Company, OutboxEvent
 from app.models.base import db, first_tuple, tuple_rows
@@ -126,11 +128,18 @@ def _committed() -> pw.Node | None:
 
 
 def feed(company_id: str, types: Collection[str], *, since: datetime | None = None,
-         after: FeedPosition | None = None, limit: int = 50) -> list[tuple[FeedPosition, str]]:
-    """Up to `limit + 1` events of the company of `types`, oldest first, after the position
-    `after` (None: from the start), created at or after `since`: each as its position and
-    its envelope, the stored JSON text. Pages stay as fast deep down: each is one range of
-    the (company, commit_seq, created_at, id) index."""
+         after: Position | None = None, after_event: str | None = None, limit: int = 50) -> Page[str]:
+    """A page of `limit` events of the company of `types`, oldest first, each its
+    envelope (the stored JSON text), created at or after `since`: after the position
+    `after` (the previous page's `next_after`), or else after the event `after_event`
+    (an id this feed listed; DomainError if it holds none such), or from the start.
+    Pages stay as fast deep down: each is one range of the (company, commit_seq,
+    created_at, id) index."""
+    if after is None and after_event is not None:
+        after = position_of(company_id, after_event, types)
+        if after is None:
+            raise DomainError(Words("after: no event %(event)s in this feed (an id of an event it listed, at most "
+                                    "%(days)s days old)", event=after_event, days=EVENT_DAYS))
     query = (OutboxEvent.select(OutboxEvent.commit_seq, OutboxEvent.created_at, OutboxEvent.id, OutboxEvent.payload)
              .where(OutboxEvent.company == company_id, OutboxEvent.type.in_(list(types))))
     committed = _committed()
@@ -145,7 +154,8 @@ def feed(company_id: str, types: Collection[str], *, since: datetime | None = No
     if after is not None:
         query = query.where(Tuple(OutboxEvent.commit_seq, OutboxEvent.created_at, OutboxEvent.id) > Tuple(*after))
     query = query.order_by(OutboxEvent.commit_seq, OutboxEvent.created_at, OutboxEvent.id).limit(limit + 1)
-    return [((seq, created_at, event_id), payload) for seq, created_at, event_id, payload in tuple_rows(query)]
+    found = page_of(list(tuple_rows(query)), limit, lambda row: row[:3])  # (commit_seq, created_at, id)
+    return Page([payload for _seq, _created_at, _id, payload in found.items], found.next_after)
 
 
 def position_of(company_id: str, event_id: str, types: Collection[str]) -> FeedPosition | None:

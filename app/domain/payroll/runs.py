@@ -1,13 +1,12 @@
 """Payroll runs as partners read them: only `finalized` and `paid`, never drafts."""
 
-from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
 
 from peewee import Tuple, prefetch
 
 from app.domain.kernel.clock import to_db
 from app.domain.kernel.errors import NotFound, Words
+from app.domain.kernel.paging import Page, Position, page_of
 from app.models import JournalEntry, JournalLine, PayrollComponent, PayrollRun
 
 VISIBLE_STATUSES = ("finalized", "paid")
@@ -15,12 +14,12 @@ R = PayrollRun
 
 
 def list_runs(company_id: str, *, month_from: str | None = None, month_to: str | None = None,
-              status: str | None = None, updated_since: datetime | None = None, after: Sequence[Any] | None = None,
-              limit: int = 50) -> list[PayrollRun]:
-    """Up to `limit + 1` visible runs, newest month first, after keyset `after`
-    = (payroll_month, id) of the previous page's last run. With `updated_since`, only
-    runs whose partner form changed at or after it, oldest change first, and `after`
-    is (updated_at, id)."""
+              status: str | None = None, updated_since: datetime | None = None, after: Position | None = None,
+              limit: int = 50) -> Page[PayrollRun]:
+    """A page of `limit` visible runs, newest month first, after the keyset position
+    `after` (the previous page's `next_after`), a run's (payroll_month, id). With
+    `updated_since`, only runs whose partner form changed at or after it, oldest change
+    first, and the position is (updated_at, id)."""
     query = R.select().where(
         R.company == company_id,
         R.status.in_([status] if status else VISIBLE_STATUSES),
@@ -33,10 +32,12 @@ def list_runs(company_id: str, *, month_from: str | None = None, month_to: str |
         query = query.where(R.updated_at >= to_db(updated_since))
         if after is not None:
             query = query.where(Tuple(R.updated_at, R.id) > Tuple(*after))
-        return list(query.order_by(R.updated_at, R.id).limit(limit + 1))
+        return page_of(list(query.order_by(R.updated_at, R.id).limit(limit + 1)), limit,
+                       lambda run: (run.updated_at, run.id))
     if after is not None:
         query = query.where(Tuple(R.payroll_month, R.id) < Tuple(*after))
-    return list(query.order_by(R.payroll_month.desc(), R.id.desc()).limit(limit + 1))
+    return page_of(list(query.order_by(R.payroll_month.desc(), R.id.desc()).limit(limit + 1)), limit,
+                   lambda run: (run.payroll_month, run.id))
 
 
 def get_run(company_id: str, run_id: str) -> tuple[PayrollRun, list[PayrollComponent], list]:

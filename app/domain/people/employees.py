@@ -9,6 +9,7 @@ from peewee import JOIN, Tuple
 
 from app.domain.kernel.clock import to_db
 from app.domain.kernel.errors import NotFound, Words
+from app.domain.kernel.paging import Page, Position, page_of
 from app.models import Branch, Employee
 
 E = Employee
@@ -30,14 +31,14 @@ def _visible(company_id):
 
 
 def list_employees(company_id: str, *, status: str | None = None, entity_id: str | None = None,
-                   updated_since: datetime | None = None, after: tuple[datetime, str] | None = None,
-                   limit: int = 50) -> list[dict[str, Any]]:
-    """Up to `limit + 1` rows, oldest first, after the keyset position `after`.
+                   updated_since: datetime | None = None, after: Position | None = None,
+                   limit: int = 50) -> Page[dict[str, Any]]:
+    """A page of `limit` rows, oldest first, after the keyset position `after` (the
+    previous page's `next_after`).
 
-    `status="active"` means every status but `left` (Contract, Employee states).
-    `after` is (created_at, id) of the last row of the previous page; with
-    `updated_since`, only rows whose partner form changed at or after it, ordered by
-    (updated_at, id), and `after` is that pair.
+    `status="active"` means every status but `left` (Contract, Employee states). The
+    position is (created_at, id); with `updated_since`, only rows whose partner form
+    changed at or after it, ordered by (updated_at, id), and the position is that pair.
     """
     query = _visible(company_id)
     if status == "active":
@@ -51,7 +52,9 @@ def list_employees(company_id: str, *, status: str | None = None, entity_id: str
         query, order = query.where(E.updated_at >= to_db(updated_since)), (E.updated_at, E.id)
     if after is not None:
         query = query.where(Tuple(*order) > Tuple(*after))
-    return list(query.order_by(*order).limit(limit + 1).dicts())
+    moment = "updated_at" if updated_since is not None else "created_at"
+    return page_of(list(query.order_by(*order).limit(limit + 1).dicts()), limit,
+                   lambda row: (row[moment], row["id"]))
 
 
 def get_employee(company_id: str, employee_id: str) -> dict[str, Any]:
