@@ -45,8 +45,6 @@ class Target:
     addresses: tuple  # the judged addresses, in the resolver's order
 
 
-
-
 def parse_networks(text: str) -> tuple[Network, ...]:
     """`WEBHOOK_ALLOW_PRIVATE_NETWORKS` -> networks; ValueError naming a bad entry."""
     networks = []
