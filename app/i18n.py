@@ -107,19 +107,24 @@ def number(value: int | Decimal | float, decimals: int | None = None) -> str:
     return format_decimal(value, format=pattern, locale=current_language())
 
 
-def money(amount_minor: int, currency: str, grouped: bool = True) -> str:
-    """Minor units in `currency`, with its decimals (KWD 3, SAR 2): "1,250.500 KWD" on an
-    English page, "1,250.500 د.ك." on an Arabic one. Ungrouped, the bare figure a form
-    field holds."""
+def amount(amount_minor: int, currency: str, grouped: bool = True) -> str:
+    """Minor units in `currency` as a figure with its decimals (KWD 3, SAR 2): grouped for
+    reading in the page's language, or bare as a form field holds it (`grouped=False`)."""
     if not grouped:
         return format_minor(amount_minor, currency)
     places = minor_digits(currency)
-    amount = Decimal(amount_minor).scaleb(-places)
+    return number(Decimal(amount_minor).scaleb(-places), places)
+
+
+def money(amount_minor: int, currency: str) -> str:
+    """Minor units in `currency`, with its decimals: "1,250.500 KWD" on an English page,
+    "1,250.500 د.ك." on an Arabic one."""
     language = current_language()
     if language == "en":
-        return f"{number(amount, places)} {currency}"
-    return format_currency(amount, currency, format="#,##0." + "0" * places + "\u00a0¤", locale=language,
-                           currency_digits=False)
+        return f"{amount(amount_minor, currency)} {currency}"
+    places = minor_digits(currency)
+    return format_currency(Decimal(amount_minor).scaleb(-places), currency, format="#,##0." + "0" * places + "\u00a0¤",
+                           locale=language, currency_digits=False)
 
 
 def date_time(moment: datetime) -> str:

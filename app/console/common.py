@@ -7,7 +7,6 @@ The signed-in user and their current company are loaded once per request into `g
 
 import functools
 from datetime import datetime
-from decimal import Decimal
 from urllib.parse import urlencode, urlsplit
 from zoneinfo import ZoneInfo
 
@@ -22,10 +21,9 @@ from app.domain.access import signin
 from app.domain.access import users as access
 from app.domain.kernel.clock import format_utc, from_db
 from app.domain.kernel.errors import DomainError, Words
-from app.domain.kernel.money import format_minor, minor_digits
 from app.domain.kernel.sealing import Sealer
 from app.extensions import runtime
-from app.i18n import COOKIE, RIGHT_TO_LEFT, chosen, current_language, date_time, keep_choice, money, number
+from app.i18n import COOKIE, RIGHT_TO_LEFT, amount, chosen, current_language, date_time, keep_choice, money
 from app.i18n import lazy_text as _l
 from app.telemetry import log_server_error, route_of
 
@@ -283,13 +281,7 @@ def register_filters(app):
     app.add_template_filter(local_time, "local")
 
     app.add_template_filter(money, "money")
-
-    @app.template_filter("amount")
-    def amount(amount_minor, currency, grouped=True):
-        """For reading (grouped, the page's language), or as a form field's value (`grouped=False`)."""
-        if not grouped:
-            return format_minor(amount_minor, currency)
-        return number(Decimal(amount_minor).scaleb(-minor_digits(currency)), minor_digits(currency))
+    app.add_template_filter(amount, "amount")  # for reading, or as a form field's value (`grouped=False`)
 
     @app.context_processor
     def console_globals():

@@ -30,7 +30,7 @@ from app.domain.kernel.countries import COUNTRIES
 from app.domain.people.actions import EDITABLE_STATUSES, EMPLOYMENT_TYPES
 from app.domain.sandbox import TRIGGERS
 from app.domain.webhooks.endpoints import SUBSCRIBABLE
-from app.i18n import as_stored, current_language
+from app.i18n import as_stored, name_of
 from app.i18n import lazy_text as _l
 
 
@@ -45,12 +45,8 @@ def options(pairs):
     return [SelectChoice(value, label) for value, label in pairs]
 
 
-def _country_name(country):
-    return country.name_ar if current_language() == "ar" and country.name_ar else country.name_en
-
-
 # Each country's name in the page's language, chosen when the option is shown.
-COUNTRY_CHOICES = options((code, LazyString(_country_name, country)) for code, country in COUNTRIES.items())
+COUNTRY_CHOICES = options((code, LazyString(name_of, country, plain=True)) for code, country in COUNTRIES.items())
 
 # Human words for the domain's values (a value missing here shows as itself, `_` as a space).
 EMPLOYMENT_TYPE_WORDS = {"full_time": _l("full time"), "part_time": _l("part time"), "contract": _l("contract")}

@@ -32,7 +32,7 @@ from app.domain.payroll.runs import journal_of
 from app.domain.people import actions
 from app.domain.people.employees import by_ids, by_staff_number, find_employees
 from app.extensions import runtime
-from app.i18n import current_language
+from app.i18n import current_language, name_of
 from app.i18n import lazy_text as _l
 
 bp = console_blueprint("hr", url_prefix="/console")
@@ -60,12 +60,6 @@ def _labels():
     return {"employee_statuses": EMPLOYEE_STATUSES, "employment_types": EMPLOYMENT_TYPES,
             "run_statuses": RUN_STATUSES, "wps_labels": WPS_LABELS, "wps_marks": WPS_MARKS,
             "entry_kinds": ENTRY_KINDS, "account_types": ACCOUNT_TYPES, "split_labels": SPLIT_LABELS}
-
-
-def _name(record):
-    """A record's name where no markup may go (an option): its Arabic name on an Arabic
-    page where it has one, else its English one."""
-    return (getattr(record, "name_ar", None) if current_language() == "ar" else None) or record.name_en
 
 
 # ---- employees -------------------------------------------------------------------
@@ -158,7 +152,7 @@ def archive(employee_id):
 
 
 def _employee_form(form):
-    form.entity.choices = options((e.id, _name(e)) for e in entities_of(g.company.id).values())
+    form.entity.choices = options((e.id, name_of(e, plain=True)) for e in entities_of(g.company.id).values())
     form.branch.choices = options([("", _("(none)"))]) + stored_options(
         (b.id, b.name) for b in branches_of(g.company.id))
     for name in EmployeeForm.MONEY_FIELDS:
@@ -330,8 +324,8 @@ def split_accounts():
 
 
 def _mapping_form(form):
-    form.entity.choices = options([("", _("%(company)s (every legal entity)", company=_name(g.company))),
-                                   *((e.id, _name(e)) for e in entities_of(g.company.id).values())])
+    form.entity.choices = options([("", _("%(company)s (every legal entity)", company=name_of(g.company, plain=True))),
+                                   *((e.id, name_of(e, plain=True)) for e in entities_of(g.company.id).values())])
     form.key.choices = [_account_choice(account) for account in accounts.CATALOG]
     return form
 
@@ -448,5 +442,6 @@ def correct(run_id):
 
 
 def _draft_form(form):
-    form.entity.choices = options((e.id, f"{_name(e)} ({e.currency})") for e in entities_of(g.company.id).values())
+    form.entity.choices = options((e.id, f"{name_of(e, plain=True)} ({e.currency})")
+                                  for e in entities_of(g.company.id).values())
     return form
