@@ -299,6 +299,25 @@ def test_bulk_import_writes_no_events_and_reconciliation_announces_once(sandbox,
     assert bulk.reconcile(runtime) == {"employee.created": 0, "employee.updated": 0, "employee.left": 0}
 
 
+def test_reconciliation_announces_in_batches_each_employee_once_with_its_form(sandbox, clock, runtime):
+    """250 imported employees, announced 100 to a transaction: 250 employee.created, one
+    each, carrying the form the API serves; an employee HR already announced in between
+    is skipped, and nothing is left for a second run."""
+    rows = "".join(f"B-{n:03},Person {n},full_time,2026-10-01,{500 + n}.000\n" for n in range(250))
+    bulk.import_employees(sandbox, "staff_number,name_en,employment_type,hire_date,basic_salary\n" + rows, clock)
+    announced = Employee.get(Employee.staff_number == "B-123")
+    hr.update_employee(sandbox.id, announced.id, {"job_title": "Announced by HR"}, runtime)
+    seen = event_ids(sandbox)
+    assert bulk.reconcile(runtime, announce_batch=100) == {"employee.created": 249, "employee.updated": 0,
+                                                           "employee.left": 0}
+    written = new_events(sandbox, seen)
+    by_employee = {event["data"]["employee"]["id"]: event for event in written}
+    assert len(written) == len(by_employee) == 249 and announced.id not in by_employee
+    some = Employee.get(Employee.staff_number == "B-042")
+    assert by_employee[some.id]["data"]["employee"] == hr.partner_form(some.id)
+    assert sum(bulk.reconcile(runtime, announce_batch=100).values()) == 0
+
+
 def test_reconciliation_announces_a_leaver_as_left(sandbox, clock, runtime):
     employee = staff(sandbox, "SBX-007")
     Employee.update(status="left", termination_date=date(2026, 11, 20)).where(Employee.id == employee.id).execute()

@@ -62,18 +62,29 @@ def envelope(event_id: str, event_type: str, created_at: datetime, company: Comp
 def emit(company: Company, event_type: str, data: dict, runtime: Runtime) -> str:
     """Write one event to the outbox; call inside the change's transaction. Its dispatch
     is handed on after commit (app/domain/kernel/runtime.py)."""
-    if event_type not in EVENT_TYPES:
-        raise ValueError(f"unknown event type {event_type!r}")
+    return emit_many(company, [(event_type, data)], runtime)[0]
+
+
+def emit_many(company: Company, typed_data: list[tuple[str, dict]], runtime: Runtime) -> list[str]:
+    """Write several events of one company to the outbox in one statement (a batch of
+    the nightly reconciliation), in the order given; call inside the change's
+    transaction. Their dispatch is handed on once, after commit. Their ids."""
+    unknown = [event_type for event_type, _ in typed_data if event_type not in EVENT_TYPES]
+    if unknown:
+        raise ValueError(f"unknown event type {unknown[0]!r}")
+    if not typed_data:
+        return []
     now = runtime.now()
-    event_id = new_id("evt")
-    body = envelope(event_id, event_type, now, company, data)
-    OutboxEvent.insert(
-        id=event_id, company=company.id, type=event_type,
-        payload=json.dumps(body, ensure_ascii=False, separators=(",", ":")), created_at=to_db(now),
-        commit_seq=_next_commit_seq(company.id),
-    ).execute()
-    runtime.event_written(event_id)
-    return event_id
+    ids = [new_id("evt") for _ in typed_data]
+    rows = []
+    for event_id, (event_type, data) in zip(ids, typed_data, strict=True):
+        body = envelope(event_id, event_type, now, company, data)
+        rows.append({"id": event_id, "company": company.id, "type": event_type,
+                     "payload": json.dumps(body, ensure_ascii=False, separators=(",", ":")),
+                     "created_at": to_db(now), "commit_seq": _next_commit_seq(company.id)})
+    OutboxEvent.insert_many(rows).execute()
+    runtime.event_written(ids[-1])
+    return ids
 
 
 def backlog(now: datetime) -> Backlog:

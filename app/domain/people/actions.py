@@ -36,9 +36,9 @@ from app.domain.kernel.ids import new_id
 from app.domain.kernel.money import MAX_AMOUNT_MINOR
 from app.domain.kernel.runtime import Runtime
 from app.domain.partner_safe import employee_form
-from app.domain.people.employees import employee_row
+from app.domain.people.employees import employee_row, employee_rows
 from app.models import Branch, Company, Employee, EmployeeAnnouncement, Entity, db
-from app.models.base import locked, row_of, write_transaction
+from app.models.base import lock_for_update, locked, row_of, tuple_rows, write_transaction
 
 EDITABLE_STATUSES = ("active", "on_leave", "suspended")  # `left` only through end_employment
 EMPLOYMENT_TYPES = ("full_time", "part_time", "contract")
@@ -195,22 +195,30 @@ def announce(company: Company, employee_id: str, event_type: str, runtime: Runti
     return event_id
 
 
-def announce_owed(company: Company, employee_id: str, runtime: Runtime) -> str | None:
-    """The event partners are owed for this employee, decided and written under its row
-    lock (an HR action on it has finished, or waits): `employee.created` if never
-    announced, `employee.left` if it left since, else `employee.updated`; None when its
-    form is already announced (by an HR action, or by a reconciliation running beside
-    this one). The nightly reconciliation's one write."""
+def announce_owed(company: Company, employee_ids: list[str], runtime: Runtime) -> list[str]:
+    """The events partners are owed for these employees of `company`, decided and written
+    in one transaction under their row locks (taken in id order; an HR action on one has
+    finished, or waits): `employee.created` if never announced, `employee.left` if it left
+    since, else `employee.updated`; nothing for one whose form is already announced (by
+    an HR action, or by a reconciliation running beside this one) or that is gone. The
+    types written, in id order. The nightly reconciliation's one write: a batch commits,
+    and hands its events on, once."""
+    ids = sorted(set(employee_ids))
     with write_transaction():
-        _locked_employee(company.id, employee_id)
-        form = partner_form(employee_id)
-        announced = (EmployeeAnnouncement.select(EmployeeAnnouncement.form)
-                     .where(EmployeeAnnouncement.employee == employee_id).scalar())
-        if announced == canonical(form):
-            return None
-        event_type = owed_event(announced, form)
-        announce(company, employee_id, event_type, runtime)
-    return event_type
+        lock_for_update(Employee.select(Employee.id).where(Employee.id.in_(ids), Employee.company == company.id)
+                   .order_by(Employee.id))
+        forms = {row["id"]: employee_form(row) for row in employee_rows(ids, company.id)}
+        announced: dict[str, str] = dict(tuple_rows(  # (employee id, form) pairs
+            EmployeeAnnouncement.select(EmployeeAnnouncement.employee, EmployeeAnnouncement.form)
+            .where(EmployeeAnnouncement.employee.in_(ids))))
+        owed = [(employee_id, form) for employee_id, form in sorted(forms.items())
+                 if announced.get(employee_id) != canonical(form)]
+        written = [owed_event(announced.get(employee_id), form) for employee_id, form in owed]
+        event_ids = events.emit_many(company, [(event_type, {"employee": form})
+                                               for event_type, (_, form) in zip(written, owed, strict=True)], runtime)
+        remember_announcements(company.id, [(employee_id, form, event_id) for (employee_id, form), event_id
+                                            in zip(owed, event_ids, strict=True)], runtime.clock)
+    return written
 
 
 def owed_event(announced: str | None, form: dict) -> str:
@@ -224,10 +232,20 @@ def owed_event(announced: str | None, form: dict) -> str:
 
 
 def remember_announcement(company_id: str, employee_id: str, form: dict, event_id: str, clock: Clock) -> None:
-    values = {"form": canonical(form), "event_id": event_id, "announced_at": to_db(clock.now())}
-    updated = EmployeeAnnouncement.update(**values).where(EmployeeAnnouncement.employee == employee_id).execute()
-    if not updated:
-        EmployeeAnnouncement.create(employee=employee_id, company=company_id, **values)
+    remember_announcements(company_id, [(employee_id, form, event_id)], clock)
+
+
+def remember_announcements(company_id: str, announced: list[tuple[str, dict, str]], clock: Clock) -> None:
+    """Record (employee id, form, event id) as each employee's last announced form, in
+    one statement."""
+    if not announced:
+        return
+    now = to_db(clock.now())
+    rows = [{"employee": employee_id, "company": company_id, "form": canonical(form), "event_id": event_id,
+             "announced_at": now} for employee_id, form, event_id in announced]
+    A = EmployeeAnnouncement
+    A.insert_many(rows).on_conflict(conflict_target=[A.employee], preserve=[A.form, A.event_id, A.announced_at]) \
+        .execute()
 
 
 def canonical(form: dict) -> str:

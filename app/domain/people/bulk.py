@@ -124,8 +124,10 @@ def row_fields(row: dict[str, str], currency: str) -> tuple[dict[str, Any], list
     return fields, errors
 
 
-def reconcile(runtime: Runtime, *, batch: int = 500) -> dict[str, int]:
-    """Announce what bulk tools changed without an event. Returns counts per type."""
+def reconcile(runtime: Runtime, *, batch: int = 500, announce_batch: int = 100) -> dict[str, int]:
+    """Announce what bulk tools changed without an event. Returns counts per type. The
+    employees owed an event are announced `announce_batch` of one company at a time, each
+    batch one transaction (10,000 imported employees are 100 commits, not 10,000)."""
     counts = {"employee.created": 0, "employee.updated": 0, "employee.left": 0}
     companies = {c.id: c for c in Company.select()}
     after = ("", "")
@@ -140,12 +142,15 @@ def reconcile(runtime: Runtime, *, batch: int = 500) -> dict[str, int]:
             .order_by(Employee.company, Employee.id)
             .limit(batch)
         )
+        owed: dict[str, list[str]] = {}  # the cheap look, without a lock; announce_owed decides under one
         for row in rows:
-            if row["announced"] == canonical(employee_form(row)):
-                continue  # the cheap look, without a lock; announce_owed decides under one
-            event_type = announce_owed(companies[row["company"]], row["id"], runtime)
-            if event_type is not None:
-                counts[event_type] += 1
+            if row["announced"] != canonical(employee_form(row)):
+                owed.setdefault(row["company"], []).append(row["id"])
+        for company_id, employee_ids in owed.items():
+            for start in range(0, len(employee_ids), announce_batch):
+                for event_type in announce_owed(companies[company_id], employee_ids[start:start + announce_batch],
+                                                runtime):
+                    counts[event_type] += 1
         if len(rows) < batch:
             return counts
         after = (rows[-1]["company"], rows[-1]["id"])
