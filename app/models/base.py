@@ -2,9 +2,9 @@
 
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, TypeVar
 
 import peewee as pw
 from playhouse.db_url import parse as parse_db_url
@@ -13,6 +13,7 @@ from playhouse.pool import PooledPostgresqlDatabase, PooledSqliteDatabase
 from config import ConfigurationError
 
 db = pw.DatabaseProxy()
+M = TypeVar("M", bound=pw.Model)
 
 # busy_timeout first: the pragmas after it (switching to WAL reads the file's header)
 # then wait for a concurrent writer instead of failing at once with "database is locked".
@@ -30,11 +31,11 @@ class PostgresPool(PooledPostgresqlDatabase):
     server dropped fails one query, is marked closed by the driver, and is discarded
     at its next checkout. `stale_timeout` still recycles old connections."""
 
-    def _is_closed(self, conn):
+    def _is_closed(self, conn: Any) -> bool:
         return bool(conn.closed)
 
 
-def make_database(url):
+def make_database(url: str) -> pw.Database:
     """A pooled database for a `sqlite:///path` or `postgresql://...` URL.
 
     Pooled, so that a request borrows an open connection instead of opening one.
@@ -53,7 +54,7 @@ def make_database(url):
     raise ConfigurationError(f"DATABASE_URL must be sqlite:/// or postgresql://, not {url.split(':')[0]!r}")
 
 
-def private_file(path):
+def private_file(path: str) -> None:
     """Make the SQLite file at `path` (and its folder) if missing, readable and writable
     by this user only: it holds salaries and keys. SQLite gives its -wal and -shm files
     the same mode."""
@@ -64,7 +65,7 @@ def private_file(path):
 
 
 @contextmanager
-def connection():
+def connection() -> Iterator[pw.DatabaseProxy]:
     """An open connection for the block; closed after only if this block opened it
     (so it nests inside a request or a test's transaction)."""
     opened = db.is_closed()
@@ -86,11 +87,11 @@ class Prepared:
     them; values come back converted by each column's field, as Peewee would.
     """
 
-    def __init__(self, build):
+    def __init__(self, build: Callable[[], Any]) -> None:
         self._build = build
-        self._compiled = None  # (database, sql, converters)
+        self._compiled: tuple[Any, str, list[Any]] | None = None  # (database, sql, converters)
 
-    def rows(self, *params):
+    def rows(self, *params: object) -> list[tuple[Any, ...]]:
         database = db.obj
         if self._compiled is None or self._compiled[0] is not database:
             query = self._build()
@@ -119,7 +120,7 @@ _sqlite_writer = threading.RLock()
 
 
 @contextmanager
-def write_transaction():
+def write_transaction() -> Iterator[None]:
     """A transaction that holds the write lock from its start. On SQLite (WAL) a
     transaction that reads and then writes fails at once if another wrote in between;
     `BEGIN IMMEDIATE` waits its turn instead. PostgreSQL locks rows (`lock_for_update`)."""
@@ -131,7 +132,7 @@ def write_transaction():
             yield
 
 
-def row_of(model, row_id, company_id=None):
+def row_of(model: Any, row_id: str, company_id: str | None = None) -> pw.Expression:
     """The condition "this row, of this company": `company_id` None drops the company
     (an operator's command names a row alone). Every tenant lookup by id goes through a
     company; `None` is the one deliberate way round it."""
@@ -143,7 +144,7 @@ def is_postgres() -> bool:
     return not isinstance(db.obj, pw.SqliteDatabase)
 
 
-def locked(query):
+def locked(query: "pw.ModelSelect[M]") -> M | None:
     """The first row of `query`, read under a lock until the transaction ends, for a
     state move decided on it (call inside `write_transaction()`). PostgreSQL locks the
     row (`FOR UPDATE`): a second transaction waits, then reads the moved state. On SQLite
@@ -162,7 +163,7 @@ def locked(query):
 _POSTGRES_CASTS = {"DATETIME": "TIMESTAMP", "INT": "INTEGER", "BOOL": "BOOLEAN"}
 
 
-def insert_rows(fields, rows):
+def insert_rows(fields: Sequence[pw.Field], rows: Sequence[Sequence[Any]]) -> None:
     """Insert `rows` (each the values of `fields`, columns of one model, in order)."""
     if not rows:
         return
@@ -175,16 +176,17 @@ def insert_rows(fields, rows):
         cursor.execute(sql + f"SELECT * FROM unnest({_arrays(fields)})", _columns(rows))
 
 
-def _columns(rows):
+def _columns(rows: Sequence[Sequence[Any]]) -> list[list[Any]]:
     return [list(column) for column in zip(*rows, strict=True)]
 
 
-def _arrays(fields):
+def _arrays(fields: Sequence[pw.Field]) -> str:
     """unnest's arguments: one array of each field's type (an array of NULLs is typed too)."""
     return ", ".join(f"%s::{_POSTGRES_CASTS.get(field.field_type, field.field_type)}[]" for field in fields)
 
 
-def update_rows(fields, rows, only_if):
+def update_rows(fields: Sequence[pw.Field], rows: Sequence[Sequence[Any]],
+                only_if: tuple[pw.Field, object]) -> set[Any]:
     """Set `fields` (columns of one model) of many rows, each to its own values: a row is
     the values in `fields`' order, then its primary key. Only a row where `only_if`
     (field, value) still holds changes. Returns the keys of the rows changed."""
@@ -209,7 +211,7 @@ def update_rows(fields, rows, only_if):
     return {found for (found,) in cursor.fetchall()}
 
 
-def lock_for_update(query):
+def lock_for_update(query: "pw.ModelSelect[M]") -> list[M]:
     """The rows `query` selects, locked until the transaction ends (PostgreSQL: a second
     transaction waits, then reads them as moved); on SQLite the write transaction already
     excludes every other writer."""

@@ -247,7 +247,7 @@ def present_refresh(app: OAuthApp, refresh_token: str, runtime: Runtime) -> Pres
             raise OAuthError("invalid_grant", "unknown refresh token, or issued to another client")
         connection = locked(OAuthConnection.select().where(OAuthConnection.id == token.connection_id))
         token = OAuthToken.get_by_id(token.id)
-        if connection.revoked_at is not None or token.revoked_at is not None:
+        if connection is None or connection.revoked_at is not None or token.revoked_at is not None:
             raise OAuthError("invalid_grant", "the refresh token was revoked")
         if token.used_at is not None:  # presented again after its use: the whole family ends
             _end(token.connection_id, "refresh_token_reused", runtime)

@@ -183,20 +183,21 @@ def claim_many(delivery_ids: Iterable[str], now: datetime, hold: timedelta = CLA
     (after re-enabling, redeliver or replay what was missed). A `ping` is sent all the
     same: it is how a receiver is checked before its endpoint is re-enabled."""
     with write_transaction():
-        due = lock_for_update(
+        locked_rows = lock_for_update(
             WebhookDelivery.select(WebhookDelivery.id, WebhookDelivery.endpoint, WebhookDelivery.event_type)
             .where(WebhookDelivery.id.in_(list(delivery_ids)), WebhookDelivery.due_at <= to_db(now),
                    WebhookDelivery.status.in_(("pending", "sending")))
             .order_by(WebhookDelivery.id))
         disabled: dict[str, str] = dict(tuple_rows(
             WebhookEndpoint.select(WebhookEndpoint.id, WebhookEndpoint.disabled_reason).where(
-                WebhookEndpoint.id.in_({row.endpoint_id for row in due}), WebhookEndpoint.active == False)))  # noqa: E712
-        stopped = {row.id: disabled[row.endpoint_id] for row in due
+                WebhookEndpoint.id.in_({row.endpoint_id for row in locked_rows}),
+                WebhookEndpoint.active == False)))  # noqa: E712
+        stopped = {row.id: disabled[row.endpoint_id] for row in locked_rows
                    if row.endpoint_id in disabled and row.event_type != "ping"}
         for reason, ids in _group((reason, delivery_id) for delivery_id, reason in stopped.items()):
             WebhookDelivery.update(status="failed", error=f"not sent: the endpoint was disabled ({reason})",
                                    next_retry_at=None).where(WebhookDelivery.id.in_(ids)).execute()
-        due = [row.id for row in due if row.id not in stopped]
+        due = [row.id for row in locked_rows if row.id not in stopped]
         if not due:
             return []
         WebhookDelivery.update(status="sending", due_at=to_db(now + hold)).where(WebhookDelivery.id.in_(due)).execute()
