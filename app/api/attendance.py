@@ -1,6 +1,9 @@
 import json
+from collections.abc import Mapping
 from datetime import timedelta
+from typing import Any
 
+from flask import Response
 from flask.views import MethodView
 from marshmallow import ValidationError, fields, validate, validates_schema
 
@@ -68,7 +71,7 @@ class IngestEvents(fields.List):
     judges each event on its own (a bad one is a `rejected` result, not a 422). More
     than 500 is 413 (Contract, Errors), not a validation failure."""
 
-    def _deserialize(self, value, attr, data, **kwargs):
+    def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any) -> list[Any]:
         if not isinstance(value, list):
             raise self.make_error("invalid")
         if len(value) > MAX_EVENTS:
@@ -143,7 +146,7 @@ class AttendanceQueryArgsSchema(PageArgsSchema):
     employee_id = fields.String(metadata={"description": "Only this employee's days."})
 
     @validates_schema
-    def range_is_bounded(self, data, **kwargs):
+    def range_is_bounded(self, data: dict[str, Any], **kwargs: Any) -> None:
         start, end = data.get("date_from"), data.get("date_to")
         if start and end and end < start:
             raise ValidationError("must not be before `from`", "to")
@@ -158,7 +161,7 @@ class AttendanceEvents(MethodView):
     @blp.arguments(IngestRequestSchema, example=INGEST_EXAMPLE)
     @blp.response(207, IngestResponseSchema, example=RESULTS_EXAMPLE, description=(
         "One result per event, in request order. Per-event failures are `rejected` results, not HTTP errors."))
-    def post(self, body):
+    def post(self, body: dict[str, Any]) -> Response:
         """Push clock events (1 to 500); each is handled on its own"""
         results = ingest(current_company(), body["events"], runtime())
         return json_response({"results": [result.as_dict() for result in results]}, status=207)
@@ -170,7 +173,7 @@ class AttendanceDays(MethodView):
     @blp.arguments(AttendanceQueryArgsSchema, location="query", error_status_code=400)
     @blp.response(200, AttendanceDayPageSchema,
                   example={"data": [DAY_EXAMPLE], "next_cursor": None})
-    def get(self, args):
+    def get(self, args: dict[str, Any]) -> Response:
         """List attendance days, one per employee per day, by date"""
         company_id = current_company().id
         start, end, employee_id = args["date_from"], args["date_to"], args.get("employee_id")

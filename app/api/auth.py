@@ -44,7 +44,7 @@ def operation(blp: Blueprint, operation_id: str, *, release: str, scope: str | N
               errors: Iterable[int] = (401, 403, 429)) -> Callable[[ViewFunction], ViewFunction]:
     """Declare a view method's contract name, release and scope, and document its errors."""
 
-    def decorator(func):
+    def decorator(func: Any) -> ViewFunction:  # Any: the operation's attributes are set on it below
         for status in sorted({*errors, *ALWAYS}):
             description = ERROR_DESCRIPTIONS[status] if status in errors else ALWAYS[status]
             func = blp.alt_response(status, schema=ProblemSchema, content_type=PROBLEM_MIMETYPE,
@@ -60,10 +60,10 @@ def operation(blp: Blueprint, operation_id: str, *, release: str, scope: str | N
     return decorator
 
 
-def _query_names(view, release=None):
+def _query_names(view: ViewFunction, release: str | None = None) -> frozenset[str]:
     """The query parameters a view declares with `@blp.arguments(..., location="query")`
     (with `release`, only those whose field says it brought them: `x-release`)."""
-    names = set()
+    names: set[str] = set()
     for argument in getattr(view, "_apidoc", {}).get("arguments", {}).get("parameters", ()):
         if argument["in"] == "query":
             schema = argument["schema"]() if isinstance(argument["schema"], type) else argument["schema"]
@@ -86,11 +86,11 @@ def refuse_unknown_or_repeated_query(op: Any) -> None:
                                                 "give it once.")
 
 
-def _operation_of_request():
+def _operation_of_request() -> Any:
     """The view method serving this request, which carries `release` and `scope`."""
     found = _operations.get((request.endpoint, request.method), False)
     if found is False:
-        view = current_app.view_functions.get(request.endpoint)
+        view = current_app.view_functions.get(request.endpoint) if request.endpoint is not None else None
         view_class = getattr(view, "view_class", None)
         method = "get" if request.method == "HEAD" else request.method.lower()
         found = _operations[(request.endpoint, request.method)] = (
@@ -100,7 +100,7 @@ def _operation_of_request():
 
 
 # (endpoint, HTTP method) -> view method or None; routes are fixed at start
-_operations: dict[tuple[str, str], Any] = {}
+_operations: dict[tuple[str | None, str], Any] = {}
 
 
 KEY_REFUSED = ("Send `Authorization: Bearer <API key>` with a valid key of this environment (svc_live_ for live "

@@ -1,3 +1,4 @@
+from flask import Response
 from flask.views import MethodView
 from marshmallow import fields
 
@@ -39,7 +40,7 @@ class CompanySchema(OpenSchema):
 class CompanyView(MethodView):
     @operation(blp, "getCompany", release="v1.0")
     @blp.response(200, CompanySchema, example=EXAMPLE)
-    def get(self):
+    def get(self) -> Response:
         """Read the company the key belongs to"""
         principal = current_principal()
         return json_response(company_form(principal.company, principal.entities))

@@ -1,4 +1,7 @@
 
+from typing import Any
+
+from flask import Response
 from flask.views import MethodView
 from marshmallow import fields, validate
 
@@ -68,7 +71,7 @@ class Employees(MethodView):
     @blp.arguments(EmployeeQueryArgsSchema, location="query", error_status_code=400)
     @blp.response(200, EmployeePageSchema,
                   example={"data": [EXAMPLE], "next_cursor": None})
-    def get(self, args):
+    def get(self, args: dict[str, Any]) -> Response:
         """List employees, oldest first"""
         company_id = current_company().id
         since = args.get("updated_since")
@@ -83,6 +86,6 @@ class Employees(MethodView):
 class EmployeeById(MethodView):
     @operation(blp, "getEmployee", release="v1.0", scope="employees:read", errors=(401, 403, 404, 429))
     @blp.response(200, EmployeeSchema, example=EXAMPLE)
-    def get(self, employee_id):
+    def get(self, employee_id: str) -> Response:
         """Read one employee"""
         return json_response(employee_form(get_employee(current_company().id, employee_id)))

@@ -9,6 +9,7 @@ returns every event once while others are being written.
 """
 
 import json
+from typing import Any
 
 from flask import Response
 from flask.views import MethodView
@@ -78,7 +79,7 @@ class Events(MethodView):
     @operation(blp, "listEvents", release=ADDITIONS, errors=(400, 401, 403, 429))
     @blp.arguments(EventQueryArgsSchema, location="query", error_status_code=400)
     @blp.response(200, EVENT_PAGE, example={"data": [EXAMPLE], "next_cursor": None})
-    def get(self, args):
+    def get(self, args: dict[str, Any]) -> Response:
         """List the company's events, oldest first (beyond the contract, v1.3)"""
         company_id = current_company().id
         types = _readable()
@@ -95,7 +96,7 @@ class Events(MethodView):
 class EventById(MethodView):
     @operation(blp, "getEvent", release=ADDITIONS, errors=(401, 403, 404, 429))
     @blp.response(200, EVENT, example=EXAMPLE)
-    def get(self, event_id):
+    def get(self, event_id: str) -> Response:
         """Read one event (beyond the contract, v1.3)"""
         text = events.envelope_text(current_company().id, event_id, _readable())
         if text is None:

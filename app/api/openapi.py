@@ -103,19 +103,19 @@ class PartnerApi(Api):
         spec_kwargs = {**(spec_kwargs or {}), "extra_plugins": [ResponseHeadersPlugin()]}
         super().init_app(app, spec_kwargs=spec_kwargs)
 
-    def _register_error_handlers(self):
+    def _register_error_handlers(self) -> None:
         pass
 
-    def _register_responses(self):
+    def _register_responses(self) -> None:
         response = {"description": "Any other error, such as `internal_error` (500): a Problem.",
                     "schema": self.ERROR_SCHEMA, "headers": headers_of("default")}
         prepare_response(response, self.spec, PROBLEM_MIMETYPE)
         self.spec.components.response(self.DEFAULT_ERROR_RESPONSE_NAME, response)
 
-    def _register_etag_headers(self):
+    def _register_etag_headers(self) -> None:
         pass
 
-    def _register_pagination_header(self):
+    def _register_pagination_header(self) -> None:
         pass
 
 

@@ -22,11 +22,11 @@ from app.api.problems import ApiProblem
 from app.domain.kernel.paging import Page, Position, Row
 
 
-def _b64(data):
+def _b64(data: bytes) -> str:
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
 
 
-def _unb64(text):
+def _unb64(text: str) -> bytes:
     return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
 
 
@@ -35,7 +35,7 @@ def _unb64(text):
 FORM = b"cursor:2:"
 
 
-def _sign(payload):
+def _sign(payload: bytes) -> bytes:
     key = current_app.config["SECRET_KEY"].encode()
     return hmac.new(key, FORM + payload, hashlib.sha256).digest()[:16]
 

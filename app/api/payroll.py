@@ -1,4 +1,7 @@
 
+from typing import Any
+
+from flask import Response
 from flask.views import MethodView
 from marshmallow import ValidationError, fields, validate, validates_schema
 
@@ -155,7 +158,7 @@ class PayrollRunQueryArgsSchema(PageArgsSchema):
     updated_since = Rfc3339(metadata=UPDATED_SINCE)
 
     @validates_schema
-    def months_in_order(self, data, **kwargs):
+    def months_in_order(self, data: dict[str, Any], **kwargs: Any) -> None:
         if data.get("month_from") and data.get("month_to") and data["month_from"] > data["month_to"]:
             raise ValidationError("must not be before `from`", "to")
 
@@ -166,7 +169,7 @@ class PayrollRuns(MethodView):
     @blp.arguments(PayrollRunQueryArgsSchema, location="query", error_status_code=400)
     @blp.response(200, PayrollRunPageSchema,
                   example={"data": [SUMMARY_EXAMPLE], "next_cursor": None})
-    def get(self, args):
+    def get(self, args: dict[str, Any]) -> Response:
         """List closed payroll runs, newest month first"""
         company_id = current_company().id
         filters = {key: args.get(key) for key in ("month_from", "month_to", "status", "updated_since")}
@@ -180,7 +183,7 @@ class PayrollRuns(MethodView):
 class PayrollRunById(MethodView):
     @operation(blp, "getPayrollRun", release="v1.0", scope="payroll:read", errors=(401, 403, 404, 429))
     @blp.response(200, PayrollRunSchema, example=FULL_EXAMPLE)
-    def get(self, payroll_run_id):
+    def get(self, payroll_run_id: str) -> Response:
         """Read one closed payroll run with components and journal"""
         run, components, entries = get_run(current_company().id, payroll_run_id)
         return json_response(payroll_run_full(run, components, entries, beyond_contract=additions_live()))

@@ -62,7 +62,7 @@ class CredentialsVersion:
             return None
         return cast(bytes, stored).decode() if stored is not None else fresh
 
-    def _bump(self):
+    def _bump(self) -> None:
         try:
             self._client.set(self.KEY, self.fresh())
         except redis.RedisError as exc:

@@ -108,11 +108,11 @@ def handle_http_exception(exc: Any) -> Response:
     return problem_response(code, detail, headers=headers)
 
 
-def _webargs_problem(messages):
+def _webargs_problem(messages: Mapping[str, Any]) -> Response:
     """webargs reports {location: {field: [messages]}}. Query and path errors are
     400 `invalid_request` (Contract, Errors: bad query parameter); body errors are
     422 `validation_failed` with one `errors[]` item per field."""
-    errors = []
+    errors: list[tuple[str, str, str]] = []
     for location, fields in messages.items():
         errors.extend((location, path, message) for path, message in flatten_messages(fields))
     if any(location != "json" for location, _, _ in errors):
@@ -159,7 +159,7 @@ def register(app: Flask, elsewhere: Mapping[str, Callable[[HTTPException], Respo
     (the console's blueprints have their own)."""
     elsewhere = dict(elsewhere or {})
 
-    def http_exception(exc):
+    def http_exception(exc: HTTPException) -> Response | HTTPException:
         if is_api_request():
             return handle_http_exception(exc)
         handler = elsewhere.get(request.path)

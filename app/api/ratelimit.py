@@ -120,7 +120,9 @@ class SharedFileLimiter:
         self.limit, self.window, self.interval = limit, window_us, window_us // limit
         self.path, self.prefix = path, prefix
         self._lock = threading.Lock()
-        self._connection, self._pid, self._hits = None, None, 0
+        self._connection: sqlite3.Connection | None = None
+        self._pid: int | None = None
+        self._hits = 0
         self._fallback = MemoryLimiter(limit, window_us)
 
     def hit(self, key: str, now_us: int) -> Decision:
@@ -138,7 +140,7 @@ class SharedFileLimiter:
         _, _, backlog, wait = gcra(stored[0] if stored else None, now_us, self.interval, self.window)
         return decision(self.limit, self.interval, self.window, False, backlog, wait)
 
-    def _step(self, key, now_us):
+    def _step(self, key: str, now_us: int) -> tuple[tuple[int] | None, tuple[int] | None]:
         connection = self._connect()
         row = connection.execute(self.STEP, (key, now_us, self.interval, self.window)).fetchone()
         stored = None
@@ -149,7 +151,7 @@ class SharedFileLimiter:
             connection.execute("DELETE FROM gcra WHERE tat < ?", (now_us,))
         return row, stored
 
-    def _connect(self):
+    def _connect(self) -> sqlite3.Connection:
         if self._connection is None or self._pid != os.getpid():
             private_file(self.path)
             # Autocommit: each statement is its own transaction, atomic across processes.

@@ -1,5 +1,9 @@
 """Schemas shared by every resource: Problem, localized name, pages, common args."""
 
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
 from flask import has_app_context
 from marshmallow import EXCLUDE, RAISE, Schema, fields, pre_load, validate
 
@@ -22,7 +26,7 @@ class OpenSchema(Schema):
         unknown = EXCLUDE
 
     @pre_load
-    def _additions_unknown_while_off(self, data, **kwargs):
+    def _additions_unknown_while_off(self, data: Any, **kwargs: Any) -> Any:  # Any: the raw input, JSON of any kind
         if not isinstance(data, dict) or not has_app_context() or beyond_contract():
             return data
         added = {field.data_key or name for name, field in self.load_fields.items()
@@ -108,7 +112,7 @@ class Rfc3339(fields.Field):
                 "as a space), e.g. 2026-11-20T00:00:00%2B03:00",
     }
 
-    def _deserialize(self, value, attr, data, **kwargs):
+    def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any) -> datetime:
         moment = parse_rfc3339(value)
         if moment is None:
             # "...00:00:00 03:00": a `+` that a query string decoded into a space.

@@ -5,8 +5,11 @@ neither lists it nor finds it (404). URLs are judged by the addresses they resol
 (app/domain/webhooks/urls.py) at create and at change, and again at every delivery.
 """
 
+from collections.abc import Mapping
 from datetime import timedelta
+from typing import Any
 
+from flask import Response
 from flask.views import MethodView
 from marshmallow import fields, validate
 
@@ -15,8 +18,9 @@ from app.api.auth import additions_live, current_principal, operation
 from app.api.schemas import OpenSchema, Rfc3339, StrictSchema
 from app.domain.kernel.clock import format_utc
 from app.domain.webhooks import deliveries, endpoints
-from app.domain.webhooks.urls import check_url
+from app.domain.webhooks.urls import Target, check_url
 from app.extensions import runtime, webhook_sender
+from app.models import WebhookEndpoint
 from config import ADDITIONS
 
 blp = ApiBlueprint("webhooks", __name__, url_prefix="/v1/webhooks",
@@ -46,7 +50,7 @@ REASON_TEXT = ("Null while active; `delivery_failures` (7 days of failures), `ke
 class StrictInteger(fields.Integer):
     """A JSON integer only: marshmallow's Integer also takes "60", and `true` as 1."""
 
-    def _deserialize(self, value, attr, data, **kwargs):
+    def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
             raise self.make_error("invalid", input=value)
         return value
@@ -57,7 +61,7 @@ RATE_LIMIT_TEXT = (f"Beyond the contract (v1.3): at most this many deliveries a 
                    f"for its turn is not a failure: it is neither retried early nor counted toward disabling.")
 
 
-def _rate_limit(description):
+def _rate_limit(description: str) -> StrictInteger:
     return StrictInteger(
         allow_none=True, validate=validate.Range(min=1, max=endpoints.RATE_LIMIT_MAX,
                                                  error=f"1 to {endpoints.RATE_LIMIT_MAX}, or null for none"),
@@ -124,18 +128,18 @@ class WebhookDeliveryListSchema(OpenSchema):
 class StrictBoolean(fields.Boolean):
     """JSON `true` or `false` only: marshmallow's Boolean also takes "yes", 1 or "on"."""
 
-    def _deserialize(self, value, attr, data, **kwargs):
+    def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any) -> bool:
         if not isinstance(value, bool):
             raise self.make_error("invalid", input=value)
         return value
 
 
-def _url(description, *, required=False):
+def _url(description: str, *, required: bool = False) -> fields.String:
     return fields.String(required=required, metadata={"description": description}, error_messages={
         "invalid": "must be a URL string", "null": "must be a URL string", "required": "required"})
 
 
-def _events(*, required=False):
+def _events(*, required: bool = False) -> fields.List[str]:
     return fields.List(
         # Which values, and no repeats, is the domain's rule (endpoints.clean_events), the
         # console's too: every bad item is named in one answer.
@@ -197,33 +201,33 @@ class DeliveryArgsSchema(OpenSchema):
         "description": "Only deliveries in this state."})
 
 
-def _mine():
+def _mine() -> endpoints.Query:
     """The calling credential's endpoints: no other exists for it."""
     return endpoints.owned_by(current_principal())
 
 
-def _endpoint(webhook_id):
+def _endpoint(webhook_id: str) -> WebhookEndpoint:
     return endpoints.get_endpoint(_mine(), webhook_id)
 
 
-def _form(endpoint):
+def _form(endpoint: WebhookEndpoint) -> dict[str, Any]:
     """An endpoint as this server sends it: v1.3's `rate_limit` only while v1.3 is live."""
     form = endpoints.form(endpoint)
     return form if additions_live() else {k: v for k, v in form.items() if k != "rate_limit"}
 
 
-def _paced(body):
+def _paced(body: dict[str, Any]) -> object:
     """The pace a create or update asks for, while v1.3 is live (otherwise the field is
     one the contract does not know, and is ignored like any other)."""
     return body["rate_limit"] if additions_live() and "rate_limit" in body else endpoints.UNCHANGED
 
 
-def _delivery(form):
+def _delivery(form: dict[str, Any]) -> dict[str, Any]:
     """A delivery as this server sends it: v1.3's `error` only while v1.3 is live."""
     return form if additions_live() else {k: v for k, v in form.items() if k != "error"}
 
 
-def _target(url):
+def _target(url: str) -> Target:
     sender = webhook_sender()
     return check_url(url, sender.resolver, sender.allowed)
 
@@ -232,7 +236,7 @@ def _target(url):
 class WebhookEndpoints(MethodView):
     @operation(blp, "listWebhookEndpoints", release="v1.2", scope="webhooks:manage")
     @blp.response(200, WebhookEndpointListSchema, example={"data": [ENDPOINT_EXAMPLE]})
-    def get(self):
+    def get(self) -> Response:
         """List this credential's webhook endpoints"""
         return json_response({"data": [_form(e) for e in endpoints.list_endpoints(_mine())]})
 
@@ -241,7 +245,7 @@ class WebhookEndpoints(MethodView):
     @blp.arguments(CreateWebhookEndpointSchema,
                    example={"url": ENDPOINT_EXAMPLE["url"], "events": ENDPOINT_EXAMPLE["events"]})
     @blp.response(201, CreatedWebhookEndpointSchema, example={**ENDPOINT_EXAMPLE, "secret": "whsec_..."})
-    def post(self, body):
+    def post(self, body: dict[str, Any]) -> Response:
         """Register an endpoint; the signing secret is in this response only"""
         paced = _paced(body)
         endpoint, secret = endpoints.create_endpoint(current_principal(), _target(body["url"]), body["events"],
@@ -254,7 +258,7 @@ class WebhookEndpoints(MethodView):
 class WebhookEndpointById(MethodView):
     @operation(blp, "getWebhookEndpoint", release="v1.2", scope="webhooks:manage", errors=(401, 403, 404, 429))
     @blp.response(200, WebhookEndpointSchema, example=ENDPOINT_EXAMPLE)
-    def get(self, webhook_id):
+    def get(self, webhook_id: str) -> Response:
         """Read one webhook endpoint"""
         return json_response(_form(_endpoint(webhook_id)))
 
@@ -262,7 +266,7 @@ class WebhookEndpointById(MethodView):
                errors=(400, 401, 403, 404, 413, 422, 429))
     @blp.arguments(UpdateWebhookEndpointSchema, example={"active": True})
     @blp.response(200, WebhookEndpointSchema, example=ENDPOINT_EXAMPLE)
-    def patch(self, body, webhook_id):
+    def patch(self, body: dict[str, Any], webhook_id: str) -> Response:
         """Change the URL, the events, or re-enable (`active: true`)"""
         scope = _mine()
         endpoints.get_endpoint(scope, webhook_id)  # 404 before the URL is judged (a DNS lookup)
@@ -274,7 +278,7 @@ class WebhookEndpointById(MethodView):
 
     @operation(blp, "deleteWebhookEndpoint", release="v1.2", scope="webhooks:manage", errors=(401, 403, 404, 429))
     @blp.response(204, description="Removed; its pending deliveries are cancelled.")
-    def delete(self, webhook_id):
+    def delete(self, webhook_id: str) -> Response:
         """Remove an endpoint"""
         endpoints.delete_endpoint(_mine(), webhook_id)
         return empty_response(204)
@@ -284,7 +288,7 @@ class WebhookEndpointById(MethodView):
 class WebhookTest(MethodView):
     @operation(blp, "sendTestWebhook", release="v1.2", scope="webhooks:manage", errors=(401, 403, 404, 429))
     @blp.response(202, description="A `ping` event (data `{webhook_id}`) is queued for immediate delivery.")
-    def post(self, webhook_id):
+    def post(self, webhook_id: str) -> Response:
         """Send a `ping` to this endpoint"""
         endpoints.send_test(_endpoint(webhook_id), runtime())
         return empty_response(202)
@@ -297,7 +301,7 @@ class WebhookRotateSecret(MethodView):
     @blp.arguments(RotateSecretSchema, required=False, example={"expire_previous_in": 3600})
     @blp.response(200, RotatedWebhookEndpointSchema, example={
         **ENDPOINT_EXAMPLE, "secret": "whsec_...", "previous_secret_expires_at": "2026-11-22T09:00:00Z"})
-    def post(self, body, webhook_id):
+    def post(self, body: dict[str, Any], webhook_id: str) -> Response:
         """A new signing secret, shown in this response only; the one it replaces keeps signing beside it
         until `previous_secret_expires_at` (beyond the contract, v1.3)"""
         current = runtime()
@@ -314,7 +318,7 @@ class WebhookDeliveries(MethodView):
                errors=(400, 401, 403, 404, 429))
     @blp.arguments(DeliveryArgsSchema, location="query", error_status_code=400)
     @blp.response(200, WebhookDeliveryListSchema, example={"data": [DELIVERY_EXAMPLE]})
-    def get(self, args, webhook_id):
+    def get(self, args: dict[str, Any], webhook_id: str) -> Response:
         """The delivery log: newest first, at most 100, the last 30 days"""
         endpoint = _endpoint(webhook_id)
         return json_response({"data": [_delivery(d) for d in deliveries.log(endpoint, args.get("status"))]})
@@ -326,7 +330,7 @@ class WebhookReplay(MethodView):
                errors=(400, 401, 403, 404, 409, 413, 422, 429))
     @blp.arguments(ReplaySchema, example={"since": "2026-11-20T00:00:00Z", "status": "failed"})
     @blp.response(202, ReplayQueuedSchema, example={"queued": 12})
-    def post(self, body, webhook_id):
+    def post(self, body: dict[str, Any], webhook_id: str) -> Response:
         """Send again what this endpoint missed since a time: same event ids and bodies, new signatures
         (beyond the contract, v1.3)"""
         endpoint = _endpoint(webhook_id)
@@ -341,7 +345,7 @@ class WebhookRedeliver(MethodView):
     @blp.response(202, WebhookDeliverySchema, example={**DELIVERY_EXAMPLE, "status": "pending", "sent_at": None,
                                                        "response_status": None, "response_body": None,
                                                        "duration_ms": None, "next_retry_at": None})
-    def post(self, webhook_id, delivery_id):
+    def post(self, webhook_id: str, delivery_id: str) -> Response:
         """Send a logged delivery's event again: same id and body, fresh signature"""
         endpoint = _endpoint(webhook_id)
         return json_response(_delivery(deliveries.redeliver(endpoint, delivery_id, runtime())), status=202)

@@ -38,7 +38,7 @@ class CredentialKind:
 
     name: str
     prefixes: tuple[str, ...]
-    pattern: re.Pattern  # the whole token
+    pattern: re.Pattern[str]  # the whole token
     load: Callable[[str], Principal]
     record_use: Callable[[str, datetime | None, datetime, int], datetime]
     preview: bool = False  # accepted only while the OAuth preview is on

@@ -8,17 +8,19 @@ test holds the two together.
 """
 
 from collections.abc import Iterable
+from datetime import date
+from typing import Any
 
 from app.domain.kernel.clock import format_utc
 from app.domain.kernel.money import format_minor
 from app.models import Company, Entity, JournalEntry, JournalLine, PayrollComponent, PayrollRun
 
 
-def _iso_date(value):
+def _iso_date(value: date | None) -> str | None:
     return value.isoformat() if value is not None else None
 
 
-def company_form(company: Company, entities: Iterable[Entity]) -> dict:
+def company_form(company: Company, entities: Iterable[Entity]) -> dict[str, Any]:
     return {
         "id": company.id,
         "name": {"en": company.name_en, "ar": company.name_ar},
@@ -39,7 +41,7 @@ def company_form(company: Company, entities: Iterable[Entity]) -> dict:
     }
 
 
-def employee_form(row: dict) -> dict:
+def employee_form(row: dict[str, Any]) -> dict[str, Any]:
     """`row` is a dict from `domain.employees.EMPLOYEE_COLUMNS`."""
     return {
         "id": row["id"],
@@ -62,7 +64,7 @@ def employee_form(row: dict) -> dict:
     }
 
 
-def payroll_run_summary(run: PayrollRun, *, beyond_contract: bool = True) -> dict:
+def payroll_run_summary(run: PayrollRun, *, beyond_contract: bool = True) -> dict[str, Any]:
     """The run's summary form; with `beyond_contract` (while v1.3 is live), its `wps_status`
     and `totals.provisions` too."""
     money = run.currency
@@ -95,7 +97,7 @@ def payroll_run_summary(run: PayrollRun, *, beyond_contract: bool = True) -> dic
 
 def payroll_run_full(run: PayrollRun, components: Iterable[PayrollComponent],
                      entries: Iterable[tuple[JournalEntry, list[JournalLine]]], *,
-                     beyond_contract: bool = True) -> dict:
+                     beyond_contract: bool = True) -> dict[str, Any]:
     """`entries` is a list of (JournalEntry, [JournalLine]) in posting order."""
     money = run.currency
     form = payroll_run_summary(run, beyond_contract=beyond_contract)
@@ -132,13 +134,13 @@ def payroll_run_full(run: PayrollRun, components: Iterable[PayrollComponent],
     return form
 
 
-def _entry_additions(entry: JournalEntry) -> dict:
+def _entry_additions(entry: JournalEntry) -> dict[str, Any]:
     """v1.3: what an accountant dates and traces an entry by."""
     return {"accounting_date": entry.accounting_date.isoformat() if entry.accounting_date else None,
             "memo": entry.memo, "reverses": entry.reverses, "corrects": entry.corrects}
 
 
-def _split(line: JournalLine) -> dict:
+def _split(line: JournalLine) -> dict[str, Any]:
     """v1.3 cost centres: the group a split expense line stands for, and how many people
     (never fewer than three, app/domain/payroll/rules.py floor_groups)."""
     return {"dimensions": {line.split_by: line.split_group}, "employee_count": line.employee_count}

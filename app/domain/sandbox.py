@@ -10,15 +10,18 @@ any company's, so the nightly reconciliation finds nothing unannounced.
 """
 
 import random
+from collections.abc import Sequence
 from datetime import date, datetime, timedelta
+from typing import cast
 from zoneinfo import ZoneInfo
 
+import peewee as pw
 import phonenumbers
 
 from app.domain.access.companies import create_company
 from app.domain.access.users import add_membership, ensure_no_sandbox
-from app.domain.kernel.clock import to_db
-from app.domain.kernel.countries import EXPATRIATE_POOLS, get_country
+from app.domain.kernel.clock import Clock, to_db
+from app.domain.kernel.countries import EXPATRIATE_POOLS, Country, get_country
 from app.domain.kernel.errors import Conflict, ValidationFailed, Words
 from app.domain.kernel.ids import new_id
 from app.domain.kernel.money import minor_digits
@@ -60,6 +63,13 @@ IBAN_FORMATS = {  # total length, bank code (letters or digits), length of the r
     "KW": (30, "NBOK", 22), "SA": (24, "80", 18), "AE": (23, "033", 16),
     "QA": (29, "QNBA", 21), "BH": (22, "NBOB", 14), "OM": (23, "018", 16),
 }
+# A generated name: (English, Arabic), the Arabic None where the pool has none.
+NamePair = tuple[str, str | None]
+# A pool of first or family names: English alone, or (English, Arabic) pairs.
+NamePool = Sequence[str | tuple[str, str]]
+# EXPATRIATE_POOLS as (nationality, first names, family names): mypy infers its mixed
+# pools (plain names beside pairs) as tuples of Sequence[str].
+EXPATRIATES = cast(Sequence[tuple[str, NamePool, NamePool]], EXPATRIATE_POOLS)
 BANK_NAMES = {
     "KW": "National Bank of Kuwait", "SA": "Al Rajhi Bank", "AE": "Emirates NBD",
     "QA": "Qatar National Bank", "BH": "National Bank of Bahrain", "OM": "Bank Muscat",
@@ -109,14 +119,15 @@ def previous_month(moment: datetime, timezone: str) -> str:
     return last_of_previous.strftime("%Y-%m")
 
 
-def _generate_employees(company, entity, branches, country, clock, rng):
+def _generate_employees(company: Company, entity: Entity, branches: Sequence[Branch], country: Country,
+                        clock: Clock, rng: random.Random) -> list[Employee]:
     now = clock.now()
     today = now.date()
     domain = f"{country.code.lower()}-sandbox.example.com"
-    expat_pools = list(EXPATRIATE_POOLS)
+    expat_pools = list(EXPATRIATES)
     rng.shuffle(expat_pools)
-    used_names = set()
-    created = []
+    used_names: set[tuple[str, str]] = set()
+    created: list[Employee] = []
     for position, (title, department, kind, national, manager_pos, basic_sar) in enumerate(ROSTER, 1):
         if national:
             nationality = country.nationality
@@ -156,8 +167,9 @@ def _generate_employees(company, entity, branches, country, clock, rng):
     return created
 
 
-def _pick_name(rng, first_names, family_names, used):
-    def pair(value):
+def _pick_name(rng: random.Random, first_names: NamePool, family_names: NamePool,
+               used: set[tuple[str, str]]) -> tuple[NamePair, NamePair]:
+    def pair(value: str | tuple[str, str]) -> NamePair:
         return value if isinstance(value, tuple) else (value, None)
 
     while True:
@@ -167,25 +179,26 @@ def _pick_name(rng, first_names, family_names, used):
             return first, family
 
 
-def _scaled_minor(amount_sar, currency):
+def _scaled_minor(amount_sar: float, currency: str) -> int:
     """A SAR figure in `currency`, rounded to a tidy 10 major units, as minor units."""
     major = amount_sar / SAR_PER_UNIT[currency]
     tidy = max(10, round(major / 10) * 10)
-    return tidy * 10 ** minor_digits(currency)
+    unit: int = 10 ** minor_digits(currency)
+    return tidy * unit
 
 
-def _other_allowance(rng, kind, currency):
+def _other_allowance(rng: random.Random, kind: str, currency: str) -> int:
     """Some full-timers and contractors get a small fixed allowance; part-timers none."""
     return 0 if kind == "part_time" else _scaled_minor(rng.choice((0, 300, 500)), currency)
 
 
-def _round_minor(amount_minor, currency):
+def _round_minor(amount_minor: float, currency: str) -> int:
     """Round to a whole major unit, as allowances usually are."""
-    unit = 10 ** minor_digits(currency)
+    unit: int = 10 ** minor_digits(currency)
     return int(round(amount_minor / unit)) * unit
 
 
-def _phone(rng, country_code):
+def _phone(rng: random.Random, country_code: str) -> str:
     """A mobile number in E.164 that libphonenumber (which HR input is checked with)
     accepts for the country."""
     code, leading, digits = PHONE_FORMATS[country_code]
@@ -195,7 +208,7 @@ def _phone(rng, country_code):
             return number
 
 
-def _iban(rng, country_code):
+def _iban(rng: random.Random, country_code: str) -> str:
     """A syntactically valid IBAN (ISO 13616 check digits) for a made-up account."""
     length, bank, rest = IBAN_FORMATS[country_code]
     bban = bank + "".join(str(rng.randint(0, 9)) for _ in range(rest))
@@ -209,7 +222,7 @@ def iban_check_digits(country_code: str, bban: str) -> str:
     return f"{98 - int(numeric) % 97:02d}"
 
 
-def _civil_id(rng, country_code, national):
+def _civil_id(rng: random.Random, country_code: str, national: bool) -> str:
     if country_code == "AE":
         return f"784{rng.randint(1960, 2001)}{rng.randint(0, 10**8 - 1):08d}"
     if country_code == "SA":  # national ID starts with 1, resident's iqama with 2
@@ -234,7 +247,7 @@ def trigger_event(company: Company, event_type: str, runtime: Runtime) -> str:
     of_type = (OutboxEvent.company == company.id) & (OutboxEvent.type == event_type) & (OutboxEvent.created_at >= since)
     seen = [event_id for (event_id,) in tuple_rows(OutboxEvent.select(OutboxEvent.id).where(of_type))]
     trigger(company, event_type, runtime)
-    written = (OutboxEvent.select(OutboxEvent.id).where(of_type, OutboxEvent.id.not_in(seen))
+    written: OutboxEvent | None = (OutboxEvent.select(OutboxEvent.id).where(of_type, OutboxEvent.id.not_in(seen))
                .order_by(OutboxEvent.created_at.desc(), OutboxEvent.id.desc()).first())
     if written is None:  # every trigger writes its event; this would be a fault of ours
         raise Conflict(Words("%(event_type)s was not written", event_type=event_type))
@@ -301,24 +314,24 @@ def trigger(company: Company, event_type: str, runtime: Runtime) -> str:
     return Words("deleted the %(month)s run", month=run.payroll_month)
 
 
-def _finalize_next_month(company, runs, runtime):
-    latest = runs.order_by(PayrollRun.payroll_month.desc()).first()
+def _finalize_next_month(company: Company, runs: "pw.ModelSelect[PayrollRun]", runtime: Runtime) -> PayrollRun:
+    latest: PayrollRun | None = runs.order_by(PayrollRun.payroll_month.desc()).first()
     month = previous_month(runtime.now(), company.timezone) if latest is None else _month_after(latest.payroll_month)
     entity = Entity.get(Entity.company == company.id, Entity.primary == True)  # noqa: E712
     return finalize_run(build_draft_run(entity, month, runtime.clock, end_of_service=runtime.beyond_contract), runtime)
 
 
-def _month_after(month):
+def _month_after(month: str) -> str:
     year, number = int(month[:4]), int(month[5:])
     return f"{year + number // 12}-{number % 12 + 1:02d}"
 
 
-def _hire_someone(company, runtime):
+def _hire_someone(company: Company, runtime: Runtime) -> Words:
     country = get_country(company.country)
     taken = {e.staff_number for e in Employee.select(Employee.staff_number).where(Employee.company == company.id)}
     number = next(n for n in range(11, 1000) if f"SBX-{n:03d}" not in taken)
     rng = random.Random(f"{company.id}-{number}")
-    nationality, first_names, family_names = rng.choice(EXPATRIATE_POOLS)
+    nationality, first_names, family_names = rng.choice(EXPATRIATES)
     first, family = _pick_name(rng, first_names, family_names, set())
     employee = hire(company, {
         "staff_number": f"SBX-{number:03d}", "name_en": f"{first[0]} {family[0]}", "job_title": "Associate",

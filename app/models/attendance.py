@@ -1,3 +1,5 @@
+from collections.abc import Sequence
+
 import peewee as pw
 
 from app.models.base import BaseModel, db
@@ -52,7 +54,7 @@ NEW_EVENT_COLUMNS = ("id", "company", "channel", "source", "external_id", "emplo
                      "type", "at", "branch_ref", "received_at", "state")
 
 
-def insert_new_events(rows):
+def insert_new_events(rows: Sequence[tuple[object, ...]]) -> set[str]:
     """Insert the events (tuples of NEW_EVENT_COLUMNS) not stored yet, in one statement
     that skips what the unique index already holds, even a row a concurrent request has
     just written; return the ids that went in.

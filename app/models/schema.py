@@ -11,12 +11,12 @@ MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
 HISTORY_TABLE = "migratehistory"  # peewee-migrate's record of what was applied
 
 
-def router():
+def router() -> Router:
     return Router(db, migrate_dir=MIGRATIONS_DIR, migrate_table=HISTORY_TABLE,
                   logger=logging.getLogger("migrations"))
 
 
-def pending():
+def pending() -> list[str]:
     """Names of the migrations on disk not yet applied (all of them on an empty
     database). Reads only: unlike the router, it never creates the history table."""
     on_disk = list(router().todo)
@@ -26,7 +26,7 @@ def pending():
     return [name for name in on_disk if name not in done]
 
 
-def upgrade():
+def upgrade() -> list[str]:
     """Apply every migration not yet applied; returns their names."""
     with connection():
         migrations = router()

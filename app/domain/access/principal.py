@@ -10,7 +10,7 @@ import hashlib
 from dataclasses import dataclass
 from datetime import datetime
 
-from app.models import Company
+from app.models import Company, Entity
 
 
 class Unauthenticated(Exception):
@@ -22,8 +22,8 @@ class Principal:
     kind: str  # "api_key" or "oauth" (app/domain/credentials.py)
     credential_id: str  # the key's id: what the rate limit counts and revocation names
     company: Company
-    entities: tuple  # the company's legal entities, primary first
-    scopes: frozenset
+    entities: tuple[Entity, ...]  # the company's legal entities, primary first
+    scopes: frozenset[str]
     expires_at: datetime | None = None  # None: until revoked
     last_used_at: datetime | None = None  # as loaded; the credential's row is updated on use
 

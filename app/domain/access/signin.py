@@ -101,7 +101,7 @@ def set_password(email: str, password: str, clock: Clock) -> User:
     return user
 
 
-def _replace_password(user, password, clock):
+def _replace_password(user: User, password: str, clock: Clock) -> None:
     with write_transaction():
         user.password_hash = hash_password(password)
         user.save(only=[User.password_hash])
@@ -111,7 +111,7 @@ def _replace_password(user, password, clock):
 # ---- sessions ------------------------------------------------------------------------
 
 
-def _hash(token):
+def _hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
@@ -128,10 +128,11 @@ def user_of_session(token: object, clock: Clock) -> User | None:
     """The user whose session `token` is, while it holds; else None. One query."""
     if not isinstance(token, str) or not token:
         return None
-    return (User.select(User).join(ConsoleSession)
-            .where(ConsoleSession.token_hash == _hash(token), ConsoleSession.ended_at.is_null(),
-                   ConsoleSession.expires_at > to_db(clock.now()))
-            .first())
+    user: User | None = (User.select(User).join(ConsoleSession)
+                         .where(ConsoleSession.token_hash == _hash(token), ConsoleSession.ended_at.is_null(),
+                                ConsoleSession.expires_at > to_db(clock.now()))
+                         .first())
+    return user
 
 
 def end_session(token: object, clock: Clock) -> None:
@@ -142,8 +143,9 @@ def end_session(token: object, clock: Clock) -> None:
 
 def end_all_sessions(user: User, clock: Clock) -> int:
     """End every session of the user at once; how many held."""
-    return (ConsoleSession.update(ended_at=to_db(clock.now()))
-            .where(ConsoleSession.user == user.id, ConsoleSession.ended_at.is_null()).execute())
+    ended: int = (ConsoleSession.update(ended_at=to_db(clock.now()))
+                  .where(ConsoleSession.user == user.id, ConsoleSession.ended_at.is_null()).execute())
+    return ended
 
 
 # ---- password resets -----------------------------------------------------------------
@@ -181,12 +183,13 @@ def reset_password(token: object, password: str, clock: Clock) -> User:
     The link is spent by a conditional update, so two uses at once set one password."""
     check_password_rule(password)
     now = to_db(clock.now())
+    presented = token if isinstance(token, str) else ""  # not text: no link it could be
     with write_transaction():
         spent = (PasswordReset.update(used_at=now)
-                 .where(PasswordReset.token_hash == _hash(token or ""), PasswordReset.used_at.is_null(),
+                 .where(PasswordReset.token_hash == _hash(presented), PasswordReset.used_at.is_null(),
                         PasswordReset.expires_at > now).execute())
         if not spent:
             raise Conflict(Words("This reset link was used already or has expired; ask for a new one."))
-        user = User.select().join(PasswordReset).where(PasswordReset.token_hash == _hash(token)).get()
+        user = User.select().join(PasswordReset).where(PasswordReset.token_hash == _hash(presented)).get()
         _replace_password(user, password, clock)
     return user

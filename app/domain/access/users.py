@@ -4,6 +4,9 @@ Permissions follow from a membership's role. `integrations.manage` (create and r
 API keys, create a sandbox, manage webhooks) is held by the CEO and the HR admin.
 """
 
+from collections.abc import Callable
+from typing import cast
+
 from app.domain.access.signin import check_password_rule, hash_password, normalize_email
 from app.domain.kernel.clock import Clock, to_db
 from app.domain.kernel.errors import Conflict, NotFound, ValidationFailed, Words
@@ -54,7 +57,9 @@ def add_membership(user: User, company: Company, role: str, clock: Clock) -> Mem
     if role not in ROLE_PERMISSIONS:
         raise ValidationFailed(Words("unknown role"), [("role", Words("must be one of %(choices)s",
                                                                       choices=", ".join(ROLE_PERMISSIONS)))])
-    membership, _ = Membership.get_or_create(
+    # Peewee's stubs leave `get_or_create` untyped; it returns (row, whether created).
+    get_or_create = cast(Callable[..., tuple[Membership, bool]], Membership.get_or_create)
+    membership, _ = get_or_create(
         user=user, company=company, defaults={"role": role, "created_at": to_db(clock.now())}
     )
     return membership

@@ -17,11 +17,14 @@ An event that arrives after its partner's fate was decided meets that decision.
 """
 
 import json
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from datetime import UTC, date, datetime, time, timedelta
+from typing import Any, TypeVar
 from zoneinfo import ZoneInfo
 
-from app.domain.attendance.pairing import CHANNELS, MAX_SHIFT, ClockEvent, pair
+import peewee as pw
+
+from app.domain.attendance.pairing import CHANNELS, MAX_SHIFT, ClockEvent, Pairing, Rejection, Shift, pair
 from app.domain.kernel import events
 from app.domain.kernel.clock import format_utc, from_db, to_db
 from app.domain.kernel.errors import Words
@@ -38,6 +41,7 @@ DAYS_BEFORE, DAYS_AFTER = timedelta(hours=48), timedelta(hours=32)
 # Events read beyond the rewritten days: a whole shift (16 h) plus the shift before it.
 CONTEXT = timedelta(hours=40)
 LIVE_STATES = ("pending", "paired")  # events pairing reads; `rejected` is final, `unmatched` has no one
+T = TypeVar("T")
 
 
 def settle(company_id: str, employee_ids: Iterable[str], runtime: Runtime) -> dict[str, int]:
@@ -120,7 +124,8 @@ def list_days(company_id: str, start: date, end: date, *, employee_id: str | Non
     return Page([row["record"] for row in found.items], found.next_after)
 
 
-def rejected_punches(company_id: str, start: date, end: date, zone: str | ZoneInfo, limit: int = 200) -> list[dict]:
+def rejected_punches(company_id: str, start: date, end: date, zone: str | ZoneInfo,
+                     limit: int = 200) -> list[dict[str, Any]]:
     """The company's clock events of employees, between local days `start` and `end`,
     that became no shift, with why (HR sees why a punch stands alone): newest first."""
     zone = ZoneInfo(zone) if isinstance(zone, str) else zone
@@ -134,30 +139,29 @@ def rejected_punches(company_id: str, start: date, end: date, zone: str | ZoneIn
                 .order_by(AttendanceEvent.at.desc(), AttendanceEvent.id).limit(limit))
 
 
-def _due(employee_ids, now):
+def _due(employee_ids: Iterable[str], now: datetime) -> list[tuple[str, datetime]]:
     """(employee id, event time) of the events that make a day worth re-pairing."""
-    return list(AttendanceEvent.select(AttendanceEvent.employee, AttendanceEvent.at)
-                .where(AttendanceEvent.employee.in_(employee_ids), AttendanceEvent.state == "pending",
-                       AttendanceEvent.paired_at.is_null() | _fate_due(now))
-                .tuples())
+    return list(tuple_rows(AttendanceEvent.select(AttendanceEvent.employee, AttendanceEvent.at)
+                           .where(AttendanceEvent.employee.in_(employee_ids), AttendanceEvent.state == "pending",
+                                  AttendanceEvent.paired_at.is_null() | _fate_due(now))))
 
 
-def _fate_due(now):
+def _fate_due(now: datetime) -> pw.Expression:
     """Events whose fate is due: 16 hours past their time and their arrival."""
     cutoff = to_db(now - SETTLE_AFTER)
     return (AttendanceEvent.at < cutoff) & (AttendanceEvent.received_at < cutoff)
 
 
-def _spans(due, zone):
+def _spans(due: Iterable[tuple[str, datetime]], zone: ZoneInfo) -> dict[str, list[tuple[date, date]]]:
     """{employee id: [(first day, last day)]}: the local days to rewrite, merged."""
-    days = {}
+    days: dict[str, list[tuple[date, date]]] = {}
     for employee_id, at in due:
         at = from_db(at)
         days.setdefault(employee_id, []).append(
             ((at - DAYS_BEFORE).astimezone(zone).date(), (at + DAYS_AFTER).astimezone(zone).date()))
-    spans = {}
+    spans: dict[str, list[tuple[date, date]]] = {}
     for employee_id, ranges in days.items():
-        merged = []
+        merged: list[tuple[date, date]] = []
         for first, last in sorted(ranges):
             if merged and first <= merged[-1][1] + timedelta(days=1):
                 merged[-1] = (merged[-1][0], max(merged[-1][1], last))
@@ -167,29 +171,31 @@ def _spans(due, zone):
     return spans
 
 
-def _events_around(spans, zone):
+def _events_around(spans: dict[str, list[tuple[date, date]]],
+                   zone: ZoneInfo) -> tuple[dict[str, list[ClockEvent]], dict[str, datetime]]:
     """{employee id: [ClockEvent]} of every live event within CONTEXT of the spans, and
     {event id: when its fate is due}, in one query."""
     starts = [_local_start(first, zone) for ranges in spans.values() for first, _ in ranges]
     ends = [_local_start(last + timedelta(days=1), zone) for ranges in spans.values() for _, last in ranges]
-    rows = (AttendanceEvent.select(AttendanceEvent.id, AttendanceEvent.employee, AttendanceEvent.external_id,
-                                   AttendanceEvent.channel, AttendanceEvent.source, AttendanceEvent.type,
-                                   AttendanceEvent.at, AttendanceEvent.branch_ref, AttendanceEvent.received_at)
-            .where(AttendanceEvent.employee.in_(list(spans)), AttendanceEvent.state.in_(LIVE_STATES),
-                   AttendanceEvent.at.between(to_db(min(starts) - CONTEXT), to_db(max(ends) + CONTEXT)))
-            .tuples())
-    found, due = {employee_id: [] for employee_id in spans}, {}
+    rows = tuple_rows(
+        AttendanceEvent.select(AttendanceEvent.id, AttendanceEvent.employee, AttendanceEvent.external_id,
+                               AttendanceEvent.channel, AttendanceEvent.source, AttendanceEvent.type,
+                               AttendanceEvent.at, AttendanceEvent.branch_ref, AttendanceEvent.received_at)
+        .where(AttendanceEvent.employee.in_(list(spans)), AttendanceEvent.state.in_(LIVE_STATES),
+               AttendanceEvent.at.between(to_db(min(starts) - CONTEXT), to_db(max(ends) + CONTEXT))))
+    found: dict[str, list[ClockEvent]] = {employee_id: [] for employee_id in spans}
+    due: dict[str, datetime] = {}
     for event_id, employee_id, external_id, channel, source, kind, at, branch_ref, received_at in rows:
         found[employee_id].append(ClockEvent(event_id, external_id, channel, source, kind, from_db(at), branch_ref))
         due[event_id] = from_db(max(at, received_at)) + SETTLE_AFTER
     return found, due
 
 
-def _local_start(day, zone):
+def _local_start(day: date, zone: ZoneInfo) -> datetime:
     return datetime.combine(day, time(), zone).astimezone(UTC)
 
 
-def _start_or_edge(day, zone, *, following=False):
+def _start_or_edge(day: date, zone: ZoneInfo, *, following: bool = False) -> datetime:
     """When local `day` (or the day after it) begins, in UTC; at the ends of the calendar
     (0001-01-01, 9999-12-31), the first or last instant a datetime holds."""
     try:
@@ -201,12 +207,19 @@ def _start_or_edge(day, zone, *, following=False):
 class _Outcome:
     """What re-pairing decided, gathered across employees, then stored in a few statements."""
 
-    def __init__(self):
+    days: dict[tuple[str, date, date], dict[date, dict[str, Any]]]
+    seen: set[str]
+    final_paired: set[str]
+    rejections: list[Rejection]
+
+    def __init__(self) -> None:
         self.days = {}  # (employee id, first, last) -> {date: record}
         self.seen, self.final_paired, self.rejections = set(), set(), []
 
-    def add(self, employee_id, first, last, pairing, start, fates_until, due, now):
-        records, channels = {}, {}
+    def add(self, employee_id: str, first: date, last: date, pairing: Pairing, start: datetime,
+            fates_until: datetime, due: dict[str, datetime], now: datetime) -> None:
+        records: dict[date, dict[str, Any]] = {}
+        channels: dict[date, set[str]] = {}
         for shift in pairing.shifts:
             if first <= shift.day <= last:
                 records.setdefault(shift.day, _empty_day(employee_id, shift.day))["shifts"].append(_shift_form(shift))
@@ -214,15 +227,16 @@ class _Outcome:
                 self.seen.update(shift.event_ids)
                 # Each settles at its own time; only a straggler could still change it.
                 self.final_paired.update(event_id for event_id in shift.event_ids if due[event_id] < now)
-        for shift in pairing.open_shifts:
-            if first <= shift.day <= last:
-                record = records.setdefault(shift.day, _empty_day(employee_id, shift.day))
+        for open_shift in pairing.open_shifts:
+            if first <= open_shift.day <= last:
+                record = records.setdefault(open_shift.day, _empty_day(employee_id, open_shift.day))
                 record["open_shift"] = {
-                    "clock_in": format_utc(shift.clock_in), "break_minutes": shift.break_minutes,
-                    "branch_ref": shift.branch_ref, "source": shift.channel, "source_system": shift.source,
+                    "clock_in": format_utc(open_shift.clock_in), "break_minutes": open_shift.break_minutes,
+                    "branch_ref": open_shift.branch_ref, "source": open_shift.channel,
+                    "source_system": open_shift.source,
                 }
-                channels.setdefault(shift.day, set()).update(shift.channels)
-                self.seen.update(shift.event_ids)
+                channels.setdefault(open_shift.day, set()).update(open_shift.channels)
+                self.seen.update(open_shift.event_ids)
         for rejection in pairing.rejections:
             if start <= rejection.at < fates_until:
                 self.seen.add(rejection.event_id)
@@ -232,7 +246,7 @@ class _Outcome:
             _total(record, channels[day])
         self.days[(employee_id, first, last)] = records
 
-    def store(self, company, runtime, now):
+    def store(self, company: Company, runtime: Runtime, now: datetime) -> dict[str, int]:
         stamp = to_db(now)
         rejected = sum(_reject(company, r.event_id, r.external_id, r.reason, r.detail, LIVE_STATES, runtime, now)
                        for r in self.rejections)
@@ -244,7 +258,7 @@ class _Outcome:
         for chunk in _chunks(sorted(self.seen)):
             AttendanceEvent.update(paired_at=stamp).where(AttendanceEvent.id.in_(chunk),
                                                           AttendanceEvent.state.in_(LIVE_STATES)).execute()
-        by_span = {}
+        by_span: dict[tuple[date, date], list[str]] = {}
         for employee_id, first, last in self.days:
             by_span.setdefault((first, last), []).append(employee_id)
         for (first, last), employee_ids in by_span.items():
@@ -255,28 +269,29 @@ class _Outcome:
                 for (employee_id, _, _), records in self.days.items() for record in records.values()]
         fields = [AttendanceDay.company, AttendanceDay.employee, AttendanceDay.date, AttendanceDay.record,
                   AttendanceDay.updated_at]
-        for chunk in _chunks(rows, 200):
-            AttendanceDay.insert_many(chunk, fields=fields).execute()
+        for batch in _chunks(rows, 200):
+            AttendanceDay.insert_many(batch, fields=fields).execute()
         return {"days": len(rows), "paired": paired, "rejected": rejected}
 
 
-def _reject(company, event_id, external_id, reason, detail, from_states, runtime, now):
+def _reject(company: Company, event_id: str, external_id: str, reason: str, detail: str,
+            from_states: Collection[str], runtime: Runtime, now: datetime) -> int:
     """Make one event's rejection final and announce it, once: 1 if this call did."""
-    changed = (AttendanceEvent.update(state="rejected", reason=reason, detail=detail, decided_at=to_db(now),
-                                      paired_at=to_db(now))
-               .where(AttendanceEvent.id == event_id, AttendanceEvent.state.in_(from_states)).execute())
+    changed: int = (AttendanceEvent.update(state="rejected", reason=reason, detail=detail, decided_at=to_db(now),
+                                           paired_at=to_db(now))
+                    .where(AttendanceEvent.id == event_id, AttendanceEvent.state.in_(from_states)).execute())
     if changed:
         events.emit(company, "attendance.rejected",
                     {"external_id": external_id, "event_id": event_id, "reason": reason, "detail": detail}, runtime)
     return changed
 
 
-def _empty_day(employee_id, day):
+def _empty_day(employee_id: str, day: date) -> dict[str, Any]:
     return {"employee_id": employee_id, "date": day.isoformat(), "shifts": [], "worked_minutes": 0,
             "break_minutes": 0, "open_shift": None, "sources": []}
 
 
-def _shift_form(shift):
+def _shift_form(shift: Shift) -> dict[str, Any]:
     return {
         "clock_in": format_utc(shift.clock_in), "clock_out": format_utc(shift.clock_out),
         "break_minutes": shift.break_minutes, "worked_minutes": shift.worked_minutes,
@@ -284,7 +299,7 @@ def _shift_form(shift):
     }
 
 
-def _total(record, channels):
+def _total(record: dict[str, Any], channels: Collection[str]) -> None:
     """Totals, and `sources`: every channel any of the day's shifts came from (a device's
     shift that HR completed lists `manual` too)."""
     record["shifts"].sort(key=lambda s: (s["clock_in"], s["source"], s["source_system"]))
@@ -293,10 +308,10 @@ def _total(record, channels):
     record["sources"] = [channel for channel in CHANNELS if channel in channels]
 
 
-def _dump(record):
+def _dump(record: dict[str, Any]) -> str:
     return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
 
 
-def _chunks(items, size=500):
+def _chunks(items: Iterable[T], size: int = 500) -> list[list[T]]:
     items = list(items)
     return [items[i:i + size] for i in range(0, len(items), size)]

@@ -11,11 +11,12 @@ Result `reason`s start with a short code a client can branch on, then say what t
 `invalid_at: ...`.
 """
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+import peewee as pw
 import phonenumbers
 from peewee import fn
 
@@ -63,7 +64,7 @@ def ingest(company: Company, events: Sequence[Any], runtime: Runtime, *,
     """Store what is valid and new; return one Result per input event, in order."""
     now = runtime.now()
     results: list[Any] = [None] * len(events)  # each index gets its Result below
-    rows = []
+    rows: list[tuple[int, dict[str, Any]]] = []
     for index, raw in enumerate(events):
         parsed = _check(raw, now, REF_TYPES if channel == "partner_api" else INTERNAL_REF_TYPES, company.country)
         if isinstance(parsed, tuple):
@@ -97,7 +98,8 @@ def ingest(company: Company, events: Sequence[Any], runtime: Runtime, *,
     return results
 
 
-def _check(raw, now, ref_types, region):
+def _check(raw: object, now: datetime, ref_types: Sequence[str],
+           region: str) -> dict[str, Any] | tuple[str, Words]:
     """The event's row (without ids), or why it is rejected: (a short code, what to fix)."""
     if not isinstance(raw, dict):
         return "invalid_event", Words("each event is a JSON object")
@@ -163,23 +165,23 @@ def ref_key(ref_type: str, value: str, region: str) -> str:
     return value
 
 
-def _match(company, rows):
+def _match(company: Company, rows: Iterable[dict[str, Any]]) -> Callable[[str, str, str], str | None]:
     """who(ref type, value, source) -> employee id or None, after one query per kind of
     reference named in `rows` and one for HR's links. A reference that names someone
     directly wins over a link; links are per sending system."""
-    wanted = {}
+    wanted: dict[str, set[str]] = {}
     for row in rows:
         wanted.setdefault(row["ref_type"], set()).add(row["ref_value"])
     people = Employee.select(Employee.id, Employee.staff_number, Employee.contact_email, Employee.contact_phone) \
         .where(Employee.company == company.id, Employee.archived == False)  # noqa: E712
-    direct = {}
+    direct: dict[tuple[str, str | None], str] = {}
     for ref_type, column, key in _DIRECT:
         if ref_type in wanted:
             # Oldest first, so when two people share an email or phone the same one always wins.
             for person in people.where(column.in_(wanted[ref_type])).order_by(Employee.created_at, Employee.id):
                 direct.setdefault((ref_type, key(person)), person.id)
     unresolved = {value for ref_type, values in wanted.items() for value in values if (ref_type, value) not in direct}
-    linked = {}
+    linked: dict[tuple[str, str, str], str] = {}
     if unresolved:
         links = (IdentityLink.select(IdentityLink.source, IdentityLink.ref_type, IdentityLink.value,
                                      IdentityLink.employee)
@@ -188,22 +190,23 @@ def _match(company, rows):
                         Employee.archived == False))  # noqa: E712
         linked = {(link.ref_type, link.value, link.source): link.employee_id for link in links}
 
-    def who(ref_type, value, source):
+    def who(ref_type: str, value: str, source: str) -> str | None:
         return direct.get((ref_type, value)) or linked.get((ref_type, value, source))
 
     return who
 
 
 # ref type -> the column it is matched against, and that column's value in matching form
-_DIRECT = (
+_DIRECT: tuple[tuple[str, pw.ColumnBase, Callable[[Employee], str | None]], ...] = (
     ("employee_id", Employee.id, lambda person: person.id),
     ("employee_code", Employee.staff_number, lambda person: person.staff_number),
-    ("email", fn.LOWER(Employee.contact_email), lambda person: person.contact_email.lower()),
+    # Only people whose email matched are keyed, so `contact_email` is never null here.
+    ("email", fn.LOWER(Employee.contact_email), lambda person: person.contact_email and person.contact_email.lower()),
     ("phone", Employee.contact_phone, lambda person: person.contact_phone),
 )
 
 
-def _originals(company, channel, duplicates):
+def _originals(company: Company, channel: str, duplicates: Sequence[dict[str, Any]]) -> dict[tuple[str, str], str]:
     """{(source, external id): stored event id} for the duplicates of this batch."""
     if not duplicates:
         return {}
@@ -233,7 +236,7 @@ def record_punch(company: Company, employee_id: str, kind: str, at: datetime, ru
     return result
 
 
-def unmatched_references(company_id: str) -> list[dict]:
+def unmatched_references(company_id: str) -> list[dict[str, Any]]:
     """Each way a sending system named a person no employee matched, with the number of
     events waiting for HR to link it, most waiting first."""
     count = fn.COUNT(AttendanceEvent.id)
@@ -267,26 +270,26 @@ def link_reference(company: Company, source: str, ref_type: str, value: str, emp
                                        IdentityLink.value],
                       update={IdentityLink.employee: employee_id})
          .execute())
-        waiting = (AttendanceEvent.update(employee=employee_id, state="pending", paired_at=None)
-                   .where(AttendanceEvent.company == company.id, AttendanceEvent.source == source,
-                          AttendanceEvent.ref_type == ref_type, AttendanceEvent.ref_value == key,
-                          AttendanceEvent.state == "unmatched")
-                   .execute())
+        waiting: int = (AttendanceEvent.update(employee=employee_id, state="pending", paired_at=None)
+                        .where(AttendanceEvent.company == company.id, AttendanceEvent.source == source,
+                               AttendanceEvent.ref_type == ref_type, AttendanceEvent.ref_value == key,
+                               AttendanceEvent.state == "unmatched")
+                        .execute())
         if waiting:
             runtime.clock_events_stored(company.id, [employee_id])
     return waiting
 
 
-def _employee_of(company, employee_id):
-    employee = (Employee.select(Employee.id)
-                .where(Employee.id == employee_id, Employee.company == company.id,
-                       Employee.archived == False)  # noqa: E712
-                .first())
+def _employee_of(company: Company, employee_id: str) -> Employee:
+    employee: Employee | None = (Employee.select(Employee.id)
+                                 .where(Employee.id == employee_id, Employee.company == company.id,
+                                        Employee.archived == False)  # noqa: E712
+                                 .first())
     if employee is None:
         raise NotFound(Words("No such employee in this company."))
     return employee
 
 
-def _as_datetime(value):
+def _as_datetime(value: str | datetime) -> datetime:
     """Aggregates come back as text on SQLite."""
     return datetime.fromisoformat(value) if isinstance(value, str) else value

@@ -32,7 +32,7 @@ Whether a rejection is final yet (16 hours after the event, when no straggler ca
 change it) is decided by the caller (app/domain/attendance/days.py), not here.
 """
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
@@ -67,8 +67,8 @@ class Shift:
     break_minutes: int
     worked_minutes: int
     branch_ref: str | None
-    event_ids: tuple
-    channels: tuple = ()  # of all its events, in CHANNELS order
+    event_ids: tuple[str, ...]
+    channels: tuple[str, ...] = ()  # of all its events, in CHANNELS order
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,8 +79,8 @@ class OpenShift:
     clock_in: datetime
     break_minutes: int
     branch_ref: str | None
-    event_ids: tuple
-    channels: tuple = ()
+    event_ids: tuple[str, ...]
+    channels: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,16 +94,16 @@ class Rejection:
 
 @dataclass(frozen=True, slots=True)
 class Pairing:
-    shifts: tuple  # by clock-in
-    open_shifts: tuple
-    rejections: tuple  # by event time, then event id
+    shifts: tuple[Shift, ...]  # by clock-in
+    open_shifts: tuple[OpenShift, ...]
+    rejections: tuple[Rejection, ...]  # by event time, then event id
 
 
-def sort_key(event: ClockEvent) -> tuple:
+def sort_key(event: ClockEvent) -> tuple[datetime, int, str, str, str, str]:
     return (event.at, _RANK[event.type], event.channel, event.source, event.external_id, event.id)
 
 
-def pair(events: Iterable[ClockEvent], timezone: ZoneInfo, now: datetime) -> Pairing:
+def pair(events: Iterable[ClockEvent], timezone: ZoneInfo | str, now: datetime) -> Pairing:
     """Shifts, open shifts and rejections of one employee's `events` at `now`."""
     zone = ZoneInfo(timezone) if isinstance(timezone, str) else timezone
     streams: dict[tuple[str, str], list[ClockEvent]] = {}
@@ -129,10 +129,10 @@ def pair(events: Iterable[ClockEvent], timezone: ZoneInfo, now: datetime) -> Pai
     return Pairing(tuple(shifts), tuple(open_shifts), tuple(rejections))
 
 
-def _completed_stream(punch, streams):
+def _completed_stream(punch: ClockEvent, streams: dict[tuple[str, str], list[ClockEvent]]) -> tuple[str, str]:
     """The stream a manual punch completes, nearest in time first (then by name); its own
     stream when it completes none."""
-    fits = []
+    fits: list[tuple[timedelta, tuple[str, str]]] = []
     for key, stream in streams.items():
         gap = _gap_filled(punch, stream)
         if gap is not None:
@@ -140,12 +140,12 @@ def _completed_stream(punch, streams):
     return min(fits)[1] if fits else (punch.channel, punch.source)
 
 
-def _gap_filled(punch, stream):
+def _gap_filled(punch: ClockEvent, stream: Sequence[ClockEvent]) -> timedelta | None:
     """How far `punch` sits from the event of `stream` it completes, or None if it
     completes nothing there: a clock-out or break inside a shift the stream left open
     (no clock-out of its own follows), a clock-in before a clock-out that has none."""
     key = sort_key(punch)
-    opened = None
+    opened: ClockEvent | None = None
     for event in stream:
         if sort_key(event) >= key:
             break
@@ -153,7 +153,7 @@ def _gap_filled(punch, stream):
     following = next((e for e in stream if sort_key(e) > key and e.type in ("clock_in", "clock_out")), None)
     if punch.type == "clock_in":
         closes = following is not None and following.type == "clock_out"
-        if opened is None and closes and following.at - punch.at <= MAX_SHIFT:
+        if opened is None and closes and following is not None and following.at - punch.at <= MAX_SHIFT:
             return following.at - punch.at
         return None
     if opened is None or punch.at - opened.at > MAX_SHIFT:
@@ -167,26 +167,31 @@ class _Open:
     """The shift a stream has open: its clock-in, breaks so far, a break in progress."""
 
     __slots__ = ("clock_in", "break_seconds", "break_start", "events")
+    clock_in: ClockEvent
+    break_seconds: int
+    break_start: ClockEvent | None
+    events: list[ClockEvent]
 
-    def __init__(self, clock_in):
+    def __init__(self, clock_in: ClockEvent) -> None:
         self.clock_in, self.break_seconds, self.break_start, self.events = clock_in, 0, None, [clock_in]
 
 
-def _pair_stream(key, stream, zone, now, shifts, open_shifts, rejections):
+def _pair_stream(key: tuple[str, str], stream: Sequence[ClockEvent], zone: ZoneInfo, now: datetime,
+                 shifts: list[Shift], open_shifts: list[OpenShift], rejections: list[Rejection]) -> None:
     channel, source = key
     mixed = any(event.channel != channel for event in stream)  # HR completed some of its shifts
 
-    def channels_of(events):
+    def channels_of(events: Iterable[ClockEvent]) -> tuple[str, ...]:
         return _channels(events) if mixed else (channel,)
 
-    def reject(event, reason, detail):
+    def reject(event: ClockEvent, reason: str, detail: str) -> None:
         rejections.append(Rejection(event.id, event.external_id, reason, detail, event.at))
 
-    def reject_all(events, reason, detail):
+    def reject_all(events: Iterable[ClockEvent], reason: str, detail: str) -> None:
         for event in events:
             reject(event, reason, detail)
 
-    current = None
+    current: _Open | None = None
     for event in stream:
         kind = event.type
         if kind == "clock_in":
@@ -252,14 +257,18 @@ def _pair_stream(key, stream, zone, now, shifts, open_shifts, rejections):
             ))
 
 
-def _without_overlaps(shifts, open_shifts, now, by_id, rejections):
+def _without_overlaps(shifts: Iterable[Shift], open_shifts: Iterable[OpenShift], now: datetime,
+                      by_id: dict[str, ClockEvent], rejections: list[Rejection]) -> tuple[list[Shift], list[OpenShift]]:
     """Keep the earliest of overlapping shifts from different streams. The kept shifts
     never overlap one another, so only the last kept one (the latest end) can overlap
     the next candidate."""
-    candidates = [(s.clock_in, s.clock_out, s.channel, s.source, s) for s in shifts]
+    candidates: list[tuple[datetime, datetime, str, str, Shift | OpenShift]] = [
+        (s.clock_in, s.clock_out, s.channel, s.source, s) for s in shifts]
     candidates += [(s.clock_in, max(now, s.clock_in), s.channel, s.source, s) for s in open_shifts]
     candidates.sort(key=lambda c: c[:4])
-    kept_shifts, kept_open, last = [], [], None
+    kept_shifts: list[Shift] = []
+    kept_open: list[OpenShift] = []
+    last: tuple[datetime, datetime, str, str] | None = None
     for start, end, channel, source, shift in candidates:
         if last is not None and start < last[1] and (channel, source) != (last[2], last[3]):
             detail = Words("overlaps the shift from %(source)s (%(channel)s) %(start)s–%(end)s UTC, which was "
@@ -269,16 +278,19 @@ def _without_overlaps(shifts, open_shifts, now, by_id, rejections):
                 event = by_id[event_id]
                 rejections.append(Rejection(event.id, event.external_id, "overlapping_shift", detail, event.at))
             continue
-        (kept_shifts if isinstance(shift, Shift) else kept_open).append(shift)
+        if isinstance(shift, Shift):
+            kept_shifts.append(shift)
+        else:
+            kept_open.append(shift)
         if last is None or end > last[1]:
             last = (start, end, channel, source)
     return kept_shifts, kept_open
 
 
-def _channels(events):
+def _channels(events: Iterable[ClockEvent]) -> tuple[str, ...]:
     present = {event.channel for event in events}
     return tuple(channel for channel in CHANNELS if channel in present)
 
 
-def _hhmm(moment):
+def _hhmm(moment: datetime) -> str:
     return moment.strftime("%Y-%m-%d %H:%M")

@@ -26,15 +26,15 @@ class Country:
     name_ar: str
     currency: str
     timezone: str
-    weekend: tuple  # ISO weekday numbers: Monday 1 .. Sunday 7
+    weekend: tuple[int, ...]  # ISO weekday numbers: Monday 1 .. Sunday 7
     nationals: Contribution
     expatriates: Contribution
     # Components of pay that make up the contributory wage.
-    contributory: tuple
+    contributory: tuple[str, ...]
     # Monthly ceiling on the contributory wage, in minor units (None: no ceiling used).
     contributory_ceiling: int | None
-    national_first_names: tuple  # (en, ar)
-    national_family_names: tuple  # (en, ar)
+    national_first_names: tuple[tuple[str, str], ...]  # (en, ar)
+    national_family_names: tuple[tuple[str, str], ...]  # (en, ar)
     nationality: str
 
 

@@ -25,6 +25,7 @@ Events of one transaction share a position and are ordered by (`created_at`, `id
 import json
 from collections.abc import Collection
 from datetime import datetime, timedelta
+from typing import Any
 
 import peewee as pw
 from peewee import SQL, Tuple, fn
@@ -48,7 +49,8 @@ EVENT_DAYS = 30  # how long the outbox keeps an event: the feed's reach, and rep
 FeedPosition = tuple[int, datetime, str]  # (commit_seq, created_at, id)
 
 
-def envelope(event_id: str, event_type: str, created_at: datetime, company: Company, data: dict) -> dict:
+def envelope(event_id: str, event_type: str, created_at: datetime, company: Company,
+             data: dict[str, Any]) -> dict[str, Any]:
     return {
         "id": event_id,
         "type": event_type,
@@ -59,13 +61,13 @@ def envelope(event_id: str, event_type: str, created_at: datetime, company: Comp
     }
 
 
-def emit(company: Company, event_type: str, data: dict, runtime: Runtime) -> str:
+def emit(company: Company, event_type: str, data: dict[str, Any], runtime: Runtime) -> str:
     """Write one event to the outbox; call inside the change's transaction. Its dispatch
     is handed on after commit (app/domain/kernel/runtime.py)."""
     return emit_many(company, [(event_type, data)], runtime)[0]
 
 
-def emit_many(company: Company, typed_data: list[tuple[str, dict]], runtime: Runtime) -> list[str]:
+def emit_many(company: Company, typed_data: list[tuple[str, dict[str, Any]]], runtime: Runtime) -> list[str]:
     """Write several events of one company to the outbox in one statement (a batch of
     the nightly reconciliation), in the order given; call inside the change's
     transaction. Their dispatch is handed on once, after commit. Their ids."""

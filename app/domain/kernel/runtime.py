@@ -22,6 +22,7 @@ import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from app.domain.kernel.clock import Clock
 from app.domain.kernel.sealing import Sealer
@@ -34,9 +35,9 @@ log = logging.getLogger(__name__)
 class Runtime:
     clock: Clock  # anything with now() -> aware UTC datetime
     on_event_written: Callable[[str], None] | None = None
-    on_clock_events_stored: Callable[[str, list], None] | None = None
+    on_clock_events_stored: Callable[[str, list[str]], None] | None = None
     on_credentials_changed: Callable[[], None] | None = None
-    on_deliveries_due: Callable[[list], None] | None = None
+    on_deliveries_due: Callable[[list[str]], None] | None = None
     on_endpoint_notice: Callable[[str, str], None] | None = None
     sealer: Sealer | None = None
     beyond_contract: bool = True
@@ -79,7 +80,7 @@ class Runtime:
             self.on_credentials_changed()
 
 
-def _hand_off(what, receiver, *args):
+def _hand_off(what: str, receiver: Callable[..., object], *args: Any) -> None:
     try:
         receiver(*args)
     except Exception:  # the work is in the database; the sweeper will find it

@@ -37,7 +37,7 @@ class Sealer:
         return self._fernet.rotate(sealed.encode("ascii")).decode("ascii")
 
 
-def _derive(secret_key, purpose):
+def _derive(secret_key: str | bytes, purpose: str) -> bytes:
     material = secret_key.encode() if isinstance(secret_key, str) else secret_key
     key = HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=purpose.encode()).derive(material)
     return base64.urlsafe_b64encode(key)

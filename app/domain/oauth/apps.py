@@ -15,7 +15,7 @@ import re
 from typing import Any
 from urllib.parse import urlsplit
 
-from peewee import fn
+from peewee import Expression, fn
 
 from app.domain.access.keys import parse_scopes
 from app.domain.access.principal import hash_secret
@@ -50,7 +50,7 @@ def clean_redirect_uris(uris: Any) -> list[str]:
     return list(uris)
 
 
-def _redirect_problem(uri):
+def _redirect_problem(uri: object) -> Words | None:
     if not isinstance(uri, str) or not uri:
         return Words("a URI")
     if len(uri) > MAX_REDIRECT_URI:
@@ -109,14 +109,14 @@ def create_app(organisation: Company, name: Any, redirect_uris: Any, scopes: Any
     return app, secret
 
 
-def _named(organisation_id, name):
+def _named(organisation_id: str, name: str) -> bool:
     """Whether the organisation has an app of this name, whatever its case: customers
     tell apps apart by name on the consent page and in Connected apps."""
     return (OAuthApp.select(OAuthApp.id)
             .where(OAuthApp.organisation == organisation_id, fn.LOWER(OAuthApp.name) == name.lower()).exists())
 
 
-def _id_of(organisation):
+def _id_of(organisation: Company | str) -> str:
     return organisation if isinstance(organisation, str) else organisation.id
 
 
@@ -134,7 +134,7 @@ def rotate_secret(client_id: str, clock: Clock, *, organisation_id: str | None =
             raise Conflict(Words("this app's client secret was replaced a moment ago"))
         condition &= OAuthApp.secret_hash == app.secret_hash
     secret = _new_secret()
-    changed = (OAuthApp.update(secret_hash=hash_secret(secret), secret_rotated_at=to_db(clock.now()))
+    changed: int = (OAuthApp.update(secret_hash=hash_secret(secret), secret_rotated_at=to_db(clock.now()))
                .where(condition).execute())
     if not changed:
         if replacing is not None and find_app(client_id) is not None:
@@ -203,16 +203,16 @@ def may_reach(app: OAuthApp, company: Company) -> bool:
                                      Membership.user == company.sandbox_owner_id).exists()
 
 
-def form(app: OAuthApp) -> dict:
+def form(app: OAuthApp) -> dict[str, Any]:
     return {"client_id": app.id, "name": app.name, "organisation_id": app.organisation_id,
             "redirect_uris": redirect_uris_of(app), "scopes": app.scopes.split(), "mode": app.mode}
 
 
-def _this(client_id, organisation_id):
+def _this(client_id: str, organisation_id: str | None) -> Expression:
     """This app, of this organisation (None: an operator's command names the app alone)."""
     condition = OAuthApp.id == client_id
     return condition if organisation_id is None else condition & (OAuthApp.organisation == organisation_id)
 
 
-def _new_secret():
+def _new_secret() -> str:
     return SECRET_PREFIX + random_token(40)

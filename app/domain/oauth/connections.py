@@ -78,7 +78,7 @@ class Tokens:
     access_token: str
     refresh_token: str
     expires_in: int
-    scopes: tuple
+    scopes: tuple[str, ...]
     connection_id: str
 
 
@@ -383,9 +383,9 @@ class ConnectedApp:
     together (the scopes of all, the first connection, the latest use, who approved last)."""
 
     app: OAuthApp
-    scopes: tuple
-    connected_at: object
-    last_used_at: object
+    scopes: tuple[str, ...]
+    connected_at: datetime
+    last_used_at: datetime | None
     granted_by: User | None
     connections: int
 
@@ -444,7 +444,7 @@ def _store(connection_id: str, access: str, refresh_token: str, scopes: Sequence
     return Tokens(access, refresh_token, int(lifetimes.access.total_seconds()), scopes, connection_id)
 
 
-def _end(connection_id, reason, runtime):
+def _end(connection_id: str, reason: str, runtime: Runtime) -> None:
     """Inside a write transaction: end the connection and every token of it, disable
     its webhook endpoints, and tell every worker's principal cache. Ending one already
     ended changes nothing."""

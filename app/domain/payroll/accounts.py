@@ -71,7 +71,7 @@ class Mapped:
     name_en: str
     name_ar: str | None
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {"key": self.account.key, "code": self.code, "name": {"en": self.name_en, "ar": self.name_ar},
                 "type": self.account.type, "default_code": self.account.default_code}
 

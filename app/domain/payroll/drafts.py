@@ -8,6 +8,7 @@ run through its states is app/domain/payroll/moves.py's.
 """
 
 from calendar import monthrange
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 from fractions import Fraction
@@ -18,7 +19,7 @@ from app.domain.kernel.clock import Clock, to_db
 from app.domain.kernel.countries import Country, get_country
 from app.domain.kernel.errors import Conflict, NotFound, ValidationFailed, Words
 from app.domain.kernel.ids import new_id
-from app.domain.payroll.end_of_service import Service, liability, owed, provision_lines, sio_contribution
+from app.domain.payroll.end_of_service import Reason, Service, liability, owed, provision_lines, sio_contribution
 from app.domain.payroll.rules import (
     COMPONENTS,
     DEDUCTION,
@@ -146,7 +147,7 @@ def month_bounds(payroll_month: str) -> tuple[date, date]:
     return date(year, month, 1), date(year, month, monthrange(year, month)[1])
 
 
-def _check_month(payroll_month):
+def _check_month(payroll_month: object) -> None:
     valid = (isinstance(payroll_month, str) and len(payroll_month) == 7 and payroll_month[4] == "-"
              and payroll_month[:4].isdigit() and payroll_month[5:].isdigit() and 1 <= int(payroll_month[5:]) <= 12)
     if not valid:
@@ -168,7 +169,8 @@ class Carried:
     settled: bool = False  # a leaver paid in this run (or one this entity no longer employs): nothing after it
 
 
-def _end_of_service(entity, payroll_month, employees, lines):
+def _end_of_service(entity: Entity, payroll_month: str, employees: Sequence[Employee],
+                    lines: dict[str, dict[str, int]]) -> tuple[dict[str, Carried], int]:
     """Add each employee's end-of-service lines to `lines` (app/domain/payroll/end_of_service.py):
     those paid move the provision the books carry for them to what they have earned at
     the month's end; a leaver not yet settled is paid what the law owes (by how they
@@ -185,9 +187,10 @@ def _end_of_service(entity, payroll_month, employees, lines):
               .order_by(PayrollRun.payroll_month.desc()).first())
     booked = {row.employee_id: row.balance_minor for row in
               EndOfServiceBalance.select().where(EndOfServiceBalance.run == before, ~EndOfServiceBalance.settled)}
-    carried, opening_total = {}, 0
+    carried: dict[str, Carried] = {}
+    opening_total = 0
 
-    def bring(employee, service):
+    def bring(employee: Employee, service: Service) -> tuple[int, int]:
         """What the books carry for `employee` before the month, and what they had earned
         by then (the opening, if the books do not carry them yet)."""
         nonlocal opening_total
@@ -211,8 +214,10 @@ def _end_of_service(entity, payroll_month, employees, lines):
         service = service_of(employee, pay_of(employee), entity.country)
         held, opening = bring(employee, service)
         last_day = employee.termination_date
+        assert last_day is not None  # the query's `termination_date <= month_end` holds for no NULL
+        reason: Reason = "resignation" if employee.leaving_kind == "resignation" else "termination"
         lines.setdefault(employee.id, {}).update(provision_lines(  # with their last days' pay: the final settlement
-            held, liability(service, last_day), owed(service, last_day, employee.leaving_kind or "termination")))
+            held, liability(service, last_day), owed(service, last_day, reason)))
         carried[employee.id] = Carried(held, 0, opening, settled=True)
     for employee_id in set(booked) - set(carried):  # moved to another entity, or archived
         lines.setdefault(employee_id, {}).update(provision_lines(booked[employee_id], 0))

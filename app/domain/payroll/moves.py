@@ -20,8 +20,10 @@ waits, sees the moved state and is refused exactly as a later click would be. A 
 passed in is only a hint of which run is meant. Drafting is drafts.py's.
 """
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import date, datetime
+from typing import Any, cast
 from zoneinfo import ZoneInfo
 
 from app.domain.kernel import events
@@ -50,7 +52,9 @@ from app.domain.payroll.rules import (
     EOS_PROVISION,
     OPENING_EQUITY,
     ComponentTotal,
+    Line,
     Pay,
+    SplitLine,
     accrual_journal,
     check_balanced,
     expense_side,
@@ -187,13 +191,13 @@ def changed_earnings(run: PayrollRun, entered: dict[str, dict[str, int]]) -> dic
     return changes
 
 
-def _correct(run, earnings_by_employee, runtime):
+def _correct(run: PayrollRun, earnings_by_employee: dict[str, dict[str, int]], runtime: Runtime) -> PayrollRun:
     country = get_country(run.country)
     lines = lines_by_employee(run)
     eos = {row.employee_id: row for row in EndOfServiceBalance.select().where(EndOfServiceBalance.run == run)}
     employees = {e.id: e for e in Employee.select().where(Employee.id.in_(list(earnings_by_employee)),
                                                           Employee.entity == run.entity_id)}
-    errors = []
+    errors: list[tuple[str, str]] = []
     for employee_id, earnings in earnings_by_employee.items():
         employee = employees.get(employee_id)
         if employee is None:
@@ -309,7 +313,8 @@ def discard_draft(run: PayrollRun) -> None:
         run.delete_instance(recursive=True)
 
 
-def _move(run, status, journal_kind, lines, runtime, *, stamp=None):
+def _move(run: PayrollRun, status: str, journal_kind: str, lines: Sequence[Line | SplitLine],
+          runtime: Runtime, *, stamp: str | None = None) -> PayrollRun:
     """Post one journal entry and move the locked run to `status`, with its event (inside
     the caller's write transaction)."""
     now = runtime.now()
@@ -343,26 +348,26 @@ def _tie(moved: PayrollRun, runtime: Runtime) -> None:
         _announce(latest, "payroll_run.corrected", runtime)
 
 
-def _announce(run, event_type, runtime):
+def _announce(run: PayrollRun, event_type: str, runtime: Runtime) -> None:
     # Contract, Events: a deleted run is announced by its id only.
     data = ({"payroll_run_id": run.id} if event_type == "payroll_run.deleted"
             else {"payroll_run": payroll_run_summary(run, beyond_contract=runtime.beyond_contract)})
     events.emit(Company.get_by_id(run.company_id), event_type, data, runtime)
 
 
-def _components_of(run):
+def _components_of(run: PayrollRun) -> list[ComponentTotal]:
     return [ComponentTotal(c.code, c.amount_minor, c.employee_count)
-            for c in run.components.order_by(PayrollComponent.position)]
+            for c in PayrollComponent.select().where(PayrollComponent.run == run).order_by(PayrollComponent.position)]
 
 
-def _posted_lines(run, kinds=None):
+def _posted_lines(run: PayrollRun, kinds: Sequence[str] | None = None) -> list[list[SplitLine]]:
     """The lines of the run's posted entries (of `kinds`), one list per entry, by account
     key in its default code and name (accounts.py): differences are taken by key,
     whatever codes the company's chart gave them when they were posted."""
     query = JournalEntry.select().where(JournalEntry.run == run)
     if kinds:
         query = query.where(JournalEntry.kind.in_(kinds))
-    entries = {entry.id: [] for entry in query}
+    entries: dict[str, list[SplitLine]] = {entry.id: [] for entry in query}
     for line in JournalLine.select().where(JournalLine.entry.in_(list(entries))).order_by(JournalLine.position):
         account = (accounts.BY_KEY[line.account_key] if line.account_key in accounts.BY_KEY
                    else accounts.BY_DEFAULT_CODE[line.account_code])
@@ -372,7 +377,8 @@ def _posted_lines(run, kinds=None):
     return list(entries.values())
 
 
-def _accrual_lines(run: PayrollRun, components: list[ComponentTotal], lines: dict[str, dict[str, int]]) -> list:
+def _accrual_lines(run: PayrollRun, components: list[ComponentTotal],
+                   lines: dict[str, dict[str, int]]) -> list[SplitLine]:
     """The run's accrual journal as posted now: split by the company's cost centres
     (department or branch, never a line for fewer than three people) when it asks for
     them, whole otherwise."""
@@ -402,7 +408,7 @@ MEMO_WORDS = {
 }
 
 
-def _post(run, kind, lines, now):
+def _post(run: PayrollRun, kind: str, lines: Sequence[Line | SplitLine], now: datetime) -> JournalEntry:
     """Post one balanced entry on `run` (its lines in default codes), each line under the
     code and name the company's chart gives its account now, with its key; dated for the
     accountant (v1.3): an accrual or an
@@ -433,17 +439,17 @@ def _post(run, kind, lines, now):
     return entry
 
 
-def _split_fields(line):
+def _split_fields(line: Line | SplitLine) -> dict[str, Any]:
     """A split line's cost centre ((split_by, group)) and headcount (SplitLine: its
     headcount > 0); every row names all three, as one multi-row insert takes its columns
     from its first row."""
     if len(line) < 6 or not line[5]:
         return {"split_by": None, "split_group": None, "employee_count": None}
-    split_by, group = line[4]
+    split_by, group = cast(tuple[str, str | None], line[4])  # posted lines name (split_by, group)
     return {"split_by": split_by, "split_group": group, "employee_count": line[5]}
 
 
-def _accounting_date(run, kind, now):
+def _accounting_date(run: PayrollRun, kind: str, now: datetime) -> date:
     if kind in ("accrual", "opening"):
         return month_bounds(run.payroll_month)[1]
     if kind == "payment":

@@ -224,7 +224,7 @@ def accrual_journal(components: Iterable[ComponentTotal], country_code: str) -> 
     return lines
 
 
-def check_balanced(lines: Iterable[Line] | Iterable[SplitLine]) -> None:
+def check_balanced(lines: Iterable[Line | SplitLine]) -> None:
     debit = sum(line[2] for line in lines)
     credit = sum(line[3] for line in lines)
     if debit != credit:
@@ -346,9 +346,9 @@ def split_difference(posted: Iterable[Iterable[SplitLine]], target: Iterable[Spl
     def account(line: SplitLine) -> tuple[str, str, Hashable, bool]:
         return line[0], line[1], line[4], line[5] > 0
 
-    before: defaultdict[tuple, int] = defaultdict(int)
-    after: defaultdict[tuple, int] = defaultdict(int)
-    counts: dict[tuple, int] = {}
+    before: defaultdict[tuple[str, str, Hashable, bool], int] = defaultdict(int)
+    after: defaultdict[tuple[str, str, Hashable, bool], int] = defaultdict(int)
+    counts: dict[tuple[str, str, Hashable, bool], int] = {}
     for lines in posted:
         for line in lines:
             before[account(line)] += line[2] - line[3]

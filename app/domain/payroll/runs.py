@@ -11,6 +11,7 @@ from app.models import JournalEntry, JournalLine, PayrollComponent, PayrollRun
 
 VISIBLE_STATUSES = ("finalized", "paid")
 R = PayrollRun
+PostedJournal = list[tuple[JournalEntry, list[JournalLine]]]  # [(entry, its lines)], in posting order
 
 
 def list_runs(company_id: str, *, month_from: str | None = None, month_to: str | None = None,
@@ -40,7 +41,7 @@ def list_runs(company_id: str, *, month_from: str | None = None, month_to: str |
                    lambda run: (run.payroll_month, run.id))
 
 
-def get_run(company_id: str, run_id: str) -> tuple[PayrollRun, list[PayrollComponent], list]:
+def get_run(company_id: str, run_id: str) -> tuple[PayrollRun, list[PayrollComponent], PostedJournal]:
     """(run, components, [(entry, lines)]) of a visible run; drafts are not found."""
     run = R.get_or_none(R.id == run_id, R.company == company_id, R.status.in_(VISIBLE_STATUSES))
     if run is None:
@@ -50,7 +51,7 @@ def get_run(company_id: str, run_id: str) -> tuple[PayrollRun, list[PayrollCompo
     return run, components, journal_of(run)
 
 
-def journal_of(run: PayrollRun) -> list[tuple[JournalEntry, list[JournalLine]]]:
+def journal_of(run: PayrollRun) -> PostedJournal:
     """[(entry, lines)] of a run's posted journal, in posting order."""
     entries = prefetch(
         JournalEntry.select().where(JournalEntry.run == run).order_by(JournalEntry.sequence),

@@ -20,6 +20,7 @@ is refused like one taken earlier, by the unique index, never a 500.
 
 import json
 import re
+from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import date, datetime, timedelta
 from typing import Any
@@ -54,7 +55,7 @@ REQUIRED_TO_HIRE = ("staff_number", "name_en", "employment_type", "hire_date", "
 EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 
 
-def hr_employee(company_id: str, employee_id: str) -> Employee:
+def hr_employee(company_id: str | None, employee_id: str) -> Employee:
     """Any employee of the company as HR sees it, archived ones included (a hint for a
     form; every change below reads it again under its lock). `company_id` None: of any
     company, for an operator's command that names the employee alone."""
@@ -64,7 +65,7 @@ def hr_employee(company_id: str, employee_id: str) -> Employee:
     return employee
 
 
-def _locked_employee(company_id, employee_id):
+def _locked_employee(company_id: str, employee_id: str) -> Employee:
     employee = locked(Employee.select().where(Employee.id == employee_id, Employee.company == company_id))
     if employee is None:
         raise NotFound(Words("no employee %(employee)s", employee=employee_id))
@@ -172,7 +173,7 @@ def archive_employee(company_id: str, employee_id: str) -> Employee:
 
 
 @contextmanager
-def _staff_number_unique(company_id, values):
+def _staff_number_unique(company_id: str, values: dict[str, Any]) -> Iterator[None]:
     """Within a savepoint (so the transaction lives on): the unique index's refusal of a
     staff number taken meanwhile, as the same ValidationFailed a taken one gets."""
     try:
@@ -221,7 +222,7 @@ def announce_owed(company: Company, employee_ids: list[str], runtime: Runtime) -
     return written
 
 
-def owed_event(announced: str | None, form: dict) -> str:
+def owed_event(announced: str | None, form: dict[str, Any]) -> str:
     """The event partners are owed for an employee whose partner form is `form` and
     whose last announced form is `announced` (canonical JSON, or None if never)."""
     if announced is None:
@@ -231,11 +232,11 @@ def owed_event(announced: str | None, form: dict) -> str:
     return "employee.updated"
 
 
-def remember_announcement(company_id: str, employee_id: str, form: dict, event_id: str, clock: Clock) -> None:
+def remember_announcement(company_id: str, employee_id: str, form: dict[str, Any], event_id: str, clock: Clock) -> None:
     remember_announcements(company_id, [(employee_id, form, event_id)], clock)
 
 
-def remember_announcements(company_id: str, announced: list[tuple[str, dict, str]], clock: Clock) -> None:
+def remember_announcements(company_id: str, announced: list[tuple[str, dict[str, Any], str]], clock: Clock) -> None:
     """Record (employee id, form, event id) as each employee's last announced form, in
     one statement."""
     if not announced:
@@ -248,11 +249,11 @@ def remember_announcements(company_id: str, announced: list[tuple[str, dict, str
         .execute()
 
 
-def canonical(form: dict) -> str:
+def canonical(form: dict[str, Any]) -> str:
     return json.dumps(form, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
-def partner_form(employee_id: str, *, updated_at: str | None = None) -> dict:
+def partner_form(employee_id: str, *, updated_at: str | None = None) -> dict[str, Any]:
     """The employee's partner form as the API serves it (with `updated_at` in place of
     the stored one: to compare two forms apart from it)."""
     form = employee_form(employee_row(employee_id))
@@ -261,7 +262,7 @@ def partner_form(employee_id: str, *, updated_at: str | None = None) -> dict:
     return form
 
 
-def _company(company):
+def _company(company: Company | str) -> Company:
     return company if isinstance(company, Company) else Company.get_by_id(company)
 
 
@@ -331,7 +332,8 @@ def clean_fields(company: Company, fields: dict[str, Any], *, creating: bool = F
     return values
 
 
-def _clean_references(company, fields, values, errors, creating, employee):
+def _clean_references(company: Company, fields: dict[str, Any], values: dict[str, Any], errors: list[tuple[str, str]],
+                      creating: bool, employee: Employee | None) -> None:
     if "entity" in fields or creating:
         entity_id = fields.get("entity")
         entity = (Entity.get_or_none(Entity.id == entity_id, Entity.company == company.id) if entity_id
@@ -362,7 +364,8 @@ def _clean_references(company, fields, values, errors, creating, employee):
         values["manager"] = manager_id or None
 
 
-def _clean_contact(company, fields, values, errors):
+def _clean_contact(company: Company, fields: dict[str, Any], values: dict[str, Any],
+                   errors: list[tuple[str, str]]) -> None:
     if "contact_email" in fields:
         email = (fields["contact_email"] or "").strip()
         if email and (len(email) > 254 or not EMAIL.match(email)):
@@ -381,7 +384,8 @@ def _clean_contact(company, fields, values, errors):
         values["contact_phone"] = phone or None
 
 
-def _clean_nationality(company, fields, values, errors, creating):
+def _clean_nationality(company: Company, fields: dict[str, Any], values: dict[str, Any],
+                       errors: list[tuple[str, str]], creating: bool) -> None:
     if "nationality" in fields:
         nationality = (fields["nationality"] or "").upper()
         if not re.fullmatch(r"[A-Z]{2}", nationality):

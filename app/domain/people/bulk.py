@@ -92,7 +92,7 @@ def import_employees(company: Company, csv_text: str, clock: Clock) -> dict[str,
     return counts
 
 
-def _attribute(field):
+def _attribute(field: str) -> str:
     return f"{field}_id" if field in ("entity", "branch", "manager") else field
 
 

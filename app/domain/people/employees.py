@@ -5,7 +5,7 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
-from peewee import JOIN, Tuple
+from peewee import JOIN, ModelSelect, Tuple
 
 from app.domain.kernel.clock import to_db
 from app.domain.kernel.errors import NotFound, Words
@@ -23,7 +23,7 @@ EMPLOYEE_COLUMNS = (
 STATUS_FILTERS = ("active", "left")
 
 
-def _visible(company_id):
+def _visible(company_id: str) -> "ModelSelect[Employee]":
     return (
         E.select(*EMPLOYEE_COLUMNS)
         .join(Branch, JOIN.LEFT_OUTER, on=(E.branch == Branch.id))
@@ -54,12 +54,12 @@ def list_employees(company_id: str, *, status: str | None = None, entity_id: str
     if after is not None:
         query = query.where(Tuple(*order) > Tuple(*after))
     moment = "updated_at" if updated_since is not None else "created_at"
-    return page_of(list(query.order_by(*order).limit(limit + 1).dicts()), limit,
+    return page_of(dict_rows(query.order_by(*order).limit(limit + 1)), limit,
                    lambda row: (row[moment], row["id"]))
 
 
 def get_employee(company_id: str, employee_id: str) -> dict[str, Any]:
-    row = _visible(company_id).where(E.id == employee_id).dicts().first()
+    row: dict[str, Any] | None = _visible(company_id).where(E.id == employee_id).dicts().first()
     if row is None:
         raise NotFound(Words("no employee %(employee)s", employee=employee_id))
     return row
@@ -67,7 +67,7 @@ def get_employee(company_id: str, employee_id: str) -> dict[str, Any]:
 
 def employee_row(employee_id: str) -> dict[str, Any]:
     """The partner columns of any employee, archived or not (for events)."""
-    row = (
+    row: dict[str, Any] | None = (
         E.select(*EMPLOYEE_COLUMNS).join(Branch, JOIN.LEFT_OUTER, on=(E.branch == Branch.id))
         .where(E.id == employee_id).dicts().first()
     )
@@ -96,8 +96,8 @@ def resolve_employee(company_id: str, text: str) -> str:
     """The id of the company's employee named by id or staff number (how HR names people
     in commands); NotFound saying what was expected."""
     text = (text or "").strip()
-    found = (E.select(E.id).where(E.company == company_id, (E.id == text) | (E.staff_number == text))
-             .order_by(E.created_at).first())
+    found: Employee | None = (E.select(E.id).where(E.company == company_id, (E.id == text) | (E.staff_number == text))
+                              .order_by(E.created_at).first())
     if found is None:
         raise NotFound(Words("No employee %(value)r in this company: give an employee id (emp_...) or a staff number.",
                              value=text))

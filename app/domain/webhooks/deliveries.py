@@ -18,7 +18,7 @@ are applied to the rows.
 
 import json
 import logging
-from collections.abc import Iterable, Sequence
+from collections.abc import ItemsView, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -72,7 +72,7 @@ class Attempt:
     rate_limit: int | None = None  # the endpoint's pace (v1.3): deliveries a second at most
 
 
-def _signers(endpoint: WebhookEndpoint) -> dict:
+def _signers(endpoint: WebhookEndpoint) -> dict[str, Any]:
     """An Attempt's secrets (the endpoint's, and the one its last rotation replaced, if
     any) and the endpoint's pace."""
     if endpoint.previous_secret_sealed is None or endpoint.previous_secret_expires_at is None:
@@ -140,7 +140,7 @@ def fan_out(event_ids: list[str], now: datetime, hold: timedelta = CLAIM,
     return len(taken), attempts
 
 
-def _receivers(event, endpoints):
+def _receivers(event: OutboxEvent, endpoints: Iterable[WebhookEndpoint]) -> list[WebhookEndpoint]:
     if event.type == "ping":
         target = json.loads(event.payload)["data"]["webhook_id"]
         return [endpoint for endpoint in endpoints if endpoint.id == target]
@@ -157,19 +157,22 @@ _ENDED = (WebhookDelivery.status, WebhookDelivery.sent_at, WebhookDelivery.respo
           WebhookDelivery.next_retry_at)
 
 
-def _attempt_row(endpoint_id, event_id, event_type, attempt, now, *, due=None, retries=True, taken_until=None):
+def _attempt_row(endpoint_id: str, event_id: str, event_type: str, attempt: int, now: datetime, *,
+                 due: datetime | None = None, retries: bool = True,
+                 taken_until: datetime | None = None) -> tuple[str, str, str, str, int, str, datetime, bool, datetime]:
     """A new attempt, `pending` until `due` (now), or already taken by the worker that
     writes it (`sending` until `taken_until`); in _NEW's order."""
     status, due_at = ("sending", taken_until) if taken_until else ("pending", due or now)
     return (new_id("whd"), endpoint_id, event_id, event_type, attempt, status, to_db(due_at), retries, to_db(now))
 
 
-def _insert(rows):
+def _insert(rows: Sequence[Sequence[Any]]) -> list[str]:
     insert_rows(_NEW, rows)
     return [row[0] for row in rows]
 
 
-def _new_attempt(endpoint_id, event_id, event_type, attempt, now, *, due=None, retries=True):
+def _new_attempt(endpoint_id: str, event_id: str, event_type: str, attempt: int, now: datetime, *,
+                 due: datetime | None = None, retries: bool = True) -> str:
     [created] = _insert([_attempt_row(endpoint_id, event_id, event_type, attempt, now, due=due, retries=retries)])
     return created
 
@@ -219,8 +222,8 @@ def release(delivery_ids: Iterable[str], now: datetime, due: datetime | None = N
          .where(WebhookDelivery.id.in_(list(delivery_ids)), WebhookDelivery.status == "sending").execute())
 
 
-def _group(pairs):
-    grouped = {}
+def _group(pairs: Iterable[tuple[str, str]]) -> ItemsView[str, list[str]]:
+    grouped: dict[str, list[str]] = {}
     for key, value in pairs:
         grouped.setdefault(key, []).append(value)
     return grouped.items()
@@ -384,7 +387,7 @@ def due(now: datetime, limit: int = 1000) -> list[str]:
             .order_by(WebhookDelivery.due_at).limit(limit))]
 
 
-def log(endpoint: WebhookEndpoint, status: str | None = None) -> list[dict]:
+def log(endpoint: WebhookEndpoint, status: str | None = None) -> list[dict[str, Any]]:
     """The endpoint's delivery log, newest first, at most 100, as partners see it."""
     query = (WebhookDelivery.select(WebhookDelivery, OutboxEvent.id, OutboxEvent.payload).join(OutboxEvent)
              .where(WebhookDelivery.endpoint == endpoint.id))
@@ -397,7 +400,7 @@ def log(endpoint: WebhookEndpoint, status: str | None = None) -> list[dict]:
     return [form(row) for row in rows]
 
 
-def form(delivery: WebhookDelivery) -> dict:
+def form(delivery: WebhookDelivery) -> dict[str, Any]:
     """One delivery as partners see it (DESIGN.md, Webhook delivery)."""
     return {
         "id": delivery.id,
@@ -424,7 +427,7 @@ def planned_at(delivery: WebhookDelivery) -> datetime | None:
     return delivery.next_retry_at
 
 
-def redeliver(endpoint: WebhookEndpoint, delivery_id: str, runtime: Runtime) -> dict:
+def redeliver(endpoint: WebhookEndpoint, delivery_id: str, runtime: Runtime) -> dict[str, Any]:
     """One more attempt of a logged delivery's event, now: same event id and body, fresh
     signature. 409 for a disabled endpoint. Returns the new delivery's form."""
     now = runtime.now()
@@ -444,9 +447,9 @@ def redeliver(endpoint: WebhookEndpoint, delivery_id: str, runtime: Runtime) -> 
 
 def prune(now: datetime) -> int:
     """Keep each endpoint's last 100 deliveries of the last 30 days; returns how many went."""
-    removed = (WebhookDelivery.delete()
-               .where(WebhookDelivery.created_at < to_db(now - timedelta(days=LOG_DAYS)),
-                      WebhookDelivery.status.not_in(("pending", "sending"))).execute())
+    removed: int = (WebhookDelivery.delete()
+                    .where(WebhookDelivery.created_at < to_db(now - timedelta(days=LOG_DAYS)),
+                           WebhookDelivery.status.not_in(("pending", "sending"))).execute())
     for endpoint_id in tuple_rows(WebhookDelivery.select(WebhookDelivery.endpoint).group_by(WebhookDelivery.endpoint)
                                   .having(fn.COUNT(WebhookDelivery.id) > LOG_SIZE)):
         keep = (WebhookDelivery.select(WebhookDelivery.id).where(WebhookDelivery.endpoint == endpoint_id[0])
@@ -521,7 +524,7 @@ def _last_not_succeeded(endpoint_id: str) -> SelectQuery:
             .where(WebhookDelivery.endpoint == endpoint_id, WebhookDelivery.event.not_in(arrived)))
 
 
-def detail(endpoint: WebhookEndpoint, delivery_id: str) -> dict:
+def detail(endpoint: WebhookEndpoint, delivery_id: str) -> dict[str, Any]:
     """One delivery of the endpoint as the console shows it."""
     row = (WebhookDelivery.select(WebhookDelivery, OutboxEvent.id, OutboxEvent.payload).join(OutboxEvent)
            .where(WebhookDelivery.id == delivery_id, WebhookDelivery.endpoint == endpoint.id).first())

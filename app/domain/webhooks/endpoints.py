@@ -18,7 +18,7 @@ import hashlib
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import NamedTuple, Protocol, TypeAlias
+from typing import Any, NamedTuple, Protocol, TypeAlias
 
 from peewee import ModelSelect, fn
 
@@ -100,7 +100,7 @@ def clean_rate_limit(value: object) -> int | None:
     return value
 
 
-def form(endpoint: WebhookEndpoint) -> dict:
+def form(endpoint: WebhookEndpoint) -> dict[str, Any]:
     """The endpoint as its owner sees it (DESIGN.md, Webhook endpoint); `rate_limit` is
     v1.3's (the API leaves it out while v1.3 is not live)."""
     return {
@@ -185,7 +185,7 @@ def with_owners(company_id: str) -> list[tuple[WebhookEndpoint, ApiKey | None]]:
 
 
 def get_endpoint(scope: Query, endpoint_id: str) -> WebhookEndpoint:
-    endpoint = scope.where(WebhookEndpoint.id == endpoint_id).first()
+    endpoint: WebhookEndpoint | None = scope.where(WebhookEndpoint.id == endpoint_id).first()
     if endpoint is None:
         raise NotFound(Words("no webhook endpoint %(endpoint)s", endpoint=endpoint_id))
     return endpoint
@@ -272,8 +272,9 @@ def previous_secret_until(endpoint: WebhookEndpoint, now: datetime) -> datetime 
 
 def forget_expired_secrets(now: datetime) -> int:
     """Daily: replaced secrets past their overlap are dropped, not kept sealed for ever."""
-    return (WebhookEndpoint.update(previous_secret_sealed=None, previous_secret_expires_at=None)
-            .where(WebhookEndpoint.previous_secret_expires_at <= to_db(now)).execute())
+    forgotten: int = (WebhookEndpoint.update(previous_secret_sealed=None, previous_secret_expires_at=None)
+                      .where(WebhookEndpoint.previous_secret_expires_at <= to_db(now)).execute())
+    return forgotten
 
 
 def send_test(endpoint: WebhookEndpoint, runtime: Runtime) -> str:
@@ -285,10 +286,11 @@ def send_test(endpoint: WebhookEndpoint, runtime: Runtime) -> str:
 
 def disable_for_credential(kind: str, credential_id: str, reason: str, now: datetime) -> int:
     """Inside a revocation's transaction: the credential's active endpoints stop."""
-    return (WebhookEndpoint.update(active=False, disabled_reason=reason, updated_at=to_db(now))
-            .where(WebhookEndpoint.credential_kind == kind, WebhookEndpoint.credential_id == credential_id,
-                   WebhookEndpoint.active == True)  # noqa: E712
-            .execute())
+    stopped: int = (WebhookEndpoint.update(active=False, disabled_reason=reason, updated_at=to_db(now))
+                    .where(WebhookEndpoint.credential_kind == kind, WebhookEndpoint.credential_id == credential_id,
+                           WebhookEndpoint.active == True)  # noqa: E712
+                    .execute())
+    return stopped
 
 
 class EndpointNotice(NamedTuple):

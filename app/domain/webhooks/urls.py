@@ -42,7 +42,7 @@ class Target:
     scheme: str
     host: str  # lower case; an IP literal without brackets
     port: int
-    addresses: tuple  # the judged addresses, in the resolver's order
+    addresses: tuple[Address, ...]  # the judged addresses, in the resolver's order
 
 
 def parse_networks(text: str) -> tuple[Network, ...]:
@@ -139,14 +139,14 @@ def ip_literal(host: str) -> Address | None:
     return ipaddress.IPv4Address(number * 256 ** (4 - len(head)) + last)
 
 
-def _parts(text):
+def _parts(text: object) -> tuple[str, str, int]:
     if not isinstance(text, str) or not text:
         raise _refused(Words("a URL is required"))
     return _parsed(text)
 
 
 @functools.lru_cache(maxsize=4096)
-def _parsed(text):
+def _parsed(text: str) -> tuple[str, str, int]:
     """(scheme, host, port) of a URL's text, or ValidationFailed (not kept: it is raised
     anew). Kept per text, since a worker judges the same few URLs at every delivery;
     what the host resolves to is asked every time."""
@@ -188,7 +188,7 @@ def ip_literal_or_none(host: str) -> Address | None:
         return None
 
 
-def _inside(address, allowed):
+def _inside(address: Address, allowed: Iterable[Network]) -> bool:
     return any(address.version == net.version and address in net for net in allowed)
 
 
