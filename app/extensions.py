@@ -15,6 +15,7 @@ from redis.backoff import NoBackoff
 from redis.retry import Retry
 
 from app.domain.kernel.runtime import Runtime
+from app.domain.webhooks.sending import Pacer
 from app.egress import Sender
 from app.mail import LogMailer, SmtpMailer
 
@@ -48,9 +49,9 @@ def mailer() -> LogMailer | SmtpMailer:
     return made
 
 
-def delivery_pacer():
+def delivery_pacer() -> Pacer:
     """Webhook endpoints' paces (`rate_limit`, v1.3), counted across workers (app/api/ratelimit.py, Pacer)."""
-    return current_app.extensions["delivery_pacer"]
+    return service("delivery_pacer", Pacer)  # type: ignore[type-abstract]  # a runtime-checkable Protocol
 
 
 def webhook_sender() -> Sender:

@@ -22,7 +22,7 @@ they settle (deliveries.record_many, deliveries.release).
 """
 
 from collections.abc import Callable, Iterable
-from typing import Literal
+from typing import Literal, Protocol, runtime_checkable
 
 from app.domain.kernel.sealing import Sealer
 from app.domain.webhooks import signing
@@ -38,6 +38,16 @@ SPLIT_FROM = 8  # an endpoint with fewer attempts in a job keeps one lane
 Disposition = Literal["sent", "skipped", "released"]
 Settle = Callable[[Attempt, Outcome | None, Disposition], None]
 Post = Callable[[Attempt], Outcome]
+
+
+@runtime_checkable
+class Pacer(Protocol):
+    """Endpoints' paces, counted wherever every worker counts them (app/api/ratelimit.py
+    holds the one create_app makes, on Redis or the host's limits file)."""
+
+    def wait(self, key: str, per_second: int, now_us: int | None = None) -> float:
+        """Seconds until `key` may go at `per_second`; 0.0 means now, and the turn is taken."""
+        ...
 
 
 def lanes(attempts: Iterable[Attempt], per_endpoint: int = PER_ENDPOINT) -> list[list[Attempt]]:
