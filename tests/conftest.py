@@ -10,7 +10,9 @@ the app's `runtime` (app/domain/kernel/runtime.py), whose clock is that FrozenCl
 import os
 from dataclasses import replace
 from datetime import UTC, datetime
+from urllib.parse import urlsplit, urlunsplit
 
+import psycopg2
 import pytest
 
 from app import create_app
@@ -23,6 +25,43 @@ from app.models.schema import upgrade
 from config import ADDITIONS, TestConfig
 
 START = datetime(2026, 11, 21, 9, 0, tzinfo=UTC)
+
+
+# pytest runs the suite on several processes (pytest-xdist; `-n` in pyproject.toml). Each
+# process gets a PostgreSQL database and two Redis databases of its own, beside the ones
+# TEST_DATABASE_URL and TEST_REDIS_URL name (SQLite files are per process already): the
+# suite's database `<name>_gw1` for process gw1, made empty here and dropped at its end;
+# Redis database n - 2i for process i (the end-to-end tests take the one below it).
+def pytest_configure(config):
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if not worker:
+        return
+    database = os.environ.get("TEST_DATABASE_URL") or ""
+    if database.startswith("postgres"):
+        parts = urlsplit(database)
+        own = f"{parts.path.lstrip('/')}_{worker}"
+        _admin(database, f'DROP DATABASE IF EXISTS "{own}" WITH (FORCE)', f'CREATE DATABASE "{own}"')
+        os.environ["TEST_DATABASE_URL"] = urlunsplit(parts._replace(path=f"/{own}"))
+        config.add_cleanup(lambda: _admin(database, f'DROP DATABASE IF EXISTS "{own}" WITH (FORCE)'))
+    redis_url = os.environ.get("TEST_REDIS_URL")
+    if redis_url:
+        base, _, number = redis_url.rpartition("/")
+        own_number = int(number) - 2 * int(worker.removeprefix("gw"))
+        if own_number < 1:
+            raise pytest.UsageError(f"TEST_REDIS_URL's database {number} leaves no Redis database for {worker}: "
+                                    f"name a higher one (up to 15), or run fewer processes")
+        os.environ["TEST_REDIS_URL"] = f"{base}/{own_number}"
+
+
+def _admin(url, *statements):
+    connection = psycopg2.connect(url)
+    connection.autocommit = True  # CREATE and DROP DATABASE refuse a transaction
+    try:
+        with connection.cursor() as cursor:
+            for statement in statements:
+                cursor.execute(statement)
+    finally:
+        connection.close()
 
 
 @pytest.fixture(scope="session")

@@ -99,10 +99,10 @@ def wait_until_serving(base, seconds=30):
 
 
 def e2e_redis_url():
-    """A Redis database of its own beside the suite's TEST_REDIS_URL (14, or 13 when the
-    suite's is 14), or None without Redis."""
+    """A Redis database of its own: the one below the suite's TEST_REDIS_URL (each test
+    process has its own two, tests/conftest.py), or None without Redis."""
     url = os.environ.get("TEST_REDIS_URL")
     if not url:
         return None
     base, _, suite_db = url.rpartition("/")
-    return f"{base}/{13 if suite_db == '14' else 14}"
+    return f"{base}/{int(suite_db) - 1 if int(suite_db) > 0 else 1}"
