@@ -206,8 +206,8 @@ def announce_owed(company: Company, employee_ids: list[str], runtime: Runtime) -
     and hands its events on, once."""
     ids = sorted(set(employee_ids))
     with write_transaction():
-        lock_for_update(Employee.select(Employee.id).where(Employee.id.in_(ids), Employee.company == company.id)
-                   .order_by(Employee.id))
+        lock_for_update(Employee.select(Employee.id)
+                        .where(Employee.id.in_(ids), Employee.company == company.id).order_by(Employee.id))
         forms = {row["id"]: employee_form(row) for row in employee_rows(ids, company.id)}
         announced: dict[str, str] = dict(tuple_rows(  # (employee id, form) pairs
             EmployeeAnnouncement.select(EmployeeAnnouncement.employee, EmployeeAnnouncement.form)
@@ -244,9 +244,11 @@ def remember_announcements(company_id: str, announced: list[tuple[str, dict[str,
     now = to_db(clock.now())
     rows = [{"employee": employee_id, "company": company_id, "form": canonical(form), "event_id": event_id,
              "announced_at": now} for employee_id, form, event_id in announced]
-    A = EmployeeAnnouncement
-    A.insert_many(rows).on_conflict(conflict_target=[A.employee], preserve=[A.form, A.event_id, A.announced_at]) \
-        .execute()
+    announcement = EmployeeAnnouncement
+    (announcement.insert_many(rows)
+     .on_conflict(conflict_target=[announcement.employee],
+                  preserve=[announcement.form, announcement.event_id, announcement.announced_at])
+     .execute())
 
 
 def canonical(form: dict[str, Any]) -> str:
