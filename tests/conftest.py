@@ -14,6 +14,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import psycopg2
 import pytest
+from argon2 import Type
 
 from app import create_app
 from app.domain.access import keys
@@ -94,6 +95,23 @@ def live_releases(app, monkeypatch, runtime):
         monkeypatch.setitem(app.extensions, "runtime", replace(runtime, beyond_contract=ADDITIONS in releases))
 
     return live
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _cheap_password_hashes():
+    """Argon2id at argon2's CHEAPEST parameters in the test processes: the same algorithm
+    and checks, where production's (RFC 9106's second choice: 3 passes over 64 MiB, the
+    library's default) takes ~0.1 s a hash and the console tests sign in hundreds of
+    times. The processes the end-to-end tests start hash as production does."""
+    from argon2 import PasswordHasher, profiles
+
+    from app.domain.access import signin
+
+    production = signin._hasher
+    assert (production.type, production.time_cost, production.memory_cost) == (Type.ID, 3, 65536)
+    signin._hasher = PasswordHasher.from_parameters(profiles.CHEAPEST)
+    yield
+    signin._hasher = production
 
 
 @pytest.fixture(autouse=True)
