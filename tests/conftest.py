@@ -12,7 +12,6 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from urllib.parse import urlsplit, urlunsplit
 
-import psycopg2
 import pytest
 from argon2 import Type
 
@@ -24,6 +23,7 @@ from app.domain.sandbox import create_sandbox
 from app.models import db
 from app.models.schema import upgrade
 from config import ADDITIONS, TestConfig
+from tests.e2e.databases import admin_sql
 
 START = datetime(2026, 11, 21, 9, 0, tzinfo=UTC)
 
@@ -41,9 +41,9 @@ def pytest_configure(config):
     if database.startswith("postgres"):
         parts = urlsplit(database)
         own = f"{parts.path.lstrip('/')}_{worker}"
-        _admin(database, f'DROP DATABASE IF EXISTS "{own}" WITH (FORCE)', f'CREATE DATABASE "{own}"')
+        admin_sql(database, f'DROP DATABASE IF EXISTS "{own}" WITH (FORCE)', f'CREATE DATABASE "{own}"')
         os.environ["TEST_DATABASE_URL"] = urlunsplit(parts._replace(path=f"/{own}"))
-        config.add_cleanup(lambda: _admin(database, f'DROP DATABASE IF EXISTS "{own}" WITH (FORCE)'))
+        config.add_cleanup(lambda: admin_sql(database, f'DROP DATABASE IF EXISTS "{own}" WITH (FORCE)'))
     redis_url = os.environ.get("TEST_REDIS_URL")
     if redis_url:
         base, _, number = redis_url.rpartition("/")
@@ -52,17 +52,6 @@ def pytest_configure(config):
             raise pytest.UsageError(f"TEST_REDIS_URL's database {number} leaves no Redis database for {worker}: "
                                     f"name a higher one (up to 15), or run fewer processes")
         os.environ["TEST_REDIS_URL"] = f"{base}/{own_number}"
-
-
-def _admin(url, *statements):
-    connection = psycopg2.connect(url)
-    connection.autocommit = True  # CREATE and DROP DATABASE refuse a transaction
-    try:
-        with connection.cursor() as cursor:
-            for statement in statements:
-                cursor.execute(statement)
-    finally:
-        connection.close()
 
 
 @pytest.fixture(scope="session")

@@ -28,16 +28,22 @@ class Databases:
         self._sql(*(f'DROP DATABASE IF EXISTS "{database}"' for database in self.made))
 
     def _sql(self, *statements):
-        if not statements:
-            return
-        admin = psycopg2.connect(self.admin)
-        admin.autocommit = True  # CREATE and DROP DATABASE refuse a transaction
-        try:
-            with admin.cursor() as cursor:
-                for statement in statements:
-                    cursor.execute(statement)
-        finally:
-            admin.close()
+        admin_sql(self.admin, *statements)
+
+
+def admin_sql(url, *statements):
+    """Statements run outside a transaction on the PostgreSQL server of `url` (CREATE and
+    DROP DATABASE refuse one)."""
+    if not statements:
+        return
+    admin = psycopg2.connect(url)
+    admin.autocommit = True
+    try:
+        with admin.cursor() as cursor:
+            for statement in statements:
+                cursor.execute(statement)
+    finally:
+        admin.close()
 
 
 def rows(url, sql):
