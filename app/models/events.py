@@ -14,12 +14,15 @@ class OutboxEvent(BaseModel):
     """
 
     id = pw.CharField(primary_key=True, max_length=40)
-    company = pw.ForeignKeyField(Company, backref="events", on_delete="CASCADE")
+    company = pw.ForeignKeyField(Company, backref="events", on_delete="CASCADE", index=False)  # indexes lead with it
     company_id: str
     type = pw.CharField(max_length=64)
     payload = pw.TextField()
     created_at = pw.DateTimeField()
-    dispatched_at = pw.DateTimeField(null=True, index=True)
+    # Read as "is null" only, through `outbox_event_pending` (migration 018): the events
+    # not yet dispatched, by (company, created_at, id), and those alone (a partial index,
+    # which Meta.indexes cannot declare).
+    dispatched_at = pw.DateTimeField(null=True)
     commit_seq = pw.BigIntegerField(default=0)
 
     class Meta:

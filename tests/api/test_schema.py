@@ -13,3 +13,11 @@ def test_every_model_matches_its_migrated_table(transaction):
         for fields, unique in model._meta.indexes:
             declared = tuple(model._meta.fields[name].column_name for name in fields)
             assert (declared, unique) in made, (table, declared)
+
+
+def test_the_outbox_indexes_its_pending_events_alone(transaction):
+    """Migration 018's partial index, which a drain's rounds read (events.pending_fairly)
+    and which dispatching an event leaves."""
+    [pending] = [index for index in db.get_indexes("outbox_event") if index.name == "outbox_event_pending"]
+    assert pending.columns == ["company_id", "created_at", "id"]
+    assert "dispatched_at is null" in pending.sql.lower()
