@@ -6,6 +6,7 @@ import base64
 import hashlib
 import hmac
 import json
+import os
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
@@ -433,6 +434,41 @@ def test_bulk_writes_set_each_rows_own_values_and_skip_rows_moved_meanwhile(app,
     assert stored == {"whd_0": ("failed", None, "refused"), "whd_1": ("failed", None, "timeout"),
                       "whd_2": ("succeeded", None, None)}
     assert update_rows((WebhookDelivery.status,), [], only_if=(WebhookDelivery.status, "sending")) == set()
+
+
+HOSTILE_TEXTS = ['say "hi"', "back\\slash", "\\\"", "{braces}", "a,b", "NULL", "", "it's", "new\nline\ttab",
+                 " padded ", "العربية ✓", "]}\\,\"{["]
+
+
+def test_bulk_writes_store_every_text_and_time_as_given(app, client, headers, sandbox, loopback, receiver, clock):
+    """Bulk writes pass each column as one array literal on PostgreSQL: quotes,
+    backslashes, braces, commas, the word NULL, empty and non-ASCII texts, and times with
+    and without microseconds come back exactly as written; NULL stays NULL."""
+    endpoint = create_webhook(client, headers, receiver.url).get_json()
+    [event] = OutboxEvent.select().limit(1)
+    fields = (WebhookDelivery.id, WebhookDelivery.endpoint, WebhookDelivery.event, WebhookDelivery.event_type,
+              WebhookDelivery.attempt, WebhookDelivery.status, WebhookDelivery.due_at, WebhookDelivery.retries,
+              WebhookDelivery.created_at)
+    whole, fine = datetime(2026, 11, 26, 5, 0, 0), datetime(2026, 11, 26, 5, 0, 0, 123456)
+    insert_rows(fields, [(f"whd_{n}", endpoint["id"], event.id, text, n, "sending", whole, n % 2 == 0, fine)
+                         for n, text in enumerate(HOSTILE_TEXTS)])
+    ended = [("failed", text, None if n % 3 else text, f"whd_{n}") for n, text in enumerate(HOSTILE_TEXTS)]
+    changed = update_rows((WebhookDelivery.status, WebhookDelivery.response_body, WebhookDelivery.error), ended,
+                          only_if=(WebhookDelivery.status, "sending"))
+    assert changed == {f"whd_{n}" for n in range(len(HOSTILE_TEXTS))}
+    stored = {d.id: d for d in WebhookDelivery.select().where(WebhookDelivery.id.in_(changed))}
+    for n, text in enumerate(HOSTILE_TEXTS):
+        row = stored[f"whd_{n}"]
+        assert (row.event_type, row.response_body, row.error) == (text, text, None if n % 3 else text), n
+        assert (row.attempt, row.retries, row.due_at, row.created_at) == (n, n % 2 == 0, whole, fine), n
+
+
+@pytest.mark.skipif("sqlite" in (os.environ.get("TEST_DATABASE_URL") or "sqlite"),
+                    reason="PostgreSQL's array literals: SQLite binds each value")
+def test_bulk_writes_refuse_a_time_with_an_offset(transaction, clock):
+    """A cast to TIMESTAMP would drop an aware time's offset, not convert it: refused."""
+    with pytest.raises(ValueError, match="naive UTC"):
+        insert_rows((WebhookDelivery.id, WebhookDelivery.created_at), [("whd_aware", clock.now())])
 
 
 def test_replay_resends_what_an_endpoint_should_have_had(app, client, headers, sandbox, loopback, runtime, clock):
