@@ -1,8 +1,9 @@
 """The database proxy and the base model. No Flask here."""
 
+import json
 import os
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
 from typing import Any, TypeVar
@@ -180,8 +181,11 @@ def insert_rows(fields: Sequence[pw.Field], rows: Sequence[Sequence[Any]]) -> No
 def _columns(rows: Sequence[Sequence[Any]]) -> list[str]:
     """Each column of `rows` as one array literal: psycopg2 adapts a list element by
     element (~22 us a row of nine columns, holding the GIL), and quotes one string at once."""
-    return ["{" + ",".join([_ELEMENT[type(value)](value) for value in column]) + "}"
-            for column in zip(*rows, strict=True)]
+    return [_array_literal(column) for column in zip(*rows, strict=True)]
+
+
+def _array_literal(values: Iterable[Any]) -> str:
+    return "{" + ",".join([_ELEMENT[type(value)](value) for value in values]) + "}"
 
 
 def _quoted(text: str) -> str:
@@ -199,6 +203,16 @@ def _timestamp(moment: datetime) -> str:
     if moment.tzinfo is not None:  # a cast to TIMESTAMP would drop its offset, not convert it
         raise ValueError(f"{moment!r}: times are stored as naive UTC (clock.to_db)")
     return f'"{moment.isoformat(" ")}"'
+
+
+def among(field: pw.Field, values: Collection[str]) -> pw.Expression:
+    """`field IN values` for hundreds of texts (ids) passed as one parameter: Peewee
+    renders an IN list node by node (4 ms for a drain's round of 500 ids, then each is
+    quoted alone); PostgreSQL compares with `= ANY` of one array literal (0.4 ms), SQLite
+    looks in one JSON array. Indexes serve both as they serve IN."""
+    if isinstance(db.obj, pw.SqliteDatabase):
+        return field.in_(pw.SQL("(SELECT value FROM json_each(?))", [json.dumps(list(values))]))
+    return field == pw.fn.ANY(pw.SQL("%s::text[]", [_array_literal(values)]))
 
 
 def _arrays(fields: Sequence[pw.Field]) -> str:

@@ -24,7 +24,7 @@ from app.egress import Sender
 from app.jobs.outbox import dispatch_events
 from app.jobs.webhooks import send_deliveries
 from app.models import OutboxEvent, WebhookDelivery, WebhookEndpoint
-from app.models.base import insert_rows, update_rows
+from app.models.base import among, insert_rows, update_rows
 from tests.conftest import bearer
 from tests.helpers import assert_problem, create_webhook, deliver_all, ok, pending_deliveries, refused
 from tests.receivers import Receiver
@@ -462,6 +462,9 @@ def test_bulk_writes_store_every_text_and_time_as_given(app, client, headers, sa
         assert (row.event_type, row.response_body, row.error) == (text, text, None if n % 3 else text), n
         assert (row.attempt, row.retries, row.due_at, row.created_at) == (n, n % 2 == 0, whole, fine), n
 
+    assert {d.id for d in WebhookDelivery.select().where(among(WebhookDelivery.id, ["whd_1", "whd_3", "nope"]))} \
+        == {"whd_1", "whd_3"}
+    assert not WebhookDelivery.select().where(among(WebhookDelivery.id, [])).exists()
 
 @pytest.mark.skipif("sqlite" in (os.environ.get("TEST_DATABASE_URL") or "sqlite"),
                     reason="PostgreSQL's array literals: SQLite binds each value")

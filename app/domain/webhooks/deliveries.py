@@ -33,6 +33,7 @@ from app.domain.kernel.runtime import Runtime
 from app.domain.webhooks import outcomes as rules  # what an outcome decides (pure)
 from app.models import OutboxEvent, WebhookDelivery, WebhookEndpoint
 from app.models.base import (
+    among,
     first_tuple,
     insert_rows,
     lock_for_update,
@@ -108,7 +109,7 @@ def fan_out(event_ids: list[str], now: datetime, hold: timedelta = CLAIM,
     with write_transaction():
         events = lock_for_update(OutboxEvent.select(OutboxEvent.id, OutboxEvent.company.alias("company_id"),
                                                     OutboxEvent.type, OutboxEvent.payload)
-                                 .where(OutboxEvent.id.in_(list(event_ids)), OutboxEvent.dispatched_at.is_null())
+                                 .where(among(OutboxEvent.id, list(event_ids)), OutboxEvent.dispatched_at.is_null())
                                  .order_by(OutboxEvent.id)  # one lock order: no deadlock between batches
                                  .namedtuples())  # no model per row: a round is hundreds
         if not events:
@@ -135,7 +136,7 @@ def fan_out(event_ids: list[str], now: datetime, hold: timedelta = CLAIM,
                 rows.append(row)
                 attempts.append(Attempt(row[0], endpoint.id, endpoint.url, body=event.payload.encode(),
                                         event_id=event.id, attempt=1, event_type=event.type, **_signers(endpoint)))
-        OutboxEvent.update(dispatched_at=to_db(now)).where(OutboxEvent.id.in_(taken)).execute()
+        OutboxEvent.update(dispatched_at=to_db(now)).where(among(OutboxEvent.id, taken)).execute()
         _insert(rows)
     return len(taken), attempts
 
@@ -188,7 +189,7 @@ def claim_many(delivery_ids: Iterable[str], now: datetime, hold: timedelta = CLA
     with write_transaction():
         locked_rows = lock_for_update(
             WebhookDelivery.select(WebhookDelivery.id, WebhookDelivery.endpoint, WebhookDelivery.event_type)
-            .where(WebhookDelivery.id.in_(list(delivery_ids)), WebhookDelivery.due_at <= to_db(now),
+            .where(among(WebhookDelivery.id, list(delivery_ids)), WebhookDelivery.due_at <= to_db(now),
                    WebhookDelivery.status.in_(("pending", "sending")))
             .order_by(WebhookDelivery.id))
         disabled: dict[str, str] = dict(tuple_rows(
@@ -199,14 +200,15 @@ def claim_many(delivery_ids: Iterable[str], now: datetime, hold: timedelta = CLA
                    if row.endpoint_id in disabled and row.event_type != "ping"}
         for reason, ids in _group((reason, delivery_id) for delivery_id, reason in stopped.items()):
             WebhookDelivery.update(status="failed", error=f"not sent: the endpoint was disabled ({reason})",
-                                   next_retry_at=None).where(WebhookDelivery.id.in_(ids)).execute()
+                                   next_retry_at=None).where(among(WebhookDelivery.id, ids)).execute()
         due = [row.id for row in locked_rows if row.id not in stopped]
         if not due:
             return []
-        WebhookDelivery.update(status="sending", due_at=to_db(now + hold)).where(WebhookDelivery.id.in_(due)).execute()
+        (WebhookDelivery.update(status="sending", due_at=to_db(now + hold))
+         .where(among(WebhookDelivery.id, due)).execute())
     rows = (WebhookDelivery.select(WebhookDelivery, WebhookEndpoint, OutboxEvent.id, OutboxEvent.payload)
             .join(WebhookEndpoint).switch(WebhookDelivery).join(OutboxEvent)
-            .where(WebhookDelivery.id.in_(due)))
+            .where(among(WebhookDelivery.id, due)))
     return [Attempt(row.id, row.endpoint.id, row.endpoint.url, body=row.event.payload.encode(),
                     event_id=row.event_id, attempt=row.attempt, event_type=row.event_type, retries=row.retries,
                     **_signers(row.endpoint))
@@ -219,7 +221,7 @@ def release(delivery_ids: Iterable[str], now: datetime, due: datetime | None = N
     recorded meanwhile is left as it is."""
     if delivery_ids:
         (WebhookDelivery.update(status="pending", due_at=to_db(due or now))
-         .where(WebhookDelivery.id.in_(list(delivery_ids)), WebhookDelivery.status == "sending").execute())
+         .where(among(WebhookDelivery.id, list(delivery_ids)), WebhookDelivery.status == "sending").execute())
 
 
 def _group(pairs: Iterable[tuple[str, str]]) -> ItemsView[str, list[str]]:
