@@ -246,12 +246,18 @@ def update_rows(fields: Sequence[pw.Field], rows: Sequence[Sequence[Any]],
     return {found for (found,) in cursor.fetchall()}
 
 
-def lock_for_update(query: "pw.ModelSelect[M]") -> list[M]:
+def lock_for_update(query: "pw.ModelSelect[M]", *, keys_kept: bool = False) -> list[M]:
     """The rows `query` selects, locked until the transaction ends (PostgreSQL: a second
     transaction waits, then reads them as moved); on SQLite the write transaction already
-    excludes every other writer."""
+    excludes every other writer.
+
+    `keys_kept`: the rows will be changed but never their keys, so they are locked FOR NO
+    KEY UPDATE, which rows inserted meanwhile that refer to them do not wait for (their
+    foreign-key checks take KEY SHARE). A transaction that itself inserted such rows
+    first (holding KEY SHARE) then locks its parents without a deadlock against another
+    doing the same."""
     if not isinstance(db.obj, pw.SqliteDatabase):
-        query = query.for_update()
+        query = query.for_update("FOR NO KEY UPDATE" if keys_kept else True)  # type: ignore[arg-type]  # a clause too
     return list(query)
 
 

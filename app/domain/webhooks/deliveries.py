@@ -308,11 +308,12 @@ def _record(outcomes: Sequence[tuple[Attempt, Outcome]], now: datetime, runtime:
         recorded = update_rows(_ENDED, ended, only_if=(WebhookDelivery.status, "sending"))
         _insert([row for delivery_id, row in planned.items() if delivery_id in recorded])
         # The endpoints' rows are locked: two workers recording for one endpoint take
-        # turns, so a streak is moved (and an owner told) once.
+        # turns, so a streak is moved (and an owner told) once. Their keys are kept: the
+        # retries just inserted hold KEY SHARE on them, as another worker's may.
         owners = {endpoint.id: endpoint for endpoint in lock_for_update(WebhookEndpoint.select(
             WebhookEndpoint.id, WebhookEndpoint.active, WebhookEndpoint.failing_since, WebhookEndpoint.warned_at)
             .where(WebhookEndpoint.id.in_({a.endpoint_id for a, _ in outcomes if a.delivery_id in recorded}))
-            .order_by(WebhookEndpoint.id))}
+            .order_by(WebhookEndpoint.id), keys_kept=True)}
         for attempt, outcome in outcomes:
             if attempt.delivery_id in recorded and attempt.endpoint_id in owners:
                 _streak(owners[attempt.endpoint_id], outcome.succeeded, now, runtime)
