@@ -192,17 +192,17 @@ def _quoted(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-# How a value is written in an array literal, by its type (one that is missing is a
-# KeyError: give it its form here).
-_ELEMENT: dict[type, Callable[[Any], str]] = {
-    str: _quoted, int: str, bool: lambda value: "t" if value else "f", type(None): lambda value: "NULL",
-    datetime: lambda value: _timestamp(value)}
-
-
 def _timestamp(moment: datetime) -> str:
     if moment.tzinfo is not None:  # a cast to TIMESTAMP would drop its offset, not convert it
         raise ValueError(f"{moment!r}: times are stored as naive UTC (clock.to_db)")
     return f'"{moment.isoformat(" ")}"'
+
+
+# How a value is written in an array literal, by its type (one that is missing is a
+# KeyError: give it its form here).
+_ELEMENT: dict[type, Callable[[Any], str]] = {
+    str: _quoted, int: str, bool: lambda value: "t" if value else "f", type(None): lambda value: "NULL",
+    datetime: _timestamp}
 
 
 def among(field: pw.Field, values: Collection[str]) -> pw.Expression:

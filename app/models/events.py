@@ -19,7 +19,7 @@ class OutboxEvent(BaseModel):
     type = pw.CharField(max_length=64)
     payload = pw.TextField()
     created_at = pw.DateTimeField()
-    # Read as "is null" only, through `outbox_event_pending` (migration 018): the events
+    # Asked "is null" only, through `outbox_event_pending` (migration 018): the events
     # not yet dispatched, by (company, created_at, id), and those alone (a partial index,
     # which Meta.indexes cannot declare).
     dispatched_at = pw.DateTimeField(null=True)
