@@ -80,7 +80,7 @@ STEPS = (
     ("its lanes started while the round before records its last outcomes; 500 per record", "0.91-1.12"),
     ("rows as arrays through unnest, URL parse and address judgement kept per text, tuples", "1.05-1.21"),
     ("a round's events read along a partial index of the pending ones (LATERAL per company), ids and columns "
-     "as one array literal each, the worker's startup heap frozen out of the collector, on a slower day", "0.95-1.10"),
+     "as one array literal each, the worker's startup heap frozen out of the collector, on a slower day", "0.95-1.12"),
 )
 REDIS_URL = "redis://127.0.0.1:6379/12"
 LOOPBACK = "127.0.0.0/8"
