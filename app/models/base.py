@@ -173,7 +173,7 @@ def insert_rows(fields: Sequence[pw.Field], rows: Sequence[Sequence[Any]]) -> No
     sql = f"INSERT INTO {table} ({', '.join(field.column_name for field in fields)}) "
     cursor = db.cursor()
     if isinstance(db.obj, pw.SqliteDatabase):
-        cursor.executemany(sql + f"VALUES ({', '.join('?' * len(fields))})", rows)
+        cursor.executemany(sql + f"VALUES ({', '.join('?' * len(fields))})", _bound(rows))
     else:
         cursor.execute(sql + f"SELECT * FROM unnest({_arrays(fields)})", _columns(rows))
 
@@ -192,10 +192,26 @@ def _quoted(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def _timestamp(moment: datetime) -> str:
-    if moment.tzinfo is not None:  # a cast to TIMESTAMP would drop its offset, not convert it
+def _naive(moment: datetime) -> datetime:
+    """A time as stored: naive UTC. One with an offset is refused on both databases (a
+    cast to TIMESTAMP would drop the offset, not convert it; SQLite would store it as
+    text a read does not parse back)."""
+    if moment.tzinfo is not None:
         raise ValueError(f"{moment!r}: times are stored as naive UTC (clock.to_db)")
-    return f'"{moment.isoformat(" ")}"'
+    return moment
+
+
+def _timestamp(moment: datetime) -> str:
+    return f'"{_naive(moment).isoformat(" ")}"'
+
+
+def _bound(rows: Sequence[Sequence[Any]]) -> Sequence[Sequence[Any]]:
+    """Rows as SQLite binds them, their times checked as PostgreSQL's array literals check them."""
+    for row in rows:
+        for value in row:
+            if isinstance(value, datetime):
+                _naive(value)
+    return rows
 
 
 # How a value is written in an array literal, by its type (one that is missing is a
@@ -235,7 +251,7 @@ def update_rows(fields: Sequence[pw.Field], rows: Sequence[Sequence[Any]],
             model._meta.primary_key.in_([row[-1] for row in rows]), condition == expected).tuples()}
         assignments = ", ".join(f"{field.column_name} = ?" for field in fields)
         cursor.executemany(f"UPDATE {table} SET {assignments} WHERE {key} = ?",
-                           [row for row in rows if row[-1] in changed])
+                           [row for row in _bound(rows) if row[-1] in changed])
         return changed
     names = [field.column_name for field in fields]
     sql = (f"UPDATE {table} AS t SET {', '.join(f'{name} = v.{name}' for name in names)} "

@@ -6,7 +6,6 @@ import base64
 import hashlib
 import hmac
 import json
-import os
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
@@ -466,12 +465,14 @@ def test_bulk_writes_store_every_text_and_time_as_given(app, client, headers, sa
         == {"whd_1", "whd_3"}
     assert not WebhookDelivery.select().where(among(WebhookDelivery.id, [])).exists()
 
-@pytest.mark.skipif("sqlite" in (os.environ.get("TEST_DATABASE_URL") or "sqlite"),
-                    reason="PostgreSQL's array literals: SQLite binds each value")
 def test_bulk_writes_refuse_a_time_with_an_offset(transaction, clock):
-    """A cast to TIMESTAMP would drop an aware time's offset, not convert it: refused."""
+    """A cast to TIMESTAMP would drop an aware time's offset, not convert it, and SQLite
+    would keep text a read does not parse: refused on both, the row not written."""
     with pytest.raises(ValueError, match="naive UTC"):
         insert_rows((WebhookDelivery.id, WebhookDelivery.created_at), [("whd_aware", clock.now())])
+    with pytest.raises(ValueError, match="naive UTC"):
+        update_rows((WebhookDelivery.sent_at,), [(clock.now(), "whd_aware")], only_if=(WebhookDelivery.status, "x"))
+    assert not WebhookDelivery.select().where(WebhookDelivery.id == "whd_aware").exists()
 
 
 def test_replay_resends_what_an_endpoint_should_have_had(app, client, headers, sandbox, loopback, runtime, clock):
