@@ -215,9 +215,12 @@ def test_listen_forwards_what_trigger_makes_signed_with_the_printed_secret_and_s
     command = python.parent / "partner-api"
     with serving(tmp_path) as (base, key, _, _), Receiver() as receiver:
         env = {**os.environ, "PARTNER_API_KEY": key, "PARTNER_API_BASE_URL": base}
+        # Ctrl-C as a terminal sends it: a suite started in the background (`pytest &`) hands
+        # its processes SIGINT ignored, and Python then leaves it ignored.
         listening = subprocess.Popen([str(command), "listen", "--forward-to", receiver.url, "--events",
                                       "employee.updated,employee.left", "--poll", "0.2"], env=env,
-                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                     preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
         try:
             ready = listening.stdout.readline()
             secret = re.search(r"signing secret (whsec_\S+)", ready)
