@@ -8,7 +8,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
@@ -17,7 +16,7 @@ import pytest
 import redis
 import requests
 
-from tests.e2e.processes import ROOT, e2e_redis_url, flask, stop, wait_until_serving
+from tests.e2e.processes import ROOT, e2e_redis_url, flask, stop, wait_for, wait_until_serving
 from tests.helpers import free_port
 
 RIYADH = ZoneInfo("Asia/Riyadh")
@@ -70,14 +69,9 @@ def test_events_in_days_out(service):
     assert sent.status_code == 207 and "X-Request-Id" in sent.headers
     assert [r["status"] for r in sent.json()["results"]] == ["accepted"] * 4 + ["rejected"]
 
-    deadline = time.monotonic() + 30
-    while True:  # the worker process pairs; wait for it, bounded
-        days = requests.get(f"{base}/v1/attendance", headers=headers, timeout=10,
-                            params={"from": day.isoformat(), "to": day.isoformat()}).json()
-        if days["data"] or time.monotonic() > deadline:
-            break
-        time.sleep(0.1)
-    [record] = days["data"]
+    days = wait_for(lambda: requests.get(f"{base}/v1/attendance", headers=headers, timeout=10,  # the worker pairs
+                                         params={"from": day.isoformat(), "to": day.isoformat()}).json()["data"], 30)
+    [record] = days
     assert record["date"] == day.isoformat()  # the day the shift started, in Riyadh
     assert (record["worked_minutes"], record["break_minutes"], record["sources"]) == (450, 30, ["partner_api"])
     assert record["shifts"][0]["branch_ref"] == "olaya" and record["shifts"][0]["source_system"] == "till-7"

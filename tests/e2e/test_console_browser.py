@@ -23,7 +23,7 @@ import pytest
 import requests
 
 from app.domain.webhooks.signing import verify
-from tests.e2e.processes import ROOT, flask, wait_until_serving
+from tests.e2e.processes import ROOT, flask, wait_for, wait_until_serving
 from tests.helpers import free_port
 from tests.receivers import Receiver
 
@@ -271,11 +271,12 @@ def test_attendance_page_links_people_takes_punches_and_shows_the_days(page, ser
 
     # Pairing runs on the web process's job thread: wait for it, bounded.
     rows = page.locator("section", has_text="Days").locator("tbody tr")
-    for _ in range(50):
+
+    def paired():
         page.goto(f"/console/attendance?from={day}&to={day}")
-        if rows.count() == 2:
-            break
-        time.sleep(0.2)
+        return rows.count() == 2
+
+    wait_for(paired, 10)
     shot(page, "13-attendance-days")
     expect(rows.filter(has_text="SBX-002")).to_contain_text("07:00–15:00")
     expect(rows.filter(has_text="SBX-003")).to_contain_text("09:00–13:30")
@@ -342,10 +343,7 @@ def test_webhook_pages_list_test_and_show_a_delivery(page, service):
         page.get_by_role("link", name=receiver.url).click()
         page.get_by_role("button", name="Send test").click()
         expect(flash(page)).to_contain_text("A ping is on its way")
-        for _ in range(100):  # the web process's own job thread sends it (no Redis here)
-            if receiver.requests:
-                break
-            time.sleep(0.05)
+        wait_for(lambda: receiver.requests, 5)  # the web process's own job thread sends it (no Redis here)
         page.reload()
         page.get_by_role("link", name="ping").first.click()
         expect(page.locator("pre.body").first).to_contain_text(endpoint["id"])
@@ -371,10 +369,7 @@ def test_webhook_pages_list_test_and_show_a_delivery(page, service):
         assert rolled.startswith("whsec_") and rolled != first_secret
         shot(page, "43-webhook-secret-rolled")
         page.get_by_role("button", name="Send test").click()
-        for _ in range(100):
-            if any(r["path"] == "/hook/second" for r in receiver.requests):
-                break
-            time.sleep(0.05)
+        wait_for(lambda: any(r["path"] == "/hook/second" for r in receiver.requests), 5)
         [ping] = [r for r in receiver.requests if r["path"] == "/hook/second"]
         for secret in (rolled, first_secret):
             assert verify([secret], ping["headers"]["X-SVC-Signature"], ping["body"], time.time())

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from tests.e2e.processes import wait_until_serving
+from tests.e2e.processes import wait_for, wait_until_serving
 from tests.helpers import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -91,15 +91,14 @@ def test_without_redis_the_served_processes_run_the_jobs(served):
     the demo sandbox's events (ten employee.created, one payroll_run.finalized)."""
     base, key, database, _ = served
     requests.get(f"{base}/v1/company", headers={"Authorization": f"Bearer {key}"}, timeout=5)
-    deadline = time.monotonic() + 30
-    while True:  # waiting on other processes, bounded; no test clock to move here
+
+    def all_dispatched():
         with sqlite3.connect(database) as connection:
             pending, total = connection.execute(
                 "SELECT SUM(dispatched_at IS NULL), COUNT(*) FROM outbox_event").fetchone()
-        if total >= 11 and pending == 0 or time.monotonic() > deadline:
-            break
-        time.sleep(0.1)
-    assert total >= 11 and pending == 0
+        return total >= 11 and pending == 0
+
+    assert wait_for(all_dispatched, 30), "the demo sandbox's events were not all dispatched"
 
 
 def test_serve_prints_a_console_sign_in_that_works(served):

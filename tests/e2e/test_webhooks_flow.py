@@ -404,11 +404,11 @@ def test_a_worker_killed_mid_delivery_loses_nothing(stack):
 
 
 def wait_until_listening(port):
-    for _ in range(200):
+    def listening():
         with socket.socket() as probe:
-            if probe.connect_ex(("127.0.0.1", port)) == 0:
-                return
-        time.sleep(0.05)
+            return probe.connect_ex(("127.0.0.1", port)) == 0
+
+    assert wait_for(listening, 10), f"nothing listens on port {port}"
 
 
 def test_an_hr_change_made_while_redis_is_down_is_delivered_once_it_is_back(tmp_path):
