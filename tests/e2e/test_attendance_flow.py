@@ -69,9 +69,11 @@ def test_events_in_days_out(service):
     assert sent.status_code == 207 and "X-Request-Id" in sent.headers
     assert [r["status"] for r in sent.json()["results"]] == ["accepted"] * 4 + ["rejected"]
 
-    days = wait_for(lambda: requests.get(f"{base}/v1/attendance", headers=headers, timeout=10,  # the worker pairs
-                                         params={"from": day.isoformat(), "to": day.isoformat()}).json()["data"], 30)
-    [record] = days
+    def paired_days():  # the worker process pairs them
+        return requests.get(f"{base}/v1/attendance", headers=headers, timeout=10,
+                            params={"from": day.isoformat(), "to": day.isoformat()}).json()["data"]
+
+    [record] = wait_for(paired_days, 30)
     assert record["date"] == day.isoformat()  # the day the shift started, in Riyadh
     assert (record["worked_minutes"], record["break_minutes"], record["sources"]) == (450, 30, ["partner_api"])
     assert record["shifts"][0]["branch_ref"] == "olaya" and record["shifts"][0]["source_system"] == "till-7"
