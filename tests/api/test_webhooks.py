@@ -8,6 +8,7 @@ import hmac
 import json
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
+from decimal import Decimal
 
 import pytest
 from standardwebhooks import Webhook
@@ -435,8 +436,8 @@ def test_bulk_writes_set_each_rows_own_values_and_skip_rows_moved_meanwhile(app,
     assert update_rows((WebhookDelivery.status,), [], only_if=(WebhookDelivery.status, "sending")) == set()
 
 
-HOSTILE_TEXTS = ['say "hi"', "back\\slash", "\\\"", "{braces}", "a,b", "NULL", "", "it's", "new\nline\ttab",
-                 " padded ", "العربية ✓", "]}\\,\"{["]
+HOSTILE_TEXTS = ['say "hi"', "back\\slash", "\\\"", "{braces}", "a,b", "NULL", "null", " NULL ", "", "  ", "it's",
+                 "new\nline\ttab", " padded ", "العربية ✓", "]}\\,\"{[", "\\N", "emoji 👩‍💻 \U0010ffff", "\x01\x1f\x7f"]
 
 
 def test_bulk_writes_store_every_text_and_time_as_given(app, client, headers, sandbox, loopback, receiver, clock):
@@ -464,6 +465,23 @@ def test_bulk_writes_store_every_text_and_time_as_given(app, client, headers, sa
     assert {d.id for d in WebhookDelivery.select().where(among(WebhookDelivery.id, ["whd_1", "whd_3", "nope"]))} \
         == {"whd_1", "whd_3"}
     assert not WebhookDelivery.select().where(among(WebhookDelivery.id, [])).exists()
+
+
+def test_bulk_writes_refuse_on_both_databases_what_one_could_not_write(transaction, clock):
+    """A type without an array-literal form (a Decimal, a date), a key given twice, and
+    an id with NUL are refused on SQLite as on PostgreSQL, before anything is written."""
+    fields = (WebhookDelivery.id, WebhookDelivery.attempt)
+    for value in (Decimal("1.5"), clock.now().date(), 1.5):
+        with pytest.raises(TypeError, match=f"not {type(value).__name__}"):
+            insert_rows(fields, [("whd_typed", value)])
+        with pytest.raises(TypeError, match=f"not {type(value).__name__}"):
+            update_rows((WebhookDelivery.attempt,), [(value, "whd_typed")], only_if=(WebhookDelivery.status, "x"))
+    with pytest.raises(ValueError, match="given twice"):
+        update_rows((WebhookDelivery.attempt,), [(1, "whd_a"), (2, "whd_a")], only_if=(WebhookDelivery.status, "x"))
+    with pytest.raises(ValueError, match="NUL"):
+        list(WebhookDelivery.select().where(among(WebhookDelivery.id, ["whd_a\x00b"])))
+    assert not WebhookDelivery.select().where(WebhookDelivery.id.in_(["whd_typed", "whd_a"])).exists()
+
 
 def test_bulk_writes_refuse_a_time_with_an_offset(transaction, clock):
     """A cast to TIMESTAMP would drop an aware time's offset, not convert it, and SQLite
