@@ -166,7 +166,9 @@ _POSTGRES_CASTS = {"DATETIME": "TIMESTAMP", "INT": "INTEGER", "BOOL": "BOOLEAN"}
 
 
 def insert_rows(fields: Sequence[pw.Field], rows: Sequence[Sequence[Any]]) -> None:
-    """Insert `rows` (each the values of `fields`, columns of one model, in order)."""
+    """Insert `rows` (each the values of `fields`, columns of one model, in order). The
+    values go in as given, in the types `_ELEMENT` names: no field's db_value converts
+    them and no Python-side default fills a column left out."""
     if not rows:
         return
     table = fields[0].model._meta.table_name
