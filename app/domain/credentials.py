@@ -65,9 +65,10 @@ class Used(NamedTuple):
     last_used_at: datetime
 
 
-def identify(authorization: str | None, *, preview: bool = True) -> Bearer:
+def identify(authorization: str | None, *, preview: bool) -> Bearer:
     """`Authorization` header value -> Bearer, or raise Unauthenticated. Without the OAuth
-    preview (`preview` false), an OAuth access token is not accepted."""
+    preview (`preview` false, the setting OAUTH_PREVIEW), an OAuth access token is not
+    accepted: the caller says which, there is no default to forget."""
     scheme, _, token = (authorization or "").partition(" ")
     token = token.strip()
     if scheme.lower() == "bearer":

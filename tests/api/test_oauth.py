@@ -181,6 +181,12 @@ def test_with_the_preview_off_oauth_is_404_and_v1_refuses_tokens(app, client, pa
     assert client.get("/.well-known/oauth-authorization-server").status_code == 404
     answer = client.get("/v1/company", headers=bearer(tokens["access_token"]))
     assert answer.status_code == 401 and answer.get_json()["code"] == "unauthenticated"
+    # The refusal speaks of keys only: it does not offer what is switched off.
+    for sent in (bearer(tokens["access_token"]), {}, bearer("svc_test_nothing")):
+        refused = client.get("/v1/company", headers=sent).get_json()
+        assert "API key" in refused["detail"] and "OAuth" not in refused["detail"], refused
+    monkeypatch.setitem(app.config, "OAUTH_PREVIEW", True)
+    assert "OAuth access token" in client.get("/v1/company").get_json()["detail"]
 
 
 # ---- RFC 6749's shape for every answer, and what clients send by default ------------------

@@ -25,7 +25,7 @@ def key_of(sandbox, clock):
     """A key already used this minute, so that loading it makes no "last used" write."""
     key, secret = keys.create_key(sandbox, keys.SCOPES, clock)
     keys.record_use(key.id, None, clock.now(), 60)
-    return key, identify(f"Bearer {secret}")
+    return key, identify(f"Bearer {secret}", preview=True)
 
 
 def queries(authenticate, presented, clock):

@@ -18,13 +18,14 @@ TEST = "svc_test_" + "b1" * 16
 
 def test_a_key_is_identified_by_its_prefix_and_only_its_hash_is_kept():
     for token in (LIVE, TEST):
-        bearer = credentials.identify(f"Bearer {token}")
+        bearer = credentials.identify(f"Bearer {token}", preview=True)
         assert (bearer.kind.name, bearer.secret_hash) == ("api_key", hash_secret(token))
         assert token not in bearer.secret_hash
 
 
 def test_the_scheme_is_case_insensitive_and_spaces_around_the_token_do_not_matter():
-    assert credentials.identify(f"bearer   {LIVE}  ") == credentials.identify(f"Bearer {LIVE}")
+    assert (credentials.identify(f"bearer   {LIVE}  ", preview=True)
+            == credentials.identify(f"Bearer {LIVE}", preview=True))
 
 
 @pytest.mark.parametrize("authorization", [
@@ -35,12 +36,12 @@ def test_the_scheme_is_case_insensitive_and_spaces_around_the_token_do_not_matte
 ])
 def test_anything_else_is_unauthenticated(authorization):
     with pytest.raises(Unauthenticated):
-        credentials.identify(authorization)
+        credentials.identify(authorization, preview=True)
 
 
 @given(st.sampled_from(sorted(keys.PREFIXES.values())), st.text(ALPHABET, min_size=32, max_size=32))
 def test_every_well_formed_key_is_an_api_key(prefix, body):
-    assert credentials.identify(f"Bearer {prefix}{body}").kind.name == "api_key"
+    assert credentials.identify(f"Bearer {prefix}{body}", preview=True).kind.name == "api_key"
 
 
 @given(st.text(max_size=60))
@@ -48,7 +49,7 @@ def test_no_other_text_is_taken_for_a_key(text):
     if keys.KEY_PATTERN.match(text):
         return
     with pytest.raises(Unauthenticated):
-        credentials.identify(f"Bearer {text}")
+        credentials.identify(f"Bearer {text}", preview=True)
 
 
 def test_every_kind_has_its_own_prefixes():
@@ -76,7 +77,7 @@ def test_key_secrets_are_random_and_of_the_contract_shape():
 
 def test_an_oauth_access_token_is_accepted_only_while_the_preview_is_on():
     token = "svc_at_" + "c" * 40
-    assert credentials.identify(f"Bearer {token}").kind.name == "oauth"
+    assert credentials.identify(f"Bearer {token}", preview=True).kind.name == "oauth"
     with pytest.raises(Unauthenticated, match="preview is off"):
         credentials.identify(f"Bearer {token}", preview=False)
     assert credentials.identify(f"Bearer {LIVE}", preview=False).kind.name == "api_key"
