@@ -108,9 +108,10 @@ def _operation_of_request() -> Any:
 _operations: dict[tuple[str | None, str], Any] = {}
 
 
-KEY_REFUSED = ("Send `Authorization: Bearer <API key>` with a valid key of this environment (svc_live_ for live "
-               "companies, svc_test_ for sandboxes).")
-KEY_OR_TOKEN_REFUSED = KEY_REFUSED.removesuffix(".") + ", or a valid OAuth access token."
+_SEND_A_KEY = ("Send `Authorization: Bearer <API key>` with a valid key of this environment (svc_live_ for live "
+               "companies, svc_test_ for sandboxes)")
+KEY_REFUSED = _SEND_A_KEY + "."
+KEY_OR_TOKEN_REFUSED = _SEND_A_KEY + ", or a valid OAuth access token."
 TOKEN_REFUSED = ("This OAuth access token is unknown, expired or revoked. Get a new one with your refresh token "
                  "(POST /oauth/token, grant_type=refresh_token); if that is refused too (a refresh token used "
                  "twice ends the connection, and so does the customer disconnecting the app), the customer must "
@@ -136,8 +137,10 @@ def guard() -> None:
         kind = bearer.kind.name
         principal, verdict = authenticator()(bearer, now)
     except Unauthenticated:
-        preview = config["OAUTH_PREVIEW"]  # with it off, nothing mentions OAuth tokens
-        detail = TOKEN_REFUSED if kind == "oauth" and preview else KEY_OR_TOKEN_REFUSED if preview else KEY_REFUSED
+        if not config["OAUTH_PREVIEW"]:
+            detail = KEY_REFUSED  # with the preview off, nothing mentions OAuth tokens
+        else:
+            detail = TOKEN_REFUSED if kind == "oauth" else KEY_OR_TOKEN_REFUSED
         raise ApiProblem("unauthenticated", detail,
                          headers={"WWW-Authenticate": 'Bearer realm="partner-api"'}) from None
     if verdict is None or not principal.company.api_enabled:  # no decision: the Partner API is off

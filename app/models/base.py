@@ -267,11 +267,12 @@ def update_rows(fields: Sequence[pw.Field], rows: Sequence[Sequence[Any]],
     key = primary_key.column_name
     cursor = db.cursor()
     if isinstance(db.obj, pw.SqliteDatabase):  # the write transaction excludes other writers
+        rows = _bound(rows)
         changed = {found for (found,) in model.select(primary_key).where(
             primary_key.in_(keys), condition == expected).tuples()}
         assignments = ", ".join(f"{field.column_name} = ?" for field in fields)
         cursor.executemany(f"UPDATE {table} SET {assignments} WHERE {key} = ?",
-                           [row for row in _bound(rows) if row[-1] in changed])
+                           [row for row in rows if row[-1] in changed])
         return changed
     names = [field.column_name for field in fields]
     sql = (f"UPDATE {table} AS t SET {', '.join(f'{name} = v.{name}' for name in names)} "
