@@ -3,6 +3,8 @@ starting the service's processes is tests/e2e/processes.py's)."""
 
 import json
 import socket
+import threading
+import traceback
 
 from rq import Queue
 
@@ -132,3 +134,23 @@ CONTRACT_NAMES = {"getCompany", "listEmployees", "getEmployee", "listPayrollRuns
 # What this service adds past the contract (x-release v1.3; README and docs/reference/beyond-the-contract.md).
 ADDITION_NAMES = {"replayWebhookEvents", "listEventTypes", "rotateWebhookSecret", "listEvents", "getEvent",
                   "listJournalAccounts", "triggerSandboxEvent"}
+
+
+def one_won(outcomes, refusal):
+    """Exactly one outcome succeeded, and every other is `refusal` (not a 500 in waiting)."""
+    failures = [outcome for outcome in outcomes if isinstance(outcome, Exception)]
+    assert len(failures) == len(outcomes) - 1, outcomes
+    unexpected = [failure for failure in failures if not isinstance(failure, refusal)]
+    assert not unexpected, "".join(line for failure in unexpected for line in traceback.format_exception(failure))
+
+
+def one_each(*moves):
+    """A function that does the next of `moves` each time it is called (one per thread)."""
+    waiting, taking = iter(moves), threading.Lock()
+
+    def one():
+        with taking:
+            move = next(waiting)
+        return move()
+
+    return one

@@ -20,6 +20,7 @@ import phonenumbers
 
 from app.domain.access.companies import create_company
 from app.domain.access.users import add_membership, ensure_no_sandbox
+from app.domain.kernel import events
 from app.domain.kernel.clock import Clock, to_db
 from app.domain.kernel.countries import EXPATRIATE_POOLS, Country, get_country
 from app.domain.kernel.errors import Conflict, ValidationFailed, Words
@@ -27,10 +28,11 @@ from app.domain.kernel.ids import new_id
 from app.domain.kernel.money import minor_digits
 from app.domain.kernel.runtime import Runtime
 from app.domain.payroll.drafts import build_draft_run
+from app.domain.payroll.locks import hold
 from app.domain.payroll.moves import correct_run, delete_run, finalize_run, mark_paid, set_wps_status
 from app.domain.people.actions import announce, end_employment, hire, update_employee
-from app.models import Branch, Company, Employee, Entity, OutboxEvent, PayrollLine, PayrollRun, User
-from app.models.base import locked, tuple_rows, write_transaction
+from app.models import Branch, Company, Employee, Entity, PayrollLine, PayrollRun, User
+from app.models.base import locked, write_transaction
 
 # (job title, department, employment type, national?, manager's position, basic in SAR)
 ROSTER = (
@@ -238,30 +240,39 @@ TRIGGERS = ("employee.created", "employee.updated", "employee.left", "payroll_ru
 
 def trigger_event(company: Company, event_type: str, runtime: Runtime) -> str:
     """`trigger`, for a partner over the API (`triggerSandboxEvent`, v1.3): the id of the
-    `event_type` event the action wrote (the newest, should it write several)."""
+    `event_type` event this very action wrote (the last, should it write several), found
+    among the events of its own transaction, so triggers at once never name each other's."""
     if event_type not in TRIGGERS:
         raise ValidationFailed(Words("unknown event type"),
                                [("type", Words("one of %(choices)s", choices=", ".join(TRIGGERS)))])
-    # Events of this type written from now on: those already there at this instant are few.
-    since = to_db(runtime.now())
-    of_type = (OutboxEvent.company == company.id) & (OutboxEvent.type == event_type) & (OutboxEvent.created_at >= since)
-    seen = [event_id for (event_id,) in tuple_rows(OutboxEvent.select(OutboxEvent.id).where(of_type))]
-    trigger(company, event_type, runtime)
-    written: OutboxEvent | None = (OutboxEvent.select(OutboxEvent.id).where(of_type, OutboxEvent.id.not_in(seen))
-               .order_by(OutboxEvent.created_at.desc(), OutboxEvent.id.desc()).first())
-    if written is None:  # every trigger writes its event; this would be a fault of ours
-        raise Conflict(Words("%(event_type)s was not written", event_type=event_type))
-    return written.id
+    with write_transaction():
+        mark = events.transaction_mark(company.id)
+        trigger(company, event_type, runtime)
+        written = events.written_since(company.id, event_type, mark)
+        if not written:  # every trigger writes its event; this would be a fault of ours
+            raise Conflict(Words("%(event_type)s was not written", event_type=event_type))
+        return written[-1]
 
 
 def trigger(company: Company, event_type: str, runtime: Runtime) -> str:
     """Make `event_type` happen in a sandbox by doing the real HR action behind it, so a
-    partner developer can get any webhook on demand. Returns what was done, in words."""
+    partner developer can get any webhook on demand. Returns what was done, in words.
+
+    The action is chosen and done under the company's lock, the first lock of every
+    payroll move (app/domain/payroll/locks.py): triggers of one sandbox at once take
+    turns, each choosing its employee, staff number or run after the one before it has
+    committed, so none is refused for what another did."""
     if not company.sandbox:
         raise Conflict(Words("events can be triggered in sandbox companies only"))
     if event_type not in TRIGGERS:
         raise ValidationFailed(Words("unknown event type"),
                                [("event_type", Words("one of %(choices)s", choices=", ".join(TRIGGERS)))])
+    with write_transaction():
+        hold(company.id)
+        return _act(company, event_type, runtime)
+
+
+def _act(company: Company, event_type: str, runtime: Runtime) -> str:
     active = (Employee.select().where(Employee.company == company.id, Employee.status != "left",
                                       Employee.archived == False)  # noqa: E712
               .order_by(Employee.staff_number))
@@ -294,17 +305,7 @@ def trigger(company: Company, event_type: str, runtime: Runtime) -> str:
         run = _finalize_next_month(company, runs, runtime)
         return Words("finalized the %(month)s run", month=run.payroll_month)
     if event_type == "payroll_run.corrected":
-        run = runs.where(PayrollRun.status.in_(("finalized", "paid"))).order_by(PayrollRun.payroll_month.desc()).first()
-        employee = (PayrollLine.select().join(Employee)  # someone paid that month, not a leaver settled in it
-                    .where(PayrollLine.run == run, PayrollLine.component_code == "basic", Employee.status != "left")
-                    .first()) if run else None
-        if employee is None:
-            raise Conflict(Words("no run to correct; trigger payroll_run.finalized first"))
-        current = Employee.get_by_id(employee.employee_id)
-        raised = current.basic_salary_minor + 10 ** minor_digits(run.currency)
-        correct_run(run, {current.id: {"basic": raised}}, runtime)
-        return Words("corrected the %(month)s run (%(staff_number)s's basic pay)", month=run.payroll_month,
-                     staff_number=current.staff_number)
+        return _correct_latest(runs, runtime)
     finalized = runs.where(PayrollRun.status == "finalized").order_by(PayrollRun.payroll_month.desc()).first()
     run = finalized or _finalize_next_month(company, runs, runtime)
     if event_type == "payroll_run.paid":
@@ -312,6 +313,22 @@ def trigger(company: Company, event_type: str, runtime: Runtime) -> str:
         return Words("paid the %(month)s run", month=run.payroll_month)
     delete_run(run, runtime)
     return Words("deleted the %(month)s run", month=run.payroll_month)
+
+
+def _correct_latest(runs: "pw.ModelSelect[PayrollRun]", runtime: Runtime) -> str:
+    """Raise the basic pay of someone paid in the newest closed run by one unit of its
+    currency, from what the run pays them now: every trigger changes an amount, so it can
+    be triggered again and again (a leaver settled in the run is not corrected)."""
+    run = runs.where(PayrollRun.status.in_(("finalized", "paid"))).order_by(PayrollRun.payroll_month.desc()).first()
+    line = (PayrollLine.select(PayrollLine.employee, PayrollLine.amount_minor).join(Employee)
+            .where(PayrollLine.run == run, PayrollLine.component_code == "basic", Employee.status != "left")
+            .order_by(Employee.staff_number).first()) if run else None
+    if run is None or line is None:
+        raise Conflict(Words("no run to correct; trigger payroll_run.finalized first"))
+    employee = Employee.get_by_id(line.employee_id)
+    correct_run(run, {employee.id: {"basic": line.amount_minor + 10 ** minor_digits(run.currency)}}, runtime)
+    return Words("corrected the %(month)s run (%(staff_number)s's basic pay)", month=run.payroll_month,
+                 staff_number=employee.staff_number)
 
 
 def _finalize_next_month(company: Company, runs: "pw.ModelSelect[PayrollRun]", runtime: Runtime) -> PayrollRun:

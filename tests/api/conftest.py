@@ -1,6 +1,10 @@
 """Fixtures the API test modules share: a live company and its signed-in HR admin in
 the console, the admin's own sandbox, the CLI runner, and webhook deliveries allowed to
-loopback. (tests/conftest.py holds the database, clock and keys under them all.)"""
+loopback, and races: work that commits on its own connection (`committed`) and a function
+run in several threads at once (`race`). (tests/conftest.py holds the database, clock and
+keys under them all.)"""
+
+import threading
 
 import pytest
 from aiosmtpd.controller import Controller
@@ -11,6 +15,7 @@ from app.domain.webhooks.urls import parse_networks
 from app.egress import Sender
 from app.mail import SmtpMailer
 from app.models import Company, OutboxEvent
+from app.models.base import connection, db
 from tests.api.books import Books
 from tests.api.console import member, post, sign_in, throttle
 from tests.conftest import bearer
@@ -92,3 +97,46 @@ def books(transaction, clock, runtime, make_key):
     company = companies.create_company("Ledger Test Co", "KW", clock)
     companies.enable_partner_api(company.id, runtime)
     return Books(company, bearer(make_key(company)), runtime)
+
+
+@pytest.fixture
+def committed(app):
+    """Run a function with its own connection and commit, as a request would."""
+
+    def run(function, *args, **kwargs):
+        with app.app_context(), connection():
+            return function(*args, **kwargs)
+
+    run.app = app
+    return run
+
+
+@pytest.fixture
+def race(app):
+    def run(function, *args, threads=2):
+        """Outcomes of `function(*args)` run in `threads` threads at once: a result or the exception."""
+        barrier, outcomes = threading.Barrier(threads), [None] * threads
+
+        def one(index):
+            with app.app_context(), connection():
+                barrier.wait()
+                try:
+                    outcomes[index] = function(*args)
+                except Exception as exc:  # noqa: BLE001 (the outcome under test)
+                    outcomes[index] = exc
+
+        workers = [threading.Thread(target=one, args=(index,)) for index in range(threads)]
+        for worker in workers:
+            worker.start()
+        for worker in workers:
+            worker.join(60)
+        return outcomes
+
+    return run
+
+
+@pytest.fixture
+def wide_pool(monkeypatch):
+    """Room for fifty connections at once (a process's pool holds 32: a gunicorn worker
+    serves one request at a time)."""
+    monkeypatch.setattr(db.obj, "_max_connections", 64)

@@ -12,7 +12,6 @@ import logging
 import os
 import threading
 import time
-import traceback
 from datetime import date
 
 import pytest
@@ -52,46 +51,10 @@ from app.models import (
     WebhookDelivery,
     WebhookEndpoint,
 )
-from app.models.base import connection, db, write_transaction
-from tests.helpers import punch
+from app.models.base import connection, write_transaction
+from tests.helpers import one_each, one_won, punch
 
 ROUNDS = 10
-
-
-@pytest.fixture
-def committed(app):
-    """Run a function with its own connection and commit, as a request would."""
-
-    def run(function, *args, **kwargs):
-        with app.app_context(), connection():
-            return function(*args, **kwargs)
-
-    run.app = app
-    return run
-
-
-@pytest.fixture
-def race(app):
-    def run(function, *args, threads=2):
-        """Outcomes of `function(*args)` run in `threads` threads at once: a result or the exception."""
-        barrier, outcomes = threading.Barrier(threads), [None] * threads
-
-        def one(index):
-            with app.app_context(), connection():
-                barrier.wait()
-                try:
-                    outcomes[index] = function(*args)
-                except Exception as exc:  # noqa: BLE001 (the outcome under test)
-                    outcomes[index] = exc
-
-        workers = [threading.Thread(target=one, args=(index,)) for index in range(threads)]
-        for worker in workers:
-            worker.start()
-        for worker in workers:
-            worker.join(60)
-        return outcomes
-
-    return run
 
 
 @pytest.fixture
@@ -101,14 +64,6 @@ def company(committed, clock, runtime):
     made = committed(sandbox.create_sandbox, user, "KW", runtime, seed=7)
     yield made
     committed(lambda: (made.delete_instance(recursive=True), user.delete_instance(recursive=True)))
-
-
-def one_won(outcomes, refusal):
-    """Exactly one outcome succeeded, and every other is `refusal` (not a 500 in waiting)."""
-    failures = [outcome for outcome in outcomes if isinstance(outcome, Exception)]
-    assert len(failures) == len(outcomes) - 1, outcomes
-    unexpected = [failure for failure in failures if not isinstance(failure, refusal)]
-    assert not unexpected, "".join(line for failure in unexpected for line in traceback.format_exception(failure))
 
 
 def events(company_id, event_type, needle):
@@ -494,13 +449,6 @@ def _oauth_code(committed, app, owner, company, clock):
                      oauth.s256(OAUTH_VERIFIER), clock)
 
 
-@pytest.fixture
-def wide_pool(monkeypatch):
-    """Room for fifty connections at once (a process's pool holds 32: a gunicorn worker
-    serves one request at a time)."""
-    monkeypatch.setattr(db.obj, "_max_connections", 64)
-
-
 def test_of_fifty_redemptions_of_one_code_exactly_one_gets_tokens(committed, race, company, clock, runtime,
                                                                   wide_pool):
     app, owner = _oauth_app(committed, company, clock)
@@ -733,18 +681,6 @@ def test_a_double_clicked_wps_step_is_recorded_and_announced_once(committed, rac
         with connection():
             assert PayrollRun.get_by_id(run.id).wps_status == "submitted"
             assert len(events(company.id, "payroll_run.wps_updated", run.id)) == 1
-
-
-def one_each(*moves):
-    """A function that does the next of `moves` each time it is called (one per thread)."""
-    waiting, taking = iter(moves), threading.Lock()
-
-    def one():
-        with taking:
-            move = next(waiting)
-        return move()
-
-    return one
 
 
 def test_an_earlier_month_corrected_while_another_is_deleted_leaves_the_provision_tied(committed, race, company,

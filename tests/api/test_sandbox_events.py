@@ -4,6 +4,10 @@ a live key is 403 sandbox_only; an unknown type is 422 naming `type`."""
 
 import pytest
 
+from app.domain import sandbox as sandbox_companies
+from app.domain.access import keys
+from app.domain.access import users as access
+from app.domain.kernel.ids import new_id
 from app.domain.sandbox import TRIGGERS
 from app.models import OutboxEvent
 from tests.conftest import bearer
@@ -42,3 +46,62 @@ def test_it_needs_webhooks_manage(client, sandbox, make_key):
     answer = client.post("/v1/sandbox/events", headers=bearer(make_key(sandbox, scopes=["employees:read"])),
                          json={"type": "employee.created"})
     assert_problem(answer, 403, "insufficient_scope")
+
+
+@pytest.fixture
+def committed_sandbox(committed, clock, runtime):
+    """A committed sandbox and a key of it, as a partner's requests find them; removed afterwards."""
+    user = committed(access.get_or_create_user, f"{new_id('u')}@example.com", clock)
+    made = committed(sandbox_companies.create_sandbox, user, "KW", runtime, seed=5)
+    secret = committed(keys.create_key, made, keys.SCOPES, clock)[1]
+    yield made, bearer(secret)
+    committed(lambda: (made.delete_instance(recursive=True), user.delete_instance(recursive=True)))
+
+
+def trigger(app, headers):
+    """POST /v1/sandbox/events as a partner would, on a connection of its own: (status, body)."""
+    def post(event_type):
+        answer = app.test_client().post("/v1/sandbox/events", headers=headers, json={"type": event_type})
+        return answer.status_code, answer.get_json()
+    return post
+
+
+# (type, requests at once): forty edits of one person, ten hires, ten of each payroll move.
+AT_ONCE = [("employee.updated", 40), ("employee.created", 10), ("employee.left", 5), ("payroll_run.finalized", 10),
+           ("payroll_run.paid", 10), ("payroll_run.deleted", 10), ("payroll_run.corrected", 10),
+           ("payroll_run.wps_updated", 10)]
+
+
+@pytest.mark.parametrize("event_type, count", AT_ONCE)
+def test_triggers_at_once_each_answer_the_event_they_made(app, race, committed, committed_sandbox, wide_pool,
+                                                           event_type, count):
+    """Issue 46 part 2: every 201 names the event its own request made, that event
+    exists, and no trigger is refused for what another did at the same moment."""
+    company, headers = committed_sandbox
+    before = committed(lambda: {event.id for event in OutboxEvent.select(OutboxEvent.id).where(
+        OutboxEvent.company == company.id, OutboxEvent.type == event_type)})
+    outcomes = race(trigger(app, headers), event_type, threads=count)
+    assert [status for status, _ in outcomes] == [201] * count, outcomes
+    named = [body["id"] for _, body in outcomes]
+    assert len(set(named)) == count, "two answers named one event"
+    written = committed(lambda: {event.id for event in OutboxEvent.select(OutboxEvent.id).where(
+        OutboxEvent.company == company.id, OutboxEvent.type == event_type)}) - before
+    assert set(named) <= written
+    assert {body["type"] for _, body in outcomes} == {event_type}
+
+
+def test_payroll_run_corrected_can_be_triggered_again_and_again(client, headers):
+    runs = set()
+    for _ in range(4):
+        made = client.post("/v1/sandbox/events", headers=headers, json={"type": "payroll_run.corrected"})
+        assert made.status_code == 201, made.get_data(as_text=True)
+        runs.add(made.get_json()["data"]["payroll_run"]["id"])
+    assert len(runs) == 1  # the newest closed run, corrected four times
+
+
+def test_with_no_one_left_to_end_the_trigger_is_409_saying_why(client, headers, sandbox):
+    for _ in range(10):
+        assert client.post("/v1/sandbox/events", headers=headers, json={"type": "employee.left"}).status_code == 201
+    answer = client.post("/v1/sandbox/events", headers=headers, json={"type": "employee.left"})
+    assert_problem(answer, 409, "conflict")
+    assert "no active employee left" in answer.get_json()["detail"]

@@ -155,6 +155,27 @@ def _next_commit_seq(company_id: str) -> pw.Node:
             .where(OutboxEvent.company == company_id))
 
 
+def transaction_mark(company_id: str) -> int:
+    """Where the company's events stand as an action begins, inside its write
+    transaction: `written_since` then finds the events the action wrote. PostgreSQL: this
+    transaction's id, which its events carry. SQLite: the company's last position, which
+    only this transaction (the one writer) can move past until it ends."""
+    if not _sqlite():
+        return int(first_tuple(pw.Select(columns=[fn.txid_current()]).bind(db))[0])
+    return int(first_tuple(OutboxEvent.select(fn.COALESCE(fn.MAX(OutboxEvent.commit_seq), 0))
+                           .where(OutboxEvent.company == company_id))[0])
+
+
+def written_since(company_id: str, event_type: str, mark: int) -> list[str]:
+    """Ids of the company's `event_type` events written in this transaction since
+    `transaction_mark` gave `mark`, in the order they were written."""
+    position = OutboxEvent.commit_seq > mark if _sqlite() else OutboxEvent.commit_seq == mark
+    return [event_id for (event_id,) in tuple_rows(
+        OutboxEvent.select(OutboxEvent.id)
+        .where(OutboxEvent.company == company_id, OutboxEvent.type == event_type, position)
+        .order_by(OutboxEvent.commit_seq, OutboxEvent.created_at, OutboxEvent.id))]
+
+
 def _committed() -> pw.Node | None:
     """PostgreSQL: the condition that an event's transaction ended before any still
     running began (or is this very one). None on SQLite, where it always holds."""

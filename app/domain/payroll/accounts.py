@@ -19,8 +19,9 @@ from app.domain.kernel.clock import Clock, to_db
 from app.domain.kernel.countries import AGENCIES
 from app.domain.kernel.errors import NotFound, ValidationFailed, Words
 from app.domain.kernel.text import text_problem
+from app.domain.payroll.locks import hold
 from app.models import AccountMapping, Company, Entity
-from app.models.base import is_postgres, locked, write_transaction
+from app.models.base import write_transaction
 
 TYPES = ("asset", "liability", "equity", "expense")
 SPLITS = ("none", "department", "branch")  # cost centres a company's expense lines may split by
@@ -98,21 +99,8 @@ def mappings_of(company_id: str, entity_id: str | None = None) -> list[AccountMa
 
 def in_force(company_id: str, entity_id: str) -> dict[str, Mapped]:
     """{default code: the account as mapped now for this entity}: what a posting applies
-    (call under the company's lock, `lock_chart`, so one entry set sees one mapping)."""
+    (call under the company's lock, `locks.hold`, so one entry set sees one mapping)."""
     return {mapped.account.default_code: mapped for mapped in chart(company_id, entity_id)}
-
-
-def lock_chart(company_id: str) -> None:
-    """Hold the company's chart still until the transaction ends: a posting and a mapping
-    change take turns, so entries are posted under one mapping entirely. On PostgreSQL
-    the company's row is taken FOR NO KEY UPDATE: rows that merely refer to the company
-    (an outbox event, a draft run) are still written meanwhile, so a draft built while a
-    run is finalized waits for nobody (FOR UPDATE would deadlock them on the entity)."""
-    query: Any = Company.select(Company.id).where(Company.id == company_id)
-    if is_postgres():
-        query.for_update("FOR NO KEY UPDATE").first()  # Peewee takes the clause as written
-    else:
-        locked(query)  # SQLite: the write transaction already excludes every other writer
 
 
 def set_mapping(company_id: str, key: str, code: str, clock: Clock, *, entity_id: str | None = None,
@@ -132,7 +120,7 @@ def set_mapping(company_id: str, key: str, code: str, clock: Clock, *, entity_id
         raise ValidationFailed(Words("invalid account mapping"), errors)
     with write_transaction():
         _check_entity(company_id, entity_id)
-        lock_chart(company_id)
+        hold(company_id)  # a posting and a change to the chart take turns (locks.py)
         values = {"code": code, "name_en": (name_en or account.name_en).strip(),
                   "name_ar": name_ar.strip() if name_ar else None, "updated_at": to_db(clock.now())}
         updated = (AccountMapping.update(**values)
@@ -149,7 +137,7 @@ def reset_mapping(company_id: str, key: str, *, entity_id: str | None = None) ->
     _account(key)
     with write_transaction():
         _check_entity(company_id, entity_id)
-        lock_chart(company_id)
+        hold(company_id)  # a posting and a change to the chart take turns (locks.py)
         (AccountMapping.delete().where(AccountMapping.company == company_id,
                                        AccountMapping.entity == (entity_id or ""), AccountMapping.key == key)
          .execute())
@@ -162,7 +150,7 @@ def set_split(company_id: str, by: str) -> str:
     if by not in SPLITS:
         raise ValidationFailed(Words("unknown split"), [("by", Words("one of %(choices)s", choices=", ".join(SPLITS)))])
     with write_transaction():
-        lock_chart(company_id)
+        hold(company_id)  # a posting and a change to the chart take turns (locks.py)
         if not Company.update(journal_split=by).where(Company.id == company_id).execute():
             raise NotFound(Words("no company %(company)s", company=company_id))
     return by

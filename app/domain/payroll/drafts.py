@@ -20,6 +20,7 @@ from app.domain.kernel.countries import Country, get_country
 from app.domain.kernel.errors import Conflict, NotFound, ValidationFailed, Words
 from app.domain.kernel.ids import new_id
 from app.domain.payroll.end_of_service import Reason, Service, liability, owed, provision_lines, sio_contribution
+from app.domain.payroll.locks import hold
 from app.domain.payroll.rules import (
     COMPONENTS,
     DEDUCTION,
@@ -35,7 +36,7 @@ from app.domain.payroll.rules import (
     summarize,
 )
 from app.models import Branch, Employee, EndOfServiceBalance, Entity, PayrollComponent, PayrollLine, PayrollRun
-from app.models.base import locked, row_of, tuple_rows, write_transaction
+from app.models.base import row_of, tuple_rows, write_transaction
 
 
 def get_hr_run(company_id: str | None, run_id: str) -> PayrollRun:
@@ -117,9 +118,9 @@ def build_draft_run(entity: Entity, payroll_month: str, clock: Clock, *, end_of_
     components, totals = summarize(lines.values())
     now = to_db(clock.now())
     with write_transaction():
-        # The entity's row lock makes "one live run per entity and month" hold for two
-        # drafts built at once: the second waits, then finds the first.
-        locked(Entity.select(Entity.id).where(Entity.id == entity.id))
+        # The entity's lock (in locks.py's order) makes "one live run per entity and
+        # month" hold for two drafts built at once: the second waits, then finds the first.
+        hold(entity.company_id, entity.id)
         existing = PayrollRun.get_or_none(PayrollRun.entity == entity, PayrollRun.payroll_month == payroll_month,
                                           PayrollRun.status != "deleted")
         if existing is not None:

@@ -14,10 +14,12 @@ entry (Contract, Payroll run states; DESIGN, payroll run full form). A run built
 end-of-service lines (v1.3) posts its `opening` before the accrual, and after every move
 its entity's provision is tied to what the latest run owes (`_tie`, provision.py).
 
-Each move re-reads the run under its row lock in the transaction that posts the journal
-and writes the event, and decides there (STYLE 14): of two clicks at once, the second
-waits, sees the moved state and is refused exactly as a later click would be. A run
-passed in is only a hint of which run is meant. Drafting is drafts.py's.
+Each move re-reads the run under its lock in the transaction that posts the journal and
+writes the event, and decides there (STYLE 14): of two clicks at once, the second waits,
+sees the moved state and is refused exactly as a later click would be. A run passed in is
+only a hint of which run is meant. Every move locks in locks.py's one order (company,
+entity, run), so two moves of different runs at once queue instead of deadlocking.
+Drafting is drafts.py's.
 """
 
 from collections.abc import Callable, Sequence
@@ -48,6 +50,7 @@ from app.domain.payroll.drafts import (
     totals_fields,
 )
 from app.domain.payroll.end_of_service import liability, provision_lines
+from app.domain.payroll.locks import hold
 from app.domain.payroll.rules import (
     EOS_PROVISION,
     OPENING_EQUITY,
@@ -76,7 +79,7 @@ from app.models import (
     PayrollLine,
     PayrollRun,
 )
-from app.models.base import locked, write_transaction
+from app.models.base import write_transaction
 
 ACCRUAL_KINDS = ("accrual", "correction")  # what a correction or a reversal is measured against
 
@@ -127,16 +130,17 @@ MOVES = {
 
 
 def _taken(run: PayrollRun, move: str) -> PayrollRun:
-    """The run as stored now, locked until the transaction ends, if `move` starts from its
-    state; Conflict saying why not. A deleted (or discarded) run is gone, as for a later
-    click (NotFound)."""
-    fresh = locked(PayrollRun.select().where(PayrollRun.id == run.id, PayrollRun.status != "deleted"))
+    """The run as stored now, locked until the transaction ends with its company (so
+    what this move posts, it posts under one chart of accounts) and its entity (so its
+    provision's true-up sees every other move's), if `move` starts from its state;
+    Conflict saying why not. A deleted (or discarded) run is gone, as for a later click
+    (NotFound). A run's company and entity never change, so the hint names them."""
+    fresh = hold(run.company_id, run.entity_id, run.id)
     if fresh is None:
         raise NotFound(Words("no payroll run %(run)s", run=run.id))
     rule = MOVES[move]
     if fresh.status not in rule.starts:
         raise Conflict(rule.refusal(fresh.id, fresh.status))
-    accounts.lock_chart(fresh.company_id)  # what this move posts, it posts under one chart of accounts
     return fresh
 
 
@@ -331,11 +335,11 @@ def _move(run: PayrollRun, status: str, journal_kind: str, lines: Sequence[Line 
 def _tie(moved: PayrollRun, runtime: Runtime) -> None:
     """After a run moved: bring its entity's provision back to what the latest run owes
     (app/domain/payroll/provision.py) with a `true_up` entry on that run, announced as
-    its correction when it is not the run that moved. Under the entity's lock, so two
-    moves at once each see what the other posted (v1.3, like the provision itself)."""
+    its correction when it is not the run that moved. Under the entity's lock, which the
+    move took first (`_taken`), so two moves at once each see what the other posted
+    (v1.3, like the provision itself)."""
     if not runtime.beyond_contract:
         return
-    locked(Entity.select(Entity.id).where(Entity.id == moved.entity_id))
     state = provision.tie(moved.entity_id)
     latest = state.latest
     lines = state.true_up() if latest is not None else []

@@ -1,0 +1,46 @@
+"""The one order in which payroll takes its locks: the company, then the legal entity, then
+the run.
+
+Every move of payroll (a draft, finalize, pay, correct, delete, discard, a WPS step, the
+provision's true-up, a change to the chart of accounts or its split) locks through `hold`
+before it decides, whichever door it comes through (console, CLI, the API's sandbox
+triggers, jobs), and takes nothing of these three kinds afterwards that `hold` did not
+take first. Two moves at once then queue on the first lock they share: one waits for the
+other, or is refused as a later click would be (409), and neither is ever chosen as a
+deadlock's victim (a 500). Before this order a move locked its run and then the company,
+while another locked its own run, then the company, and then posted its true-up on the
+first one's run: each waited for the other.
+
+On PostgreSQL each row is taken FOR NO KEY UPDATE: the keys of these rows never change,
+and rows that merely refer to them (an outbox event, a new draft, a journal entry, an
+employee) are still written meanwhile, their foreign-key checks (KEY SHARE) waiting for
+nobody. On SQLite the write transaction (`write_transaction`) already excludes every other
+writer, so `hold` locks nothing there. Call it inside `write_transaction()`.
+"""
+
+from typing import Any
+
+from app.models import Company, Entity, PayrollRun
+from app.models.base import is_postgres
+
+
+def hold(company_id: str, entity_id: str | None = None, run_id: str | None = None) -> PayrollRun | None:
+    """Lock the company, then (if named) its legal entity, then the run, until the
+    transaction ends; the run as stored now, unless it is gone (deleted, discarded) or
+    not one of the entity's (None). Taking a row twice in one transaction is harmless,
+    so a move may call this again for what an enclosing one already holds."""
+    _take(Company.select(Company.id).where(Company.id == company_id))
+    if entity_id is not None:
+        _take(Entity.select(Entity.id).where(Entity.id == entity_id, Entity.company == company_id))
+    if run_id is None:
+        return None
+    run: PayrollRun | None = _take(PayrollRun.select().where(
+        PayrollRun.id == run_id, PayrollRun.company == company_id, PayrollRun.status != "deleted",
+        *([PayrollRun.entity == entity_id] if entity_id is not None else [])))
+    return run
+
+
+def _take(query: Any) -> Any:
+    if is_postgres():
+        query = query.for_update("FOR NO KEY UPDATE")  # Peewee takes the clause as written
+    return query.first()
