@@ -82,6 +82,13 @@ with Client(api_key=key, base_url=base) as client:
         assert refused.status == 404 and refused.code == "not_found" and refused.request_id
     else:
         raise AssertionError("a missing employee was not refused")
+    for wrong in ("../company", "..", "emp_1?x=1#y"):  # one escaped path segment each, never another resource
+        try:
+            client.employees.get(wrong)
+        except ApiError as refused:
+            assert refused.status == 404 and refused.code == "not_found", refused
+        else:
+            raise AssertionError(f"{wrong!r} was not refused")
 print("ok", company.id)
 """
 
