@@ -8,6 +8,8 @@ import httpx
 import pytest
 
 from partner_api import ApiError, Client
+from partner_api._client import DEFAULT_BASE_URL
+from partner_api.oauth import DEFAULT_BASE_URL as OAUTH_DEFAULT_BASE_URL
 
 ENDPOINT = {"id": "whk_1", "url": "https://example.com/hook", "events": ["ping"], "secret": "whsec_x"}
 
@@ -204,3 +206,12 @@ def test_retry_after_as_an_http_date_counts_from_the_answers_date(monkeypatch, v
     server's clock against itself: this machine's may be off)."""
     assert waits_for(monkeypatch, {"Retry-After": value, "Date": "Wed, 21 Oct 2026 07:28:00 GMT"}) == seconds
 
+
+def test_the_default_base_url_is_where_the_service_listens_by_default():
+    """`flask --app wsgi serve` listens on port 8000 (issue 46, part 7)."""
+    assert DEFAULT_BASE_URL == OAUTH_DEFAULT_BASE_URL == "http://127.0.0.1:8000"
+    seen = []
+    client = Client(api_key="svc_test_x", transport=httpx.MockTransport(
+        lambda request: seen.append(request) or httpx.Response(200, json={"id": "cmp_1"})))
+    client.company()
+    assert str(seen[0].url) == "http://127.0.0.1:8000/v1/company"

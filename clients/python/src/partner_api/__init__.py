@@ -1,7 +1,7 @@
 """A Python client for the Partner HR and Payroll API.
 
     from partner_api import Client
-    with Client(api_key="svc_test_...", base_url="http://127.0.0.1:5000") as client:
+    with Client(api_key="svc_test_...", base_url="http://127.0.0.1:8000") as client:
         for employee in client.employees.list():
             print(employee.staff_number, employee.hire_date)
 """

@@ -21,9 +21,10 @@ from urllib.parse import quote
 import httpx
 
 from partner_api._models import Model
+from partner_api._version import VERSION
 from partner_api.oauth import OAuthApp, Token
 
-DEFAULT_BASE_URL = "http://127.0.0.1:5000"
+DEFAULT_BASE_URL = "http://127.0.0.1:8000"  # where `flask --app wsgi serve` listens
 MAX_WAIT = 60.0  # seconds: the longest wait between two tries (a longer Retry-After is cut to it)
 # The IETF draft "The Idempotency-Key HTTP Header Field", as the API takes it: at most 255
 # printable ASCII characters.
@@ -112,7 +113,7 @@ class _Http:
                  transport: httpx.BaseTransport | None) -> None:
         self.max_retries, self.credential = max_retries, credential
         self.http = httpx.Client(base_url=base_url.rstrip("/"), timeout=timeout, transport=transport,
-                                 headers={"User-Agent": "partner-api-client/0.1.0"})
+                                 headers={"User-Agent": f"partner-api-client/{VERSION}"})
 
     def request(self, method: str, path: str, *, params: Mapping[str, Any] | None = None,
                 json: Any = None, idempotency_key: str | None = None) -> httpx.Response:
