@@ -7,9 +7,9 @@
 """
 
 from partner_api import oauth, webhooks
-from partner_api._client import OPERATIONS, ApiError, Client, CursorStore, FileCursorStore
+from partner_api._client import OPERATIONS, ApiError, Client, CursorStore, EventFeed, FileCursorStore
 from partner_api._models import Model
 from partner_api.oauth import OAuthApp, OAuthError, Token
 
-__all__ = ["OPERATIONS", "ApiError", "Client", "CursorStore", "FileCursorStore", "Model", "OAuthApp", "OAuthError",
-           "Token", "oauth", "webhooks"]
+__all__ = ["OPERATIONS", "ApiError", "Client", "CursorStore", "EventFeed", "FileCursorStore", "Model", "OAuthApp",
+           "OAuthError", "Token", "oauth", "webhooks"]

@@ -11,10 +11,11 @@ import re
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from datetime import datetime, timezone
 from email.utils import parsedate_to_datetime
 from pathlib import Path
+from types import TracebackType
 from typing import Any, Protocol
 from urllib.parse import quote
 
@@ -317,27 +318,89 @@ class Events(_Resource):
 
     def follow(self, *, cursor_store: CursorStore | None = None, types: Sequence[str] | None = None,
                since: datetime | None = None, poll: float = 1.0, max_poll: float = 30.0,
-               stop: Callable[[], bool] = lambda: False) -> Iterator[Model]:
+               stop: Callable[[], bool] = lambda: False) -> EventFeed:
         """Every new event as it comes, oldest first, for ever (or until `stop()`): the feed
         is asked again after `poll` seconds while nothing comes, backing off to `max_poll`.
-        An event counts as handled when the caller asks for the next one; `cursor_store`
-        then keeps its id, so a restart goes on after it: nothing lost, nothing repeated.
-        Without a stored place, it starts from `since` (default: now)."""
-        after = cursor_store.get() if cursor_store is not None else None
+        An event counts as handled when the caller asks for the next one or leaves the
+        loop; `cursor_store` then keeps its id, so a restart goes on after it: nothing
+        lost, nothing repeated. Left by an exception, a bare `for` loop cannot tell it
+        from a `break` (Python closes the feed the same way): inside
+        `with client.events.follow(...) as events:` the event whose handling raised is
+        not kept, and is handled again after the restart. Without a stored place, it
+        starts from `since` (default: now)."""
+        place = _Place(cursor_store)
+        return EventFeed(self._follow(place, types, since, poll, max_poll, stop), place)
+
+    def _follow(self, place: _Place, types: Sequence[str] | None, since: datetime | None, poll: float,
+                max_poll: float, stop: Callable[[], bool]) -> Generator[Model, None, None]:
+        after = place.store.get() if place.store is not None else None
         since = None if after else (since or datetime.now(timezone.utc))
         wait = poll
         while not stop():
             came = False
             for event in self.list(types=types, since=since if after is None else None, after=after, limit=200):
-                yield event
+                place.handed = event.id
+                try:
+                    yield event
+                except GeneratorExit:  # the loop was left (a `with` block decides in its __exit__)
+                    if not place.managed:
+                        place.keep()
+                    raise
+                place.keep()  # the caller asks for the next one: this one is handled
                 after, came = event.id, True
-                if cursor_store is not None:
-                    cursor_store.set(event.id)
                 if stop():
                     return
             wait = poll if came else min(wait * 2, max_poll)
             if not came:
                 time.sleep(wait)
+
+
+class _Place:
+    """Where a feed is: the event handed to the caller and not yet kept, the store that
+    keeps it, and whether a `with` block decides about the last one. The generator holds
+    this, never the EventFeed: a loop that drops the feed then closes the generator at
+    once (a cycle would leave it to the garbage collector)."""
+
+    def __init__(self, store: CursorStore | None) -> None:
+        self.store = store
+        self.handed: str | None = None
+        self.managed = False
+
+    def keep(self) -> None:
+        if self.handed is not None and self.store is not None:
+            self.store.set(self.handed)
+        self.handed = None
+
+
+class EventFeed(Iterator[Model]):
+    """What `events.follow` returns: iterate over it, in a `with` block to keep an event
+    whose handling raised for the restart. Leaving the loop, or `close()`, keeps the
+    place of the last event as handled."""
+
+    def __init__(self, events: Generator[Model, None, None], place: _Place) -> None:
+        self._events, self._place = events, place
+
+    def __iter__(self) -> EventFeed:
+        return self
+
+    def __next__(self) -> Model:
+        return next(self._events)
+
+    def close(self) -> None:
+        """Done: the last event counts as handled."""
+        self._place.keep()
+        self._events.close()
+
+    def __enter__(self) -> EventFeed:
+        self._place.managed = True
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                 traceback: TracebackType | None) -> None:
+        if kind is None:  # left by break or return: the last event was handled
+            self._place.keep()
+        self._place.handed = None  # left by an exception: its event is handled again after a restart
+        self._events.close()
 
 
 class Unset:
