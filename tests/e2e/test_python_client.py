@@ -63,6 +63,15 @@ with Client(api_key=key, base_url=base) as client:
                                       stop=lambda: len(again) >= 1):
         again.append(event.id)
     assert again == [last], again
+    handled, left = [client.sandbox.trigger("employee.updated").id for _ in range(2)]
+    for event in client.events.follow(cursor_store=store, types=["employee.updated"], poll=0.1):
+        assert event.id == handled, (event.id, handled)
+        break  # handled, then the loop is left: its place is kept
+    with client.events.follow(cursor_store=store, types=["employee.updated"], poll=0.1) as events:
+        for event in events:
+            assert event.id == left, (event.id, left)  # nothing repeated
+            break
+    assert store.get() == left
     hook = client.webhooks.create("https://93.184.215.14/hook", ["employee.updated"])
     assert hook.secret.startswith("whsec_") and [h.id for h in client.webhooks.list()] == [hook.id]
     assert client.webhooks.get(hook.id).url == "https://93.184.215.14/hook"
@@ -82,6 +91,13 @@ with Client(api_key=key, base_url=base) as client:
         assert refused.status == 404 and refused.code == "not_found" and refused.request_id
     else:
         raise AssertionError("a missing employee was not refused")
+    for wrong in ("../company", "..", "emp_1?x=1#y"):  # one escaped path segment each, never another resource
+        try:
+            client.employees.get(wrong)
+        except ApiError as refused:
+            assert refused.status == 404 and refused.code == "not_found", refused
+        else:
+            raise AssertionError(f"{wrong!r} was not refused")
 print("ok", company.id)
 """
 

@@ -17,7 +17,7 @@ from partner_api import Client, OAuthApp, Token
 
 
 def main(client_id: str, client_secret: str, redirect_uri: str, kept: Path) -> int:
-    base_url = os.environ.get("PARTNER_API_BASE_URL", "http://127.0.0.1:5000")
+    base_url = os.environ.get("PARTNER_API_BASE_URL", "http://127.0.0.1:8000")
     app = OAuthApp(client_id, client_secret, redirect_uri, base_url=base_url)
 
     def save(token: Token) -> None:

@@ -2,7 +2,7 @@
 you), every closed payroll run's journal checked to balance in Decimal, and a refusal
 reported with what support needs. Type-checked with `mypy --strict`.
 
-    PARTNER_API_KEY=svc_test_... PARTNER_API_BASE_URL=http://127.0.0.1:5000 python payroll_sync.py
+    PARTNER_API_KEY=svc_test_... PARTNER_API_BASE_URL=http://127.0.0.1:8000 python payroll_sync.py
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ def balanced(run: Model) -> Decimal:
 
 
 def main() -> int:
-    base_url = os.environ.get("PARTNER_API_BASE_URL", "http://127.0.0.1:5000")
+    base_url = os.environ.get("PARTNER_API_BASE_URL", "http://127.0.0.1:8000")
     with Client(api_key=os.environ["PARTNER_API_KEY"], base_url=base_url) as client:
         try:
             company = client.company()

@@ -74,21 +74,21 @@ def test_429_and_503_are_retried_after_retry_after_then_given_up(monkeypatch):
     assert gave_up.value.status == 429
 
 
-def test_connection_errors_are_retried_for_reads_only(monkeypatch):
+def test_connection_errors_are_retried_for_reads_and_keyed_posts(monkeypatch):
     monkeypatch.setattr("partner_api._client.time.sleep", lambda seconds: None)
     calls = []
 
     def handler(request):
-        calls.append(request.method)
+        calls.append((request.method, request.headers.get("Idempotency-Key")))
         if len(calls) == 1:
             raise httpx.ConnectError("refused")
         return httpx.Response(200, json={"id": "cmp_1"})
 
-    assert client_of(handler).company().id == "cmp_1" and calls == ["GET", "GET"]
+    assert client_of(handler).company().id == "cmp_1" and calls == [("GET", None), ("GET", None)]
     calls.clear()
-    with pytest.raises(httpx.ConnectError):
-        client_of(handler).sandbox.trigger("employee.created")
-    assert calls == ["POST"]  # never repeated blind
+    assert client_of(handler).sandbox.trigger("employee.created").id == "cmp_1"
+    [(method, key), again] = calls
+    assert method == "POST" and key and again == (method, key)  # the API does it once (Idempotency-Key)
 
 
 def test_follow_stops_at_the_event_after_which_stop_says_so_and_keeps_its_place(tmp_path):
@@ -104,3 +104,67 @@ def test_follow_stops_at_the_event_after_which_stop_says_so_and_keeps_its_place(
     for event in client_of(handler).events.follow(cursor_store=store, stop=lambda: len(seen) >= 1):
         seen.append(event.id)
     assert seen == ["evt_0"] and store.get() == "evt_0"
+
+
+def feed(request):
+    """The events feed of five events, honouring `after` (as the API does)."""
+    ids = [f"evt_{n}" for n in range(5)]
+    after = request.url.params.get("after")
+    rest = ids[ids.index(after) + 1:] if after else ids
+    return httpx.Response(200, json={"data": [{"id": i, "type": "employee.updated"} for i in rest],
+                                     "next_cursor": None})
+
+
+def test_follow_left_by_break_keeps_the_place_of_the_event_it_was_left_on(tmp_path, monkeypatch):
+    """"Nothing repeated": the consumer handled evt_1 and broke out of the loop; a restart
+    goes on with evt_2 (it began with evt_1 again)."""
+    from partner_api import FileCursorStore
+
+    monkeypatch.setattr("partner_api._client.time.sleep", lambda seconds: None)
+    store, seen = FileCursorStore(tmp_path / "place"), []
+    store.set("evt_0")
+    for event in client_of(feed).events.follow(cursor_store=store):
+        seen.append(event.id)
+        if event.id == "evt_1":
+            break
+    assert store.get() == "evt_1"
+    for event in client_of(feed).events.follow(cursor_store=store):
+        seen.append(event.id)
+        break
+    assert seen == ["evt_1", "evt_2"] and store.get() == "evt_2"
+
+
+def test_follow_in_a_with_block_keeps_the_place_on_break_and_not_on_an_exception(tmp_path, monkeypatch):
+    """A loop body that raises leaves the loop as a break does (Python tells the generator
+    nothing more); in `with ... as events:` the feed sees the difference: the event whose
+    handling raised is handled again after the restart."""
+    from partner_api import FileCursorStore
+
+    monkeypatch.setattr("partner_api._client.time.sleep", lambda seconds: None)
+    store = FileCursorStore(tmp_path / "place")
+    store.set("evt_0")
+    with pytest.raises(RuntimeError), client_of(feed).events.follow(cursor_store=store) as events:
+        for event in events:
+            if event.id == "evt_2":
+                raise RuntimeError("the database is away")
+    assert store.get() == "evt_1"  # evt_2 is not handled
+    with client_of(feed).events.follow(cursor_store=store) as events:
+        for event in events:
+            assert event.id == "evt_2"  # handled again
+            break
+    assert store.get() == "evt_2"
+
+
+def test_follow_without_with_counts_an_event_left_by_an_exception_as_handled(tmp_path, monkeypatch):
+    """The documented other side of a bare loop: Python closes the generator the same way
+    for a break and for an exception, so both keep the place (use `with` to tell them apart)."""
+    from partner_api import FileCursorStore
+
+    monkeypatch.setattr("partner_api._client.time.sleep", lambda seconds: None)
+    store = FileCursorStore(tmp_path / "place")
+    store.set("evt_0")
+    with pytest.raises(RuntimeError):
+        for event in client_of(feed).events.follow(cursor_store=store):
+            if event.id == "evt_1":
+                raise RuntimeError("boom")
+    assert store.get() == "evt_1"

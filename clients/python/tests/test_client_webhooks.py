@@ -45,3 +45,50 @@ def test_the_standard_webhooks_headers_verify_too():
     assert verify(BODY, headers, SECRET)["data"] == {"webhook_id": "whk_1"}
     with pytest.raises(SignatureError):
         verify(BODY + b"x", headers, SECRET)
+
+
+def standard_headers(secret, stamp, body=BODY, event_id="evt_1"):
+    from datetime import datetime, timezone
+    signature = Webhook(secret).sign(event_id, datetime.fromtimestamp(stamp, timezone.utc), body.decode())
+    return {"webhook-id": event_id, "webhook-timestamp": str(stamp), "webhook-signature": signature}
+
+
+@pytest.mark.parametrize("header", [
+    "t=" + "9" * 5000 + ",v1=abc",  # more digits than int() takes (it raised ValueError)
+    "t=²,v1=abc",  # str.isdigit() says yes, int() says no
+    contract_header(SECRET, "١٠٠٠"),  # Arabic-Indic digits, even signed as they are: only ASCII digits count
+    contract_header(SECRET, "1000").replace("v1=", "v1=é", 1),  # compare_digest raised TypeError on non-ASCII
+    "t=1e3,v1=abc", "t=,v1=abc", "t=1000,v1",
+])
+def test_a_contract_header_it_cannot_read_is_a_signature_error_not_a_crash(header):
+    """A receiver that answers 400 on SignatureError (as the docstring says) must never see
+    another exception for an unauthenticated request: it would answer 500."""
+    with pytest.raises(SignatureError):
+        verify(BODY, {"X-SVC-Signature": header}, SECRET, now=1000)
+
+
+def test_standard_webhooks_headers_it_cannot_read_are_signature_errors_not_crashes():
+    import time
+    now = int(time.time())
+    good = standard_headers(SECRET, now)
+    arabic = str(now).translate(str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩"))
+    for headers, body in [
+        ({**good, "webhook-signature": "v1"}, BODY),  # no comma: the package's unpacking raised ValueError
+        ({**good, "webhook-signature": "v1,a"}, BODY),  # not base64: binascii.Error
+        ({**good, "webhook-timestamp": arabic}, BODY),  # float() reads Arabic-Indic digits; the rule is ASCII
+        ({**good, "webhook-timestamp": "9" * 5000}, BODY),
+        (good, b"\xff\xfe"),  # not UTF-8: UnicodeDecodeError
+    ]:
+        with pytest.raises(SignatureError):
+            verify(body, headers, SECRET)
+
+
+@pytest.mark.parametrize("body", [b"not json", b"\xff\xfe", b"[1, 2]"])
+def test_a_signed_body_that_is_not_a_json_event_is_a_signature_error_too(body):
+    with pytest.raises(SignatureError):
+        verify(body, {"X-SVC-Signature": contract_header(SECRET, 1000, body)}, SECRET, now=1000)
+
+
+def test_spaces_after_the_contracts_commas_are_allowed():
+    header = contract_header(SECRET, 1000).replace(",", ", ")
+    assert verify(BODY, {"X-SVC-Signature": header}, SECRET, now=1000)["id"] == "evt_1"

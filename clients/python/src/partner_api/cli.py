@@ -1,6 +1,6 @@
 """`partner-api`: the service's events on a developer's machine.
 
-    partner-api listen --forward-to http://127.0.0.1:8000/webhooks [--events T1,T2] [--since T]
+    partner-api listen --forward-to http://127.0.0.1:8098/hook [--events T1,T2] [--since T]
     partner-api trigger employee.updated
 
 `listen` follows the events feed (from now, or from `--since`) and POSTs each event's body

@@ -25,7 +25,9 @@ from authlib.common.security import generate_token
 from authlib.oauth2.rfc6749.parameters import prepare_grant_uri
 from authlib.oauth2.rfc7636 import create_s256_code_challenge
 
-DEFAULT_BASE_URL = "http://127.0.0.1:5000"
+from partner_api._version import VERSION
+
+DEFAULT_BASE_URL = "http://127.0.0.1:8000"  # where `flask --app wsgi serve` listens
 LEEWAY = 30.0  # seconds: a token this close to its end is refreshed before it is used
 
 
@@ -86,7 +88,7 @@ class OAuthApp:
         self.client_id, self.redirect_uri = client_id, redirect_uri
         self._http = httpx.Client(base_url=base_url.rstrip("/"), timeout=timeout, transport=transport,
                                   auth=httpx.BasicAuth(client_id, client_secret),
-                                  headers={"User-Agent": "partner-api-client/0.1.0"})
+                                  headers={"User-Agent": f"partner-api-client/{VERSION}"})
         self._metadata: dict[str, Any] | None = None
         self._refreshing = threading.Lock()
 

@@ -10,6 +10,7 @@ import base64
 import hashlib
 import hmac
 import json
+import re
 import secrets
 import time
 from collections.abc import Mapping
@@ -43,24 +44,58 @@ class SignatureError(Exception):
 
 def verify(body: bytes, headers: Mapping[str, str], secret: str, *, now: float | None = None) -> dict[str, Any]:
     """The event of a delivery whose signature (either form) matches `secret`; any `v1`
-    value of the contract's header may match (a rotation signs with both secrets)."""
+    value of the contract's header may match (a rotation signs with both secrets).
+    Whatever the headers and body hold, anything short of that is a `SignatureError`
+    (as Stripe's `verify_header` turns every unreadable header into its one error): a
+    receiver answers it with 400, never 500."""
     lowered = {name.lower(): value for name, value in headers.items()}
     now = time.time() if now is None else now
     if "x-svc-signature" in lowered:
-        parts = [part.split("=", 1) for part in lowered["x-svc-signature"].split(",") if "=" in part]
-        stamps = [value for name, value in parts if name.strip() == "t"]
-        if not stamps or not stamps[0].isdigit():
-            raise SignatureError("no timestamp in X-SVC-Signature")
-        if abs(now - int(stamps[0])) > TOLERANCE:
+        parts = [[piece.strip() for piece in part.split("=", 1)]
+                 for part in lowered["x-svc-signature"].split(",") if "=" in part]
+        stamps = [value for name, value in parts if name == "t"]
+        stamp = _seconds(stamps[0]) if stamps else None
+        if stamp is None:
+            raise SignatureError("no timestamp in X-SVC-Signature (t=, Unix seconds in ASCII digits)")
+        if abs(now - stamp) > TOLERANCE:
             raise SignatureError("the timestamp is more than 5 minutes away")
-        expected = hmac.new(secret.encode(), stamps[0].encode() + b"." + body, hashlib.sha256).hexdigest()
-        if not any(hmac.compare_digest(expected, value.strip()) for name, value in parts if name.strip() == "v1"):
+        signed = stamps[0].encode() + b"." + body  # the timestamp as sent (ASCII digits by now)
+        expected = hmac.new(secret.encode(), signed, hashlib.sha256).hexdigest()
+        # A non-ASCII value cannot be a hex digest (and compare_digest raises TypeError on one).
+        if not any(value.isascii() and hmac.compare_digest(expected, value) for name, value in parts if name == "v1"):
             raise SignatureError("no v1 signature matches this secret")
-        event: dict[str, Any] = json.loads(body)
-        return event
+        return _event(body)
     if "webhook-signature" in lowered:
+        # The package reads the timestamp with float() (Arabic-Indic digits, "1e9") and
+        # raises ValueError on a signature it cannot split or decode; the rule here is
+        # Unix seconds in ASCII digits, and every failure is this module's one error.
+        stamp = _seconds(lowered.get("webhook-timestamp", ""))
+        if stamp is None:
+            raise SignatureError("no timestamp in webhook-timestamp (Unix seconds in ASCII digits)")
+        if abs(now - stamp) > TOLERANCE:
+            raise SignatureError("the timestamp is more than 5 minutes away")
         try:
-            return Webhook(secret).verify(body, dict(lowered))  # type: ignore[no-any-return]
-        except WebhookVerificationError as exc:
-            raise SignatureError(str(exc)) from None
+            Webhook(secret).verify(body, dict(lowered), json_parse=False)
+        except (WebhookVerificationError, ValueError) as exc:
+            raise SignatureError(str(exc) or type(exc).__name__) from None
+        return _event(body)
     raise SignatureError("no signature header")
+
+
+def _seconds(text: str) -> int | None:
+    """A Unix time in ASCII digits (`str.isdigit()` also says yes to '²' and Arabic-Indic
+    digits), at most 12 of them (beyond the year 30000: never within the tolerance; int()
+    refuses over 4,300), else None."""
+    text = text.strip()
+    return int(text) if re.fullmatch(r"[0-9]{1,12}", text) else None
+
+
+def _event(body: bytes) -> dict[str, Any]:
+    """The signed body as the event it must be: a JSON object."""
+    try:
+        event = json.loads(body)
+    except ValueError:  # not JSON, or not UTF-8
+        raise SignatureError("the signed body is not a JSON event") from None
+    if not isinstance(event, dict):
+        raise SignatureError("the signed body is not a JSON event")
+    return event
