@@ -11,7 +11,7 @@ import json
 from typing import Any
 
 import flask_smorest
-from flask import Response, current_app, request
+from flask import Response, current_app, g, request
 from webargs.flaskparser import FlaskParser
 from werkzeug.exceptions import RequestEntityTooLarge
 
@@ -31,9 +31,17 @@ def empty_response(status: int) -> Response:
 
 
 def read_body() -> bytes:
-    """The request body, at most MAX_CONTENT_LENGTH bytes (Contract, Limits: 1 MB).
+    """The request body, at most MAX_CONTENT_LENGTH bytes (Contract, Limits: 1 MB), read
+    once per request: the Idempotency-Key's fingerprint (app/api/idempotency.py) and the
+    view's arguments read the same bytes."""
+    body = g.get("request_body")
+    if body is None:
+        body = g.request_body = _read_body()
+    return body
 
-    A declared length over the limit was refused before any reading (request_id.py).
+
+def _read_body() -> bytes:
+    """A declared length over the limit was refused before any reading (request_id.py).
     A chunked body has no declared length: Werkzeug's own reader stops at the limit
     without saying the body was longer, so it is read here, to one byte past the
     limit, from the stream the server ends at the body's end."""

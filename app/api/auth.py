@@ -4,7 +4,8 @@ Order of checks (each failure answers at once): the operation's release is live
 (else 404), the bearer credential (401), the company has the Partner API on (403
 `api_not_enabled`), the credential's rate limit (429), the operation's scope (403
 `insufficient_scope`), then no query parameter the operation does not take, and none
-given twice (400). Views declare their contract name, release and scope with `@operation`.
+given twice (400). Views declare their contract name, release and scope with `@operation`,
+which also makes every POST honour `Idempotency-Key` (app/api/idempotency.py).
 """
 
 from collections.abc import Callable, Iterable
@@ -14,6 +15,7 @@ from flask import Flask, Request, Response, current_app, g, request
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
 from flask_smorest import Blueprint
 
+from app.api.idempotency import idempotent
 from app.api.principal_cache import authenticator
 from app.api.problems import PROBLEM_MIMETYPE, ApiProblem
 from app.api.schemas import ProblemSchema
@@ -55,6 +57,8 @@ def operation(blp: Blueprint, operation_id: str, *, release: str, scope: str | N
             responses.setdefault(status, []).append({"schema": ProblemSchema, "description": description,
                                                      "content_type": PROBLEM_MIMETYPE})
         who = f"Scope: `{scope}`." if scope else "Any valid key."
+        if func.__name__ == "post":  # every POST takes an Idempotency-Key (v1.3)
+            func = idempotent(func)
         func = blp.doc(operationId=operation_id, description=f"{who} Release {release}.",
                        security=[{"bearerAuth": []}], **{"x-release": release})(func)
         func.operation_id, func.release, func.scope = operation_id, release, scope

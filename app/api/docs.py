@@ -28,8 +28,9 @@ def page_headers(response: Response) -> Response:
     return response
 
 ERROR_ADVICE = {
-    "invalid_request": "Fix the query parameter, JSON syntax or cursor named in `detail`. "
-                       "Cursors are only valid with the filters they were issued for.",
+    "invalid_request": "Fix the query parameter, JSON syntax, cursor or `Idempotency-Key` named in `detail`. "
+                       "Cursors are only valid with the filters they were issued for; an `Idempotency-Key` is 1 to "
+                       "255 printable ASCII characters.",
     "unauthenticated": "Send `Authorization: Bearer <key>`. Live keys (`svc_live_`) reach live "
                        "companies only, sandbox keys (`svc_test_`) sandboxes only. Revoked keys stop at once.",
     "insufficient_scope": "Create a key with the scope named in `detail`; scopes of a key never change.",
@@ -40,8 +41,14 @@ ERROR_ADVICE = {
                  "(a draft payroll run), or the operation is not live yet.",
     "method_not_allowed": "Use a method listed in the `Allow` header.",
     "conflict": "The request conflicts with the resource's current state.",
+    "idempotency_key_in_use": "A POST with this `Idempotency-Key` is still running (beyond the contract, v1.3). "
+                              "Send the same request again in a moment: once the first is answered, you get its "
+                              "answer, with `Idempotent-Replayed: true`.",
     "payload_too_large": "Send at most 500 events and at most 1 MB per request.",
     "validation_failed": "Each item of `errors[]` names a field (`path`) and what is wrong with it.",
+    "idempotency_key_reused": "This `Idempotency-Key` came with another request (another body, operation or "
+                              "credential) in the last 24 hours (beyond the contract, v1.3); nothing was done. "
+                              "Send a new key with each new request, and the same key only with the same request.",
     "rate_limited": "Wait `Retry-After` seconds. The allowance is 600 requests per minute per key "
                     "by default; `X-RateLimit-Reset` says when it is fully restored.",
     "internal_error": "A fault on our side, logged with your `request_id`. Retry with backoff.",

@@ -9,6 +9,10 @@ clients from it, so it describes every header and error the service really sends
 - Every GET (v1.3, beyond the contract) declares the `ETag` of its 200, takes
   `If-None-Match`, and documents the bodiless `304` it answers when the tag still holds
   (app/api/conditional.py).
+- Every POST (v1.3, beyond the contract) takes `Idempotency-Key`, declares
+  `Idempotent-Replayed` on its success, and the problems a key may answer: 400 (not a
+  key), 409 `idempotency_key_in_use`, 422 `idempotency_key_reused`
+  (app/api/idempotency.py).
 - flask-smorest's own pagination and ETag components are left out: the API uses neither
   (its ETag machinery needs a schema pass per response; ours hashes the bytes sent).
 """
@@ -41,6 +45,10 @@ HEADERS = {
     "ETag": {"description": "A strong tag of this body (beyond the contract, v1.3): send it back in "
                             "`If-None-Match` to be answered 304 while the body is the same.",
              "schema": {"type": "string", "example": '"5d41402abc4b2a76b9719d911017c592"'}, "x-release": ADDITIONS},
+    "Idempotent-Replayed": {"description": "`true` on an answer given again (beyond the contract, v1.3): a request "
+                                           "with this `Idempotency-Key` was answered before, and this is that "
+                                           "answer, its status and body; nothing was done again. Absent otherwise.",
+                            "schema": {"type": "string", "enum": ["true"]}, "x-release": ADDITIONS},
 }
 RATE_LIMIT = ("X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset")
 
@@ -71,6 +79,44 @@ NOT_MODIFIED = {
     "x-release": ADDITIONS,
 }
 
+IDEMPOTENCY_KEY = {
+    "name": "Idempotency-Key", "in": "header", "required": False, "x-release": ADDITIONS,
+    "description": "Beyond the contract (v1.3): a key of your choosing (a UUID is a good one), 1 to 255 printable "
+                   "ASCII characters, bare or as the IETF draft's quoted string. Send the same request again with "
+                   "the same key within 24 hours, and you get the first answer again (its status and body, with "
+                   "`Idempotent-Replayed: true`) and nothing is done twice. Only a success is kept: after an error "
+                   "the key is free again. The key is your company's; another request with it (another body, "
+                   "operation or credential) is 422 `idempotency_key_reused`, and the same one while the first "
+                   "still runs 409 `idempotency_key_in_use`.",
+    "schema": {"type": "string", "minLength": 1, "maxLength": 255, "pattern": "^[!-~]([ -~]*[!-~])?$",
+               "example": "8e03978e-40d5-43e8-bc93-6894a57f9324"},
+}
+IDEMPOTENCY_PROBLEMS = {
+    "400": "Beyond the contract (v1.3), `invalid_request` also for an `Idempotency-Key` that is not 1 to 255 "
+           "printable ASCII characters.",
+    "409": "Beyond the contract (v1.3), `idempotency_key_in_use`: a request with this `Idempotency-Key` is still "
+           "running; send it again in a moment.",
+    "422": "Beyond the contract (v1.3), `idempotency_key_reused`: this `Idempotency-Key` came with another request "
+           "in the last 24 hours; nothing was done.",
+}
+
+
+def document_idempotency(operation: dict[str, Any]) -> None:
+    """What every POST says of `Idempotency-Key`: the parameter, the header of a replayed
+    success, and the problems a key may answer (beside the operation's own, or added)."""
+    operation["parameters"] = [*operation.get("parameters", []), IDEMPOTENCY_KEY]
+    responses = operation.setdefault("responses", {})
+    for status, response in responses.items():
+        if str(status).startswith("2") and isinstance(response, dict):
+            response["headers"] = {**response.get("headers", {}), **header_refs("Idempotent-Replayed")}
+    for status, text in IDEMPOTENCY_PROBLEMS.items():
+        known = next((known for known in responses if str(known) == status), None)
+        if known is not None:
+            responses[known]["description"] = f"{responses[known]['description']} {text}"
+        else:
+            responses[status] = {"description": text, "x-release": ADDITIONS,
+                                 "content": {PROBLEM_MIMETYPE: {"schema": {"$ref": "#/components/schemas/Problem"}}}}
+
 
 class ResponseHeadersPlugin(BasePlugin):
     """Adds the headers above to every response of every operation, and the conditional
@@ -88,6 +134,8 @@ class ResponseHeadersPlugin(BasePlugin):
                 responses["304"] = {**NOT_MODIFIED, "headers": header_refs("ETag")}
                 responses[ok]["headers"] = {**header_refs("ETag"), **responses[ok].get("headers", {})}
                 operation["parameters"] = [*operation.get("parameters", []), IF_NONE_MATCH]
+            if method == "post":
+                document_idempotency(operation)
             for status, response in responses.items():
                 if isinstance(response, dict) and "$ref" not in response:
                     response["headers"] = {**headers_of(status), **response.get("headers", {})}

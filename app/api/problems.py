@@ -29,8 +29,10 @@ CODES = {
     "not_found": (404, "No such resource"),
     "method_not_allowed": (405, "This method is not allowed on this resource"),
     "conflict": (409, "The request conflicts with the current state"),
+    "idempotency_key_in_use": (409, "A request with this Idempotency-Key is still running"),
     "payload_too_large": (413, "The request body is too large"),
     "validation_failed": (422, "The request body failed validation"),
+    "idempotency_key_reused": (422, "This Idempotency-Key was sent with another request"),
     "rate_limited": (429, "Too many requests"),
     "internal_error": (500, "Internal server error; retry with backoff"),
 }

@@ -11,7 +11,8 @@ One module per family: `outbox` (fanning events out into webhook deliveries, and
 events' 30-day retention),
 `webhooks` (sending them, owner notices, the log's retention), `attendance` (pairing and
 expiring clock events), `employments` (ending those whose last day has come, hourly),
-`reconcile` (the nightly announcement of bulk changes),
+`reconcile` (the nightly announcement of bulk changes), `idempotency` (the nightly
+pruning of POSTs' Idempotency-Keys past their 24 hours),
 `sweeper` (finding due work no queue holds). Jobs reach the app's Runtime and queue
 through `app.extensions.runtime()` and `app.jobs.queues.job_queue()`: they run inside an
 app context.
@@ -19,7 +20,7 @@ app context.
 
 from dataclasses import dataclass
 
-from app.jobs import attendance, employments, outbox, reconcile, sweeper, webhooks
+from app.jobs import attendance, employments, idempotency, outbox, reconcile, sweeper, webhooks
 
 
 @dataclass(frozen=True)
@@ -40,4 +41,5 @@ def periodic(sweep_seconds=60):
         "reconcile": Periodic(reconcile.reconcile, cron="0 23 * * *"),
         "prune_deliveries": Periodic(webhooks.prune_deliveries, cron="30 23 * * *"),
         "prune_events": Periodic(outbox.prune_events, cron="45 23 * * *"),
+        "prune_idempotency_keys": Periodic(idempotency.prune_idempotency_keys, cron="50 23 * * *"),
     }

@@ -5,6 +5,7 @@ from app.models.base import BaseModel, db, make_database
 from app.models.company import Branch, Company, Entity, Membership, User
 from app.models.employees import Employee
 from app.models.events import EmployeeAnnouncement, OutboxEvent
+from app.models.idempotency import IdempotencyKey
 from app.models.keys import ApiKey
 from app.models.oauth import OAuthApp, OAuthCode, OAuthConnection, OAuthToken
 from app.models.payroll import (
@@ -24,14 +25,14 @@ ALL_MODELS = (
     User, Company, Membership, Entity, Branch, Employee, PayrollRun, PayrollLine, EndOfServiceBalance,
     PayrollComponent, JournalEntry, JournalLine, AccountMapping, ApiKey, OutboxEvent, EmployeeAnnouncement,
     AttendanceEvent, IdentityLink, AttendanceDay, ConsoleSession, PasswordReset, WebhookEndpoint, WebhookDelivery,
-    OAuthApp, OAuthConnection, OAuthCode, OAuthToken,
+    OAuthApp, OAuthConnection, OAuthCode, OAuthToken, IdempotencyKey,
 )
 
 __all__ = [
     "ALL_MODELS", "AccountMapping", "ApiKey", "AttendanceDay", "AttendanceEvent", "BaseModel", "Branch", "Company",
     "ConsoleSession",
-    "Employee", "EmployeeAnnouncement", "EndOfServiceBalance", "Entity", "IdentityLink", "JournalEntry",
-    "JournalLine", "Membership",
+    "Employee", "EmployeeAnnouncement", "EndOfServiceBalance", "Entity", "IdempotencyKey", "IdentityLink",
+    "JournalEntry", "JournalLine", "Membership",
     "OAuthApp", "OAuthCode", "OAuthConnection", "OAuthToken", "OutboxEvent", "PasswordReset", "PayrollComponent",
     "PayrollLine", "PayrollRun", "User", "WebhookDelivery", "WebhookEndpoint", "db", "make_database",
 ]
