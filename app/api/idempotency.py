@@ -41,7 +41,11 @@ def idempotent(view: Any) -> Any:
         principal: Principal = g.principal
         credential = f"{principal.kind}:{principal.credential_id}"  # one credential's answer is no other's
         request_print = idempotency.fingerprint(credential, request.method, request.full_path, read_body())
-        decision = idempotency.claim(principal.company.id, key, request_print, runtime().now())
+        current = runtime()
+        sealer = current.sealer
+        if sealer is None:
+            raise RuntimeError("keeping answers needs a Runtime with the app's sealer (create_app gives it one)")
+        decision = idempotency.claim(principal.company.id, key, request_print, current.now(), sealer)
         if isinstance(decision, idempotency.Replay):
             return replayed(decision.answer)
         if isinstance(decision, idempotency.Reused):
@@ -58,7 +62,7 @@ def idempotent(view: Any) -> Any:
         if 200 <= response.status_code < 300 and not response.is_streamed:
             answer = idempotency.Answer(response.status_code, response.headers.get("Content-Type"),
                                         response.get_data())
-            if not idempotency.answered(decision, answer):
+            if not idempotency.answered(decision, answer, sealer):
                 log.warning("request_id=%s: the answer under an Idempotency-Key was not kept: the request ran past "
                             "its lease (%s) and another took the key over", g.get("request_id"), idempotency.LEASE)
         else:

@@ -21,7 +21,7 @@ class IdempotencyKey(BaseModel):
     created_at = pw.DateTimeField()  # the 24 hours count from here
     status = pw.IntegerField(null=True)  # the first answer, once there is one
     content_type = pw.CharField(max_length=100, null=True)  # null: a body-less answer (202, 204)
-    body = pw.BlobField(null=True)
+    body = pw.BlobField(null=True)  # sealed (app/domain/kernel/sealing.py): a new endpoint's answer holds its secret
 
     class Meta:
         indexes = ((("company", "key"), True), (("created_at",), False))

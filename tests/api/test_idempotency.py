@@ -70,6 +70,8 @@ def test_a_create_sent_again_gets_the_first_answer_and_makes_one_endpoint(client
     assert first.status_code == 201
     replays(first, again)
     assert again.get_json()["secret"] == first.get_json()["secret"]  # the one secret, shown to its creator again
+    kept = IdempotencyKey.get(IdempotencyKey.key == "create-1").body
+    assert first.get_json()["secret"].encode() not in bytes(kept)  # sealed: a copy of the database reveals none
     assert endpoints_of(sandbox) == 1
     assert client.post("/v1/webhooks", headers=keyed(headers, "create-2"), json=HOOK).status_code == 201
     assert endpoints_of(sandbox) == 2  # another key is another request
@@ -167,12 +169,13 @@ def test_a_key_is_its_companys_alone(client, headers, sandbox, make_sandbox, mak
 
 # A key still running: 409; a request that died lets go of it
 
-def test_a_key_held_by_a_request_that_died_is_409_until_its_lease_runs_out(client, headers, sandbox, clock):
+def test_a_key_held_by_a_request_that_died_is_409_until_its_lease_runs_out(client, headers, sandbox, clock, runtime):
     body = {"type": "employee.updated"}
     # What a process killed in the middle of this very request leaves: the key claimed, never answered.
     credential = f"api_key:{ApiKey.get(ApiKey.company == sandbox.id).id}"
     request = idempotency.fingerprint(credential, "POST", "/v1/sandbox/events?", json.dumps(body).encode())
-    assert isinstance(idempotency.claim(sandbox.id, "orphan", request, clock.now()), idempotency.Claimed)
+    claimed = idempotency.claim(sandbox.id, "orphan", request, clock.now(), runtime.sealer)
+    assert isinstance(claimed, idempotency.Claimed)
     assert_problem(client.post("/v1/sandbox/events", headers=keyed(headers, "orphan"), json=body),
                    409, "idempotency_key_in_use")
     clock.advance(seconds=idempotency.LEASE.total_seconds())
@@ -305,7 +308,8 @@ def test_every_post_documents_the_key_its_problems_and_the_replay_header(documen
     assert not any(p["name"] == "Idempotency-Key" for op in gets for p in op.get("parameters", []))
 
 
-def test_replays_and_key_problems_validate_against_the_document(client, headers, sandbox, document, loopback, clock):
+def test_replays_and_key_problems_validate_against_the_document(client, headers, sandbox, document, loopback, clock,
+                                                                runtime):
     openapi = contract(document)
     first = validated(openapi, client.post("/v1/webhooks", headers=keyed(headers, "doc"), json=HOOK))
     validated(openapi, client.post("/v1/webhooks", headers=keyed(headers, "doc"), json=HOOK))
@@ -320,7 +324,8 @@ def test_replays_and_key_problems_validate_against_the_document(client, headers,
                    400, "invalid_request")
     credential = f"api_key:{ApiKey.get(ApiKey.company == sandbox.id).id}"  # a request with this key still runs
     running = idempotency.fingerprint(credential, "POST", f"/v1/webhooks/{endpoint}/test?", b"")
-    assert isinstance(idempotency.claim(sandbox.id, "doc-busy", running, clock.now()), idempotency.Claimed)
+    claimed = idempotency.claim(sandbox.id, "doc-busy", running, clock.now(), runtime.sealer)
+    assert isinstance(claimed, idempotency.Claimed)
     assert_problem(validated(openapi, client.post(f"/v1/webhooks/{endpoint}/test", headers=keyed(headers, "doc-busy"))),
                    409, "idempotency_key_in_use")
 

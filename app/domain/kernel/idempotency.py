@@ -7,7 +7,8 @@ A key is its company's. The first request to send it claims it with one INSERT o
 unique (company, key) index, committed at once in its own short transaction: of two
 requests at once, one inserts and runs, the other meets the row. The row remembers the
 request (its `fingerprint`: the credential, method, path and body) and, once it
-succeeded, its answer (status, content type, body). For KEPT (24 hours) from the claim:
+succeeded, its answer (status, content type, and body sealed with the app's sealer: a
+created endpoint's answer holds its signing secret). For KEPT (24 hours) from the claim:
 
 - the same key and request, answered: `Replay`, the first answer again;
 - the same key with another request (another body, path or credential): `Reused` (422);
@@ -38,6 +39,7 @@ from peewee import IntegrityError
 from app.domain.kernel.clock import from_db, to_db
 from app.domain.kernel.errors import DomainError
 from app.domain.kernel.ids import new_id, random_token
+from app.domain.kernel.sealing import Sealer
 from app.models.base import tuple_rows, write_transaction
 from app.models.idempotency import IdempotencyKey
 
@@ -128,9 +130,10 @@ class Reused:
 Decision = Claimed | Replay | InUse | Reused
 
 
-def claim(company_id: str, key: str, request: str, now: datetime) -> Decision:
+def claim(company_id: str, key: str, request: str, now: datetime, sealer: Sealer) -> Decision:
     """Claim `key` of the company for the request whose fingerprint is `request`, or say
-    why not. Call outside any transaction of the request's own: the claim commits at once."""
+    why not (`sealer` opens a kept answer). Call outside any transaction of the request's
+    own: the claim commits at once."""
     for _ in range(3):  # a row met, then gone (released or pruned) before it was read: again
         lease = random_token(22)
         row_id = new_id("idk")
@@ -146,7 +149,7 @@ def claim(company_id: str, key: str, request: str, now: datetime) -> Decision:
                                       .first())
         if row is None:
             continue
-        decided = _decide(row, request, now)
+        decided = _decide(row, request, now, sealer)
         if decided is not None:
             return decided
         if _take_over(row, request, lease, now):
@@ -155,16 +158,15 @@ def claim(company_id: str, key: str, request: str, now: datetime) -> Decision:
     return InUse()
 
 
-def _decide(row: IdempotencyKey, request: str, now: datetime) -> Decision | None:
+def _decide(row: IdempotencyKey, request: str, now: datetime, sealer: Sealer) -> Decision | None:
     """What a request meets in a taken key; None when the key is free to take over (its
     24 hours are over, or its request died before answering)."""
     if from_db(row.created_at) + KEPT <= now:
         return None
     if row.fingerprint != request:
         return Reused()
-    if row.status is not None:
-        body = row.body
-        return Replay(Answer(row.status, row.content_type, bytes(body) if body is not None else b""))
+    if row.status is not None and row.body is not None:  # answered: `answered` writes both at once
+        return Replay(Answer(row.status, row.content_type, sealer.open_bytes(bytes(row.body))))
     if row.locked_until is not None and from_db(row.locked_until) > now:
         return InUse()
     return None
@@ -181,12 +183,12 @@ def _take_over(row: IdempotencyKey, request: str, lease: str, now: datetime) -> 
     return taken == 1
 
 
-def answered(claimed: Claimed, answer: Answer) -> bool:
-    """Keep the answer of the request that holds the key; False if it no longer does (it
-    ran past its lease and another request took the key over)."""
+def answered(claimed: Claimed, answer: Answer, sealer: Sealer) -> bool:
+    """Keep the answer of the request that holds the key, its body sealed; False if it no
+    longer does (it ran past its lease and another request took the key over)."""
     with write_transaction():
         kept: int = (IdempotencyKey.update(status=answer.status, content_type=answer.content_type,
-                                           body=answer.body, locked_until=None)
+                                           body=sealer.seal_bytes(answer.body), locked_until=None)
                      .where(IdempotencyKey.id == claimed.row_id, IdempotencyKey.lease == claimed.lease,
                             IdempotencyKey.status.is_null())
                      .execute())

@@ -1,5 +1,6 @@
-"""Sealing secrets the service must read back (webhook signing secrets): encrypted with
-keys derived from the app's SECRET_KEY, so a copy of the database alone reveals none.
+"""Sealing secrets the service must read back (webhook signing secrets, and answers kept
+for an Idempotency-Key, which may hold one): encrypted with keys derived from the app's
+SECRET_KEY, so a copy of the database alone reveals none.
 
 Fernet (AES-128-CBC + HMAC-SHA256, from `cryptography`) with one key per secret key,
 derived by HKDF-SHA256 for this purpose only. The first key seals; every key opens, so
@@ -29,6 +30,16 @@ class Sealer:
         """The text, or ValueError if no current or fallback key opens it."""
         try:
             return self._fernet.decrypt(sealed.encode("ascii")).decode()
+        except InvalidToken:
+            raise ValueError("sealed with a key this service no longer has") from None
+
+    def seal_bytes(self, data: bytes) -> bytes:
+        return self._fernet.encrypt(data)
+
+    def open_bytes(self, sealed: bytes) -> bytes:
+        """The bytes, or ValueError if no current or fallback key opens them."""
+        try:
+            return self._fernet.decrypt(sealed)
         except InvalidToken:
             raise ValueError("sealed with a key this service no longer has") from None
 
