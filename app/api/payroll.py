@@ -17,7 +17,7 @@ blp = ApiBlueprint("payroll", __name__, url_prefix="/v1/payroll-runs",
                 description="Closed payroll runs: run-level totals, components and journal. "
                             "Draft runs are never exposed; no per-employee amount appears anywhere.")
 
-MONTH = r"^\d{4}-(0[1-9]|1[0-2])$"
+MONTH = r"^[0-9]{4}-(0[1-9]|1[0-2])$"  # the digits 0-9 only: a regex's \d also takes "٢٠٢٦"
 MONEY = {"description": "Decimal string in the currency's minor-unit precision.", "example": "1250.500"}
 
 SUMMARY_EXAMPLE = {

@@ -9,6 +9,7 @@ from marshmallow import EXCLUDE, RAISE, Schema, fields, pre_load, validate
 
 from app.api.problems import CODES
 from app.domain.kernel.clock import parse_rfc3339
+from app.domain.kernel.text import ascii_int
 from app.extensions import beyond_contract
 from config import ADDITIONS
 
@@ -86,9 +87,21 @@ def page_schema(item_schema: type[Schema], name: str) -> type[Schema]:
     )
 
 
+class QueryInteger(fields.Integer):
+    """A whole number in a query string, written with the digits 0-9 (kernel/text.py):
+    marshmallow's Integer takes what int() takes, "١٠", " 10" and "1_0" among them."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any) -> int:
+        number = ascii_int(value)
+        if number is None:
+            raise self.make_error("invalid", input=value)
+        return number
+
+
 class PageArgsSchema(OpenSchema):
-    limit = fields.Integer(
+    limit = QueryInteger(
         load_default=50, validate=validate.Range(min=1, max=200),
+        error_messages={"invalid": "a whole number written with the digits 0-9"},
         metadata={"description": "Page size, 1 to 200."},
     )
     cursor = fields.String(metadata={"description": "Opaque `next_cursor` of the previous page."})

@@ -152,7 +152,9 @@ def _events(*, required: bool = False) -> fields.List[str]:
 
 
 class CreateWebhookEndpointSchema(OpenSchema):
-    url = _url("`https://` on a public host, at most 2,048 characters, no user name or password.", required=True)
+    url = _url("`https://` on a public host, at most 2,048 characters, no user name or password, and no whitespace, "
+               "control character (C0, C1) or bidirectional control (U+202A-U+202E, U+2066-U+2069): 422 naming "
+               "`url` and the character's code point.", required=True)
     events = _events(required=True)
     rate_limit = _rate_limit(RATE_LIMIT_TEXT + " Left out: none.")
 

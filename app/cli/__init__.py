@@ -14,7 +14,7 @@ from flask.cli import AppGroup, with_appcontext
 
 from app.cli import attendance, hr
 from app.cli.backup import backup_cli
-from app.cli.common import country_option, emit, json_option, one_line_errors, reported
+from app.cli.common import WholeNumber, country_option, emit, json_option, one_line_errors, reported
 from app.cli.jobs import jobs_cli
 from app.cli.oauth import oauth_cli
 from app.cli.webhooks import webhooks_cli
@@ -236,8 +236,8 @@ def _keep_key(secret):
 
 @click.command("serve")
 @click.option("--host", default="127.0.0.1")
-@click.option("--port", default=5000, type=int)
-@click.option("--workers", default=2, type=int)
+@click.option("--port", default=5000, type=WholeNumber(max=65535))
+@click.option("--workers", default=2, type=WholeNumber(min=1))
 @click.option("--email", default="developer@example.com", help="Owner of the demo sandbox.")
 @click.option("--country", default="KW", type=click.Choice(COUNTRY_CODES, case_sensitive=False))
 @click.option("--new-key", is_flag=True, help="Revoke the sandbox key printed before and print a new one.")

@@ -5,7 +5,7 @@ import click
 from flask import current_app
 from flask.cli import AppGroup
 
-from app.cli.common import reported
+from app.cli.common import WholeNumber, reported
 from app.ops.backup import BackupError, create, restore
 
 backup_cli = AppGroup("backup", help="Back the database up, and restore it into an empty one.")
@@ -13,7 +13,7 @@ backup_cli = AppGroup("backup", help="Back the database up, and restore it into 
 
 @backup_cli.command("create")
 @click.argument("path")
-@click.option("--keep-days", type=click.IntRange(min=1), default=None,
+@click.option("--keep-days", type=WholeNumber(min=1), default=None,
               help="PATH is a folder: also remove this tool's backups there older than this.")
 @reported
 def backup_create(path, keep_days):

@@ -11,7 +11,7 @@ from flask import current_app
 
 from app.domain.kernel.countries import COUNTRY_CODES
 from app.domain.kernel.errors import DomainError, ValidationFailed
-from app.domain.kernel.text import first_unstorable
+from app.domain.kernel.text import ascii_int, first_unstorable
 from app.jobs.queues import job_queue
 from app.models.base import connection
 
@@ -20,6 +20,18 @@ country_option = click.option(
     help="Country code.",
 )
 json_option = click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+
+
+class WholeNumber(click.IntRange):
+    """A whole number option, written with the digits 0-9 (app/domain/kernel/text.py):
+    click's int is Python's int(), which also takes "٨٠٠٠", " 80" and "8_000"."""
+
+    name = "integer"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str) and ascii_int(value) is None:
+            self.fail(f"{value!r} is not a whole number: the digits 0-9, at most 18 of them.", param, ctx)
+        return super().convert(value, param, ctx)
 
 
 def one_line_errors(command):

@@ -20,6 +20,7 @@ from app.domain.attendance.days import list_days, rejected_punches
 from app.domain.attendance.ingest import link_reference, record_punch, unmatched_references
 from app.domain.kernel.clock import from_db
 from app.domain.kernel.errors import DomainError
+from app.domain.kernel.text import foreign_digit
 from app.domain.people.employees import roster
 from app.extensions import runtime
 from app.i18n import as_stored, name_of
@@ -119,8 +120,11 @@ def _with_people(form, people):
 
 
 def _date_arg(name, default):
+    text = request.args.get(name, "")
+    if foreign_digit(text):  # strptime reads "٢٠٢٦" as a year: digits are 0-9 (kernel/text.py)
+        return default
     try:
-        return datetime.strptime(request.args.get(name, ""), "%Y-%m-%d").date()
+        return datetime.strptime(text, "%Y-%m-%d").date()
     except ValueError:
         return default
 

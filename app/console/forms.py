@@ -4,21 +4,18 @@ Money fields are text in the company currency's major units ("1250.500"); the vi
 them into minor units, because how many decimals are allowed depends on the company.
 """
 
+import wtforms
 from flask_babel import LazyString
 from flask_wtf import FlaskForm
 from wtforms import (
-    DateField,
     EmailField,
     HiddenField,
-    IntegerField,
-    MonthField,
     PasswordField,
     SelectChoice,
     SelectField,
     SelectMultipleField,
     StringField,
     TextAreaField,
-    TimeField,
     widgets,
 )
 from wtforms.validators import AnyOf, DataRequired, InputRequired, Length, Optional, ValidationError
@@ -27,11 +24,40 @@ from app.domain.access.keys import SCOPES
 from app.domain.attendance.ingest import REF_TYPES
 from app.domain.attendance.pairing import EVENT_TYPES
 from app.domain.kernel.countries import COUNTRIES
+from app.domain.kernel.text import foreign_digit
 from app.domain.people.actions import EDITABLE_STATUSES, EMPLOYMENT_TYPES
 from app.domain.sandbox import TRIGGERS
 from app.domain.webhooks.endpoints import SUBSCRIBABLE
 from app.i18n import as_stored, name_of
 from app.i18n import lazy_text as _l
+
+
+class DigitsZeroToNine:
+    """A field typed as numbers whose digits must be 0-9 (app/domain/kernel/text.py):
+    WTForms reads a date or time with strptime, which takes "٢٠٢٦" for a year, and a whole
+    number with int(), which takes "١٠" for 10."""
+
+    def process_formdata(self, valuelist):
+        if any(isinstance(value, str) and foreign_digit(value) for value in valuelist or ()):
+            self.data = None
+            raise ValueError(_l("Write the digits 0 to 9."))
+        super().process_formdata(valuelist)
+
+
+class DateField(DigitsZeroToNine, wtforms.DateField):
+    pass
+
+
+class MonthField(DigitsZeroToNine, wtforms.MonthField):
+    pass
+
+
+class TimeField(DigitsZeroToNine, wtforms.TimeField):
+    pass
+
+
+class IntegerField(DigitsZeroToNine, wtforms.IntegerField):
+    pass
 
 
 def stored_options(pairs):

@@ -26,6 +26,7 @@ from app.domain.access.companies import branches_of, entities_of, get_entity
 from app.domain.kernel.countries import COUNTRIES
 from app.domain.kernel.errors import DomainError, ValidationFailed
 from app.domain.kernel.money import example_amount, format_minor, parse_major
+from app.domain.kernel.text import ascii_int
 from app.domain.payroll import accounts, drafts, journal_file, moves
 from app.domain.payroll.rules import COMPONENTS
 from app.domain.payroll.runs import journal_of
@@ -69,7 +70,7 @@ def _labels():
 @requires("hr.manage")
 def employees():
     text = request.args.get("q", "").strip()[:100]
-    page = min(max(1, request.args.get("page", 1, type=int)), MAX_PAGE)
+    page = min(max(1, ascii_int(request.args.get("page", "1")) or 1), MAX_PAGE)  # digits 0-9 only
     rows = find_employees(g.company.id, text=text or None, offset=(page - 1) * PAGE_SIZE, limit=PAGE_SIZE)
     return render_template("console/employees.html", employees=rows[:PAGE_SIZE], text=text, page=page,
                            more=len(rows) > PAGE_SIZE)
@@ -261,6 +262,8 @@ def draft_run():
             flash(_("Draft for %(month)s built. Partners see it once it is finalized.", month=run.payroll_month),
                   "success")
             return redirect(url_for("hr.payroll_run", run_id=run.id))
+    elif form.entity.data and form.month.errors:  # the month's own words: "Write the digits 0 to 9."
+        flash(str(form.month.errors[0]), "error")
     else:
         flash(_("Choose a legal entity and a month."), "error")
     return redirect(url_for("hr.payroll_runs"))

@@ -14,6 +14,7 @@ from flask_babel import gettext as _
 from app.console.common import console_blueprint, requires, said, show_once, take_shown_once
 from app.console.forms import RegisterAppForm, RotateAppSecretForm
 from app.domain.kernel.errors import Conflict, ValidationFailed
+from app.domain.kernel.text import ascii_digits
 from app.domain.oauth import apps
 from app.extensions import runtime
 
@@ -75,7 +76,7 @@ def rotate_secret(app_id):
 def _on_line(name, form, message):
     """`redirect_uris.1` names the second URI given: show it with the reason."""
     _name, _dot, index = name.partition(".")
-    return f"{form.uris()[int(index)]}: {message}" if index.isdigit() else message
+    return f"{form.uris()[int(index)]}: {message}" if ascii_digits(index) else message
 
 
 def _render(form, **extra):

@@ -2,7 +2,8 @@
 one finding per line, each a problem with its fix or fine.
 
 Checks the secret key, the database, its migrations, Redis, SMTP, the clock against
-the database's and Redis's, the proxy settings, and who may read the SQLite files.
+the database's and Redis's, the proxy settings, who may read the SQLite files, and the
+stored names, codes, URLs and months that today's rules refuse (rows stored before them).
 """
 
 import os
@@ -13,13 +14,30 @@ from datetime import UTC, datetime
 
 from flask import current_app
 
+from app.domain.kernel.text import ascii_digits, not_in_a_line
 from app.extensions import mailer, redis_client
 from app.mail import SmtpMailer
+from app.models import AccountMapping, Branch, Company, Employee, Entity, OAuthApp, PayrollRun, WebhookEndpoint
 from app.models.base import connection, db
 from app.models.schema import pending
 from config import DEV_SECRET_KEY, rate_limit_file
 
 MAX_SKEW_SECONDS = 5  # webhook receivers reject signatures more than 5 minutes off; be far inside
+# What each table stores as one line of text (app/domain/kernel/text.py, line_problem; a
+# webhook URL holds no whitespace either), and how an operator corrects a row.
+ONE_LINE_FIELDS = (
+    (Company, ("name_en", "name_ar"), "correct the row in the database (no command renames a company)"),
+    (Entity, ("name_en", "name_ar"), "correct the row in the database (no command renames a legal entity)"),
+    (Branch, ("name",), "correct the row in the database (no command renames a branch)"),
+    (Employee, ("staff_number", "name_en", "name_ar", "job_title", "department", "contact_email"),
+     "correct it on the employee's console page, or with flask --app wsgi employees update"),
+    (AccountMapping, ("code", "name_en", "name_ar"), "set it again: flask --app wsgi payroll accounts set"),
+    (OAuthApp, ("name",), "correct the row in the database (no command renames an app)"),
+    (WebhookEndpoint, ("url",), "its owner sets another URL (PATCH /v1/webhooks/ID); deliveries to it are "
+                                "refused until then"),
+)
+MAX_LISTED = 50  # rows named one per line; past that, a count
+SCAN_BATCH = 2000
 
 
 @dataclass(frozen=True)
@@ -36,9 +54,12 @@ def examine():
     findings = [_secret_key(config)]
     database = _database()
     findings.append(database)
-    if database.ok:
-        findings.append(_migrations())
+    migrations = _migrations() if database.ok else None
+    if migrations is not None:
+        findings.append(migrations)
     findings += [_redis(), _smtp(config), *_clocks(database.ok), _proxy(config), *_files(config)]
+    if migrations is not None and migrations.ok:  # the tables are as this code reads them
+        findings += _stored_text()
     return findings
 
 
@@ -176,3 +197,63 @@ def _permissions(path):
 
 def _one_line(exc):
     return " ".join(str(exc).split()) or type(exc).__name__
+
+
+def _stored_text():
+    """Rows stored before today's rules whose names, codes or URLs hold what one line of
+    text may not (a line break, a control or bidirectional control character), and runs
+    whose month is not YYYY-MM in the digits 0-9: one line each, naming the table, the row
+    and the field (never the text itself, which may hold the very characters in question)."""
+    found, total = [], 0
+    with connection():
+        for model, names, fix in ONE_LINE_FIELDS:
+            for row, name, character in _unfit_rows(model, names):
+                total += 1
+                if total <= MAX_LISTED:
+                    found.append(Finding("stored text", False, f"{model._meta.table_name} {row} {name} holds "
+                                                               f"U+{ord(character):04X}: {fix}"))
+        for run_id, month, status in _keyset(PayrollRun, (PayrollRun.payroll_month, PayrollRun.status)):
+            year, dash, number = month.partition("-")
+            if not (ascii_digits(year) and len(year) == 4 and dash and ascii_digits(number) and len(number) == 2):
+                total += 1
+                fix = (f"discard the draft (flask --app wsgi payroll discard {run_id}) and draft the month again"
+                       if status == "draft" else "correct the row in the database")
+                if total <= MAX_LISTED:
+                    found.append(Finding("stored text", False, f"payroll_run {run_id} payroll_month is {ascii(month)}, "
+                                                               f"not YYYY-MM in the digits 0-9: {fix}"))
+    if total > MAX_LISTED:
+        found.append(Finding("stored text", False, f"and {total - MAX_LISTED} more row(s) like these"))
+    return found or [Finding("stored text", True, "names, codes and URLs are single lines; months are YYYY-MM")]
+
+
+def _unfit_rows(model, names):
+    """(row, field, first refused character) of the model's rows, the row named by its id
+    (an account mapping by its company, entity and key)."""
+    mapping = model is AccountMapping
+    extra = (AccountMapping.company, AccountMapping.entity, AccountMapping.key) if mapping else ()
+    for row_id, *values in _keyset(model, (*extra, *(getattr(model, name) for name in names))):
+        label = row_id
+        if mapping:
+            company, entity, key, *values = values
+            label = f"{company}{f'/{entity}' if entity else ''}/{key}"
+        for name, value in zip(names, values, strict=True):
+            if not isinstance(value, str):
+                continue
+            character = not_in_a_line(value)
+            if character is None and model is WebhookEndpoint:
+                character = next((ch for ch in value if ch.isspace()), None)
+            if character is not None:
+                yield label, name, character
+
+
+def _keyset(model, columns):
+    """(id, *columns) of every row of `model`, read in batches by id."""
+    key = model._meta.primary_key
+    after = None
+    while True:
+        query = model.select(key, *columns).order_by(key).limit(SCAN_BATCH)
+        rows = list((query.where(key > after) if after is not None else query).tuples())
+        yield from rows
+        if len(rows) < SCAN_BATCH:
+            return
+        after = rows[-1][0]

@@ -115,3 +115,49 @@ def test_db_check_passes_on_a_current_schema_and_refuses_a_missing_migration(run
     refused = run("db", "check")
     assert refused.exit_code == 1
     assert f"1 migration(s) not applied ({last}): run flask --app wsgi db upgrade" in refused.output
+
+
+def test_rows_stored_before_the_one_line_rule_are_listed_by_table_id_and_field(run, healthy, inbox, sandbox, clock,
+                                                                              headers, client, loopback, receiver,
+                                                                              monkeypatch):
+    """Issue 46: names, codes and URLs stored before they had to be one line. Each row is
+    named by table, id and field with the character's code point, never its text."""
+    from app.domain.payroll import accounts
+    from app.models import AccountMapping, Company, Employee, Entity, PayrollRun, WebhookEndpoint
+    from tests.helpers import create_webhook
+
+    assert findings(run("doctor"))["stored text"] == [(True, "names, codes and URLs are single lines; months are "
+                                                             "YYYY-MM")]
+    employee = Employee.get(Employee.company == sandbox.id, Employee.staff_number == "SBX-003")
+    Employee.update(name_en="Huda\u202eKareem", department="Sales\r\nX: 1").where(Employee.id == employee.id).execute()
+    Company.update(name_ar="شركة\u2066").where(Company.id == sandbox.id).execute()
+    entity = Entity.get(Entity.company == sandbox.id)
+    Entity.update(name_en="Gulf\ufeff").where(Entity.id == entity.id).execute()
+    accounts.set_mapping(sandbox.id, "bank", "1010", clock, entity_id=entity.id, name_en="Bank")
+    AccountMapping.update(name_en="Bank\x85").where(AccountMapping.company == sandbox.id).execute()
+    endpoint = create_webhook(client, headers, receiver.url).get_json()
+    WebhookEndpoint.update(url=receiver.url + "/\u00a0").where(WebhookEndpoint.id == endpoint["id"]).execute()
+    run_row = PayrollRun.get(PayrollRun.company == sandbox.id)
+    PayrollRun.update(payroll_month="٢٠٢٦-١٠").where(PayrollRun.id == run_row.id).execute()
+
+    result = run("doctor")
+    listed = [detail for ok, detail in findings(result)["stored text"] if not ok]
+    assert result.exit_code == 1
+    assert listed == [
+        f"company {sandbox.id} name_ar holds U+2066: correct the row in the database (no command renames a company)",
+        f"entity {entity.id} name_en holds U+FEFF: correct the row in the database (no command renames a legal "
+        "entity)",
+        f"employee {employee.id} name_en holds U+202E: correct it on the employee's console page, or with flask "
+        "--app wsgi employees update",
+        f"employee {employee.id} department holds U+000D: correct it on the employee's console page, or with flask "
+        "--app wsgi employees update",
+        f"account_mapping {sandbox.id}/{entity.id}/bank name_en holds U+0085: set it again: flask --app wsgi payroll "
+        "accounts set",
+        f"webhook_endpoint {endpoint['id']} url holds U+00A0: its owner sets another URL (PATCH /v1/webhooks/ID); "
+        "deliveries to it are refused until then",
+        f"payroll_run {run_row.id} payroll_month is '\\u0662\\u0660\\u0662\\u0666-\\u0661\\u0660', not YYYY-MM in "
+        "the digits 0-9: correct the row in the database",
+    ]
+    assert not any(ch in result.output for ch in "\u202e\r\u2066\ufeff\x85\u00a0٢")
+    monkeypatch.setattr("app.ops.doctor.MAX_LISTED", 2)
+    assert [detail for _, detail in findings(run("doctor"))["stored text"]][2:] == ["and 5 more row(s) like these"]

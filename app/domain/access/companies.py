@@ -5,15 +5,21 @@ from app.domain.kernel.countries import get_country
 from app.domain.kernel.errors import NotFound, ValidationFailed, Words
 from app.domain.kernel.ids import new_id
 from app.domain.kernel.runtime import Runtime
+from app.domain.kernel.text import line_problem
 from app.models import Branch, Company, Entity, User, db
 from app.models.base import row_of
 
 
 def create_company(name_en: str, country_code: str, clock: Clock, *, name_ar: str | None = None, sandbox: bool = False,
                    sandbox_owner: User | None = None) -> Company:
-    """A company with one primary legal entity in its country. The Partner API starts off."""
+    """A company with one primary legal entity in its country (named as the company). The
+    Partner API starts off. Each name is one line of text (kernel/text.py)."""
     if not (name_en or "").strip():
         raise ValidationFailed(Words("name required"), [("name", Words("must not be empty"))])
+    problems = [(field, problem) for field, value in (("name", name_en), ("name_ar", name_ar))
+                if isinstance(value, str) and (problem := line_problem(value)) is not None]
+    if problems:
+        raise ValidationFailed(Words("invalid company name"), problems)
     try:
         country = get_country(country_code)
     except ValueError as exc:

@@ -6,6 +6,8 @@ Money is never a float: amounts are `int` minor units here and `Decimal` in arit
 
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
+from app.domain.kernel.text import ascii_digits
+
 MINOR_DIGITS = {"KWD": 3, "BHD": 3, "OMR": 3, "SAR": 2, "AED": 2, "QAR": 2}
 # The largest amount HR may enter for one pay term: far above any salary, and far enough
 # inside a 64-bit column that run totals summed over many employees cannot overflow it.
@@ -34,14 +36,17 @@ def example_amount(currency: str) -> str:
 
 
 def parse_major(text: object, currency: str) -> int:
-    """"1250.5" KWD -> 1250500. Raises ValueError for text that is not a finite amount,
-    or has more decimals than the currency has."""
+    """"1250.5" KWD -> 1250500. Raises ValueError for text that is not a finite amount
+    written as digits 0-9 with an optional sign and decimal point (Decimal alone would
+    also take "١٢٥٠", "1_250" and "1e3"), or has more decimals than the currency has."""
+    plain = str(text).strip()
+    whole, _, fraction = plain.removeprefix("-").removeprefix("+").partition(".")
+    if not (whole or fraction) or any(part and not ascii_digits(part) for part in (whole, fraction)):
+        raise ValueError(f"{text!r} is not an amount")
     try:
-        value = Decimal(str(text).strip())
+        value = Decimal(plain)
     except InvalidOperation:
         raise ValueError(f"{text!r} is not an amount") from None
-    if not value.is_finite():
-        raise ValueError(f"{text} is not an amount")
     digits = minor_digits(currency)
     scaled = value.scaleb(digits)
     if scaled != scaled.to_integral_value():

@@ -22,7 +22,7 @@ from app.domain.access.principal import hash_secret
 from app.domain.kernel.clock import Clock, to_db
 from app.domain.kernel.errors import Conflict, NotFound, ValidationFailed, Words
 from app.domain.kernel.ids import new_id, random_token
-from app.domain.kernel.text import text_problem
+from app.domain.kernel.text import line_problem, text_problem
 from app.models import Company, Membership, OAuthApp, User
 from app.models.base import locked, write_transaction
 
@@ -82,9 +82,13 @@ def _redirect_problem(uri: object) -> Words | None:
 
 def create_app(organisation: Company, name: Any, redirect_uris: Any, scopes: Any, clock: Clock, *,
                created_by: User | None = None) -> tuple[OAuthApp, str]:
-    """A new app in development mode; returns (OAuthApp, the client secret shown once)."""
+    """A new app in development mode; returns (OAuthApp, the client secret shown once).
+    Its name is one line of text (kernel/text.py)."""
     problems: list[tuple[str, str]] = []
-    if not isinstance(name, str) or not name.strip() or len(name.strip()) > 100:
+    unfit = line_problem(name) if isinstance(name, str) else None
+    if unfit is not None:  # customers read it on the consent page and in Connected apps
+        problems.append(("name", unfit))
+    elif not isinstance(name, str) or not name.strip() or len(name.strip()) > 100:
         problems.append(("name", Words("a name of 1 to 100 characters")))
     try:
         uris = clean_redirect_uris(redirect_uris)

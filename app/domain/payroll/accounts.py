@@ -18,7 +18,7 @@ from typing import Any
 from app.domain.kernel.clock import Clock, to_db
 from app.domain.kernel.countries import AGENCIES
 from app.domain.kernel.errors import NotFound, ValidationFailed, Words
-from app.domain.kernel.text import text_problem
+from app.domain.kernel.text import line_problem
 from app.domain.payroll.locks import hold
 from app.models import AccountMapping, Company, Entity
 from app.models.base import write_transaction
@@ -107,14 +107,19 @@ def set_mapping(company_id: str, key: str, code: str, clock: Clock, *, entity_id
                 name_en: str | None = None, name_ar: str | None = None) -> Mapped:
     """Map `key` to the company's own `code` (and name; the default name when none is
     given), for the company or one of its entities. ValidationFailed naming the field;
-    nothing changes then."""
+    nothing changes then. A code is printable ASCII (`CODE`), a name one line of text
+    (kernel/text.py)."""
     account = _account(key)
-    errors = []
+    errors: list[tuple[str, str]] = []
     if not isinstance(code, str) or not CODE.fullmatch(code):
         errors.append(("code", Words("1 to 40 printable characters, with no space at either end")))
     for field, value in (("name_en", name_en), ("name_ar", name_ar)):
-        if value is not None and (not isinstance(value, str) or not value.strip() or len(value) > NAME_LIMIT
-                                  or text_problem(value)):
+        if value is None:
+            continue
+        problem = line_problem(value) if isinstance(value, str) else None
+        if problem is not None:  # a name reaches journal lines and files as it is stored
+            errors.append((field, problem))
+        elif not isinstance(value, str) or not value.strip() or len(value) > NAME_LIMIT:
             errors.append((field, Words("text of 1 to %(limit)s characters", limit=NAME_LIMIT)))
     if errors:
         raise ValidationFailed(Words("invalid account mapping"), errors)

@@ -19,6 +19,7 @@ from app.domain.kernel.clock import Clock, to_db
 from app.domain.kernel.countries import Country, get_country
 from app.domain.kernel.errors import Conflict, NotFound, ValidationFailed, Words
 from app.domain.kernel.ids import new_id
+from app.domain.kernel.text import ascii_int
 from app.domain.payroll.end_of_service import Reason, Service, liability, owed, provision_lines, sio_contribution
 from app.domain.payroll.locks import hold
 from app.domain.payroll.rules import (
@@ -149,10 +150,13 @@ def month_bounds(payroll_month: str) -> tuple[date, date]:
 
 
 def _check_month(payroll_month: object) -> None:
-    valid = (isinstance(payroll_month, str) and len(payroll_month) == 7 and payroll_month[4] == "-"
-             and payroll_month[:4].isdigit() and payroll_month[5:].isdigit() and 1 <= int(payroll_month[5:]) <= 12)
-    if not valid:
-        raise ValidationFailed(Words("invalid month"), [("payroll_month", Words("use YYYY-MM"))])
+    """YYYY-MM in the digits 0-9 (kernel/text.py): "٢٠٢٦-١١" is not stored as a month,
+    nor "2026-1²" read into a ValueError."""
+    if not (isinstance(payroll_month, str) and len(payroll_month) == 7 and payroll_month[4] == "-"
+            and (year := ascii_int(payroll_month[:4])) is not None
+            and (month := ascii_int(payroll_month[5:])) is not None and year >= 1 and 1 <= month <= 12):
+        raise ValidationFailed(Words("invalid month"), [("payroll_month", Words(
+            "use YYYY-MM, written with the digits 0 to 9 (e.g. 2026-11)"))])
 
 
 def service_of(employee: Employee, pay: Pay, country_code: str) -> Service:

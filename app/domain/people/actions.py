@@ -36,6 +36,7 @@ from app.domain.kernel.errors import Conflict, NotFound, ValidationFailed, Words
 from app.domain.kernel.ids import new_id
 from app.domain.kernel.money import MAX_AMOUNT_MINOR
 from app.domain.kernel.runtime import Runtime
+from app.domain.kernel.text import line_problem
 from app.domain.partner_safe import employee_form
 from app.domain.people.employees import employee_row, employee_rows
 from app.models import Branch, Company, Employee, EmployeeAnnouncement, Entity, db
@@ -271,7 +272,9 @@ def _company(company: Company | str) -> Company:
 def clean_fields(company: Company, fields: dict[str, Any], *, creating: bool = False,
                  employee: Employee | None = None) -> dict[str, Any]:
     """Check `fields` against the rules; return the values to store, or raise
-    ValidationFailed listing every problem. Also used by the bulk import."""
+    ValidationFailed listing every problem. Also used by the bulk import. Each text field
+    (names, job title, department, staff number, email) is one line of text, judged as
+    given (kernel/text.py's line_problem): partners, webhooks and files get it as stored."""
     errors: list[tuple[str, str]] = []
     values: dict[str, Any] = {}
     unknown = sorted(set(fields) - set(FIELDS))
@@ -281,8 +284,11 @@ def clean_fields(company: Company, fields: dict[str, Any], *, creating: bool = F
     for name, limit in TEXT_LIMITS.items():
         if name in fields:
             value = fields[name]
+            problem = line_problem(value) if isinstance(value, str) else None
             value = value.strip() if isinstance(value, str) else value
-            if value in (None, ""):
+            if problem is not None:  # judged as given: a line break is refused, not trimmed away
+                errors.append((name, problem))
+            elif value in (None, ""):
                 if name in ("staff_number", "name_en"):
                     errors.append((name, Words("cannot be empty")))
                 values[name] = None
@@ -370,7 +376,10 @@ def _clean_contact(company: Company, fields: dict[str, Any], values: dict[str, A
                    errors: list[tuple[str, str]]) -> None:
     if "contact_email" in fields:
         email = (fields["contact_email"] or "").strip()
-        if email and (len(email) > 254 or not EMAIL.match(email)):
+        problem = line_problem(fields["contact_email"]) if isinstance(fields["contact_email"], str) else None
+        if problem is not None:
+            errors.append(("contact_email", problem))
+        elif email and (len(email) > 254 or not EMAIL.match(email)):
             errors.append(("contact_email", Words("not an email address")))
         values["contact_email"] = email or None
     if "contact_phone" in fields:

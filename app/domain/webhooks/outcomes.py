@@ -10,6 +10,8 @@ from datetime import datetime, timedelta
 from email.utils import parsedate_to_datetime
 from typing import Literal
 
+from app.domain.kernel.text import ascii_digits
+
 RETRY_DELAYS = (timedelta(minutes=1), timedelta(minutes=5), timedelta(minutes=30), timedelta(hours=2),
                 timedelta(hours=12), timedelta(hours=24))
 MAX_ATTEMPTS = len(RETRY_DELAYS) + 1
@@ -55,7 +57,7 @@ def asked_later(retry_after: str | None, now: datetime) -> datetime | None:
     text = retry_after.strip() if isinstance(retry_after, str) else ""
     if not text:
         return None
-    if text.isascii() and text.isdigit():  # delay-seconds: ASCII digits only ("²" is a digit to str)
+    if ascii_digits(text):  # delay-seconds: the digits 0-9 only ("²" and "٣" are digits to str)
         # Any length: past 6 digits it is over the cap anyway (and int() refuses 4,300).
         digits = text.lstrip("0") or "0"
         seconds = int(digits) if len(digits) <= 6 else RETRY_AFTER_CAP.total_seconds()

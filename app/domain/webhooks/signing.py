@@ -21,6 +21,8 @@ import hashlib
 import hmac
 from collections.abc import Iterable, Sequence
 
+from app.domain.kernel.text import ascii_int
+
 TOLERANCE_SECONDS = 300
 
 
@@ -60,11 +62,10 @@ def verify(secrets: Iterable[str], header: str | None, body: bytes, now_seconds:
     does), and its one `t` is within `tolerance` seconds of now."""
     pairs = [(key.strip(), value.strip()) for key, value in
              (part.split("=", 1) for part in (header or "").split(",") if "=" in part)]
-    stamps = [value for key, value in pairs if key == "t"]
-    try:
-        [timestamp] = [int(value) for value in stamps]
-    except ValueError:
+    stamps = [ascii_int(value) for key, value in pairs if key == "t"]  # "t=١٧٩٠..." or "t=²" is no time
+    if len(stamps) != 1 or stamps[0] is None:
         return False
+    timestamp = stamps[0]
     if abs(now_seconds - timestamp) > tolerance:
         return False
     given = [value for key, value in pairs if key == "v1"]

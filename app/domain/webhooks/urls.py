@@ -1,7 +1,8 @@
 """Which webhook URLs may be delivered to: judged by the addresses a host resolves to,
 never by the string (Contract, Webhooks rule 1; DESIGN.md, Webhook delivery).
 
-A URL is `https://` on a public host, with no userinfo and at most 2,048 characters. Every
+A URL is `https://` on a public host, with no userinfo and at most 2,048 characters, and
+holds no whitespace, control character or bidirectional control (kernel/text.py). Every
 address its host resolves to must be public: not loopback, private, link-local (the cloud
 metadata address 169.254.169.254 among them), CGNAT, `0.0.0.0/8`, multicast, reserved,
 benchmarking or documentation space, nor an IPv6 form of one (unique-local, link-local,
@@ -24,7 +25,7 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from app.domain.kernel.errors import ValidationFailed, Words
-from app.domain.kernel.text import text_problem
+from app.domain.kernel.text import not_in_a_line, text_problem
 
 MAX_URL_LENGTH = 2048
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
@@ -155,8 +156,12 @@ def _parsed(text: str) -> tuple[str, str, int]:
     unstorable = text_problem(text)
     if unstorable:
         raise _refused(Words("the URL %(problem)s", problem=unstorable))
-    if any(ch.isspace() or ord(ch) < 32 or ord(ch) == 127 for ch in text):
-        raise _refused(Words("no spaces or control characters"))
+    # Whitespace, controls (C0, C1), bidirectional controls, line separators and U+FEFF
+    # (kernel/text.py): a receiver's URL reaches logs, the console and partners as stored.
+    unfit = next((ch for ch in text if ch.isspace()), None) or not_in_a_line(text)
+    if unfit is not None:
+        raise _refused(Words("no spaces, control characters or bidirectional controls (it contains %(character)s)",
+                             character=f"U+{ord(unfit):04X}"))
     try:
         parts = urlsplit(text)
         port = parts.port

@@ -37,6 +37,22 @@ def test_a_name_cannot_be_emptied_but_other_text_can():
         "job_title": None, "department": "Finance"}
 
 
+@pytest.mark.parametrize("field", [*actions.TEXT_LIMITS, "contact_email"])
+def test_every_text_field_is_one_line_judged_as_given(transaction, field):
+    """Issue 46: partners, webhooks and journal files get these as stored. A line break
+    at the end is refused too, not trimmed into acceptance; the marks Arabic needs pass."""
+    assert refusals({field: "hu\u202eda@example.com"}) == {field: "contains U+202E, a bidirectional control that "
+                                                                   "changes the order text is shown in (the marks "
+                                                                   "U+200E and U+200F are allowed)"}
+    assert refusals({field: "huda@example.com\n"}) == {field: "contains a line break (U+000A); it must be a single "
+                                                               "line"}
+    assert refusals({field: "hu\tda@example.com", "name_en": "\u2066x\u2069"}) == {
+        field: "contains U+0009, an invisible control character",
+        "name_en": "contains U+2066, a bidirectional control that changes the order text is shown in (the marks "
+                   "U+200E and U+200F are allowed)"}
+    assert actions.clean_fields(KUWAIT, {field: "huda\u200f@example.com"})[field] == "huda\u200f@example.com"
+
+
 @pytest.mark.parametrize("status", actions.EDITABLE_STATUSES)
 def test_hr_may_set_any_status_but_left(status):
     assert actions.clean_fields(KUWAIT, {"status": status}) == {"status": status}

@@ -41,7 +41,8 @@ def test_percent_rounds_half_up_to_the_minor_unit():
 
 
 
-@pytest.mark.parametrize("text", ["lots", "", "NaN", "Infinity", "-inf", "1,000"])
+@pytest.mark.parametrize("text", ["lots", "", "NaN", "Infinity", "-inf", "1,000", "١٢٥٠", "1250.٥", "1_250", "1e3",
+                                  "12²", ".", "-", "--1", "1.2.3"])
 def test_parse_major_refuses_what_is_not_a_finite_amount_with_value_error(text):
     with pytest.raises(ValueError):
         parse_major(text, "KWD")

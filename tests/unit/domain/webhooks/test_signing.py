@@ -8,6 +8,7 @@ import pathlib
 import re
 import subprocess
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -47,6 +48,15 @@ def test_a_receiver_accepts_within_five_minutes_and_with_any_current_secret():
     assert not verify(["whsec_other"], header, BODY, 1000)
     assert not verify([SECRET], "v1=" + header.split("v1=")[1], BODY, 1000)
     assert not verify([SECRET], None, BODY, 1000)
+
+
+@pytest.mark.parametrize("stamp", ["١٠٠٠", "1_000", "+1000", "1000²", "9" * 5000, ""])
+def test_a_time_is_read_only_from_the_digits_0_to_9(stamp):
+    """int() takes "١٠٠٠" and "1_000" for 1000 (and refuses 5,000 digits with a ValueError):
+    a header not written as the sender writes it is not verified."""
+    mac = signature(SECRET, 1000, BODY).split("v1=")[1]
+    assert verify([SECRET], f"t=1000,v1={mac}", BODY, 1000)
+    assert not verify([SECRET], f"t={stamp},v1={mac}", BODY, 1000)
 
 
 def test_a_header_with_several_v1_values_verifies_against_any_of_them():

@@ -62,6 +62,19 @@ def test_refused(url):
     assert [path for path, _ in refused.value.errors] == ["url"]
 
 
+@pytest.mark.parametrize("character", ["\u202e", "\u202a", "\u2066", "\u2069", "\x9b", "\x80", "\ufeff", "\u2028",
+                                       "\xa0", "\u3000", "\t", "\r\n", "\x7f"])
+@pytest.mark.parametrize("where", ["https://hooks.example.com/{}hook", "https://hooks.example.com/h?x={}",
+                                   "https://hooks.example.com/h#{}", "https://hooks.example.com/{}"])
+def test_no_whitespace_control_or_bidirectional_control_anywhere_in_a_url(character, where):
+    """Issue 46: the path, query and fragment took U+202E and C1 controls, and passed
+    them to partners as stored. The refusal names the character, never echoes it."""
+    with pytest.raises(ValidationFailed) as refused:
+        check_url(where.format(character), resolve)
+    [(path, message)] = refused.value.errors
+    assert path == "url" and f"U+{ord(character[0]):04X}" in message and character not in message
+
+
 def test_the_table_is_long_enough_and_nothing_in_it_passes():
     assert len(REFUSED) >= 40
 
