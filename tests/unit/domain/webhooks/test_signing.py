@@ -59,6 +59,14 @@ def test_a_time_is_read_only_from_the_digits_0_to_9(stamp):
     assert not verify([SECRET], f"t={stamp},v1={mac}", BODY, 1000)
 
 
+def test_a_signature_that_is_not_ascii_is_not_verified_and_raises_nothing():
+    """hmac.compare_digest raises TypeError on a str with non-ASCII characters: a
+    receiver would answer 500 to an unauthenticated request."""
+    mac = signature(SECRET, 1000, BODY).split("v1=")[1]
+    assert not verify([SECRET], "t=1000,v1=é", BODY, 1000)
+    assert verify([SECRET], f"t=1000,v1=é,v1={mac}", BODY, 1000)  # the good one among them still counts
+
+
 def test_a_header_with_several_v1_values_verifies_against_any_of_them():
     """Stripe sends one `v1` per secret in force while a secret rolls: a receiver that
     reads the header into a dict keeps only the last and refuses the first secret's."""
