@@ -21,6 +21,10 @@ blp = ApiBlueprint("sandbox_events", __name__, url_prefix="/v1/sandbox/events",
                    description="Make a webhook event happen in a sandbox company (beyond the contract, v1.3).")
 
 
+CANNOT = ("The sandbox cannot make this event now (`conflict`, with words that say why): no employee left to end, "
+          "no run to pay, correct or delete. Change the sandbox (hire someone, run payroll), or trigger another type.")
+
+
 class TriggerSandboxEventSchema(StrictSchema):
     type = fields.String(required=True, validate=validate.OneOf(TRIGGERS, error=f"one of {', '.join(TRIGGERS)}"),
                          metadata={"example": "employee.updated", "description": "The event type to make happen."})
@@ -30,6 +34,7 @@ class TriggerSandboxEventSchema(StrictSchema):
 class SandboxEvents(MethodView):
     @operation(blp, "triggerSandboxEvent", release=ADDITIONS, scope="webhooks:manage",
                errors=(400, 401, 403, 409, 422, 429))
+    @blp.doc(responses={409: {"description": CANNOT}})
     @blp.arguments(TriggerSandboxEventSchema)
     @blp.response(201, EVENT, example=EXAMPLE)
     def post(self, body: dict) -> Response:
