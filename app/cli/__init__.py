@@ -236,7 +236,7 @@ def _keep_key(secret):
 
 @click.command("serve")
 @click.option("--host", default="127.0.0.1")
-@click.option("--port", default=5000, type=int)
+@click.option("--port", default=8000, show_default=True, type=int, help="As the Procfile's web process (PORT).")
 @click.option("--workers", default=2, type=int)
 @click.option("--email", default="developer@example.com", help="Owner of the demo sandbox.")
 @click.option("--country", default="KW", type=click.Choice(COUNTRY_CODES, case_sensitive=False))
