@@ -21,8 +21,9 @@ blp = ApiBlueprint("sandbox_events", __name__, url_prefix="/v1/sandbox/events",
                    description="Make a webhook event happen in a sandbox company (beyond the contract, v1.3).")
 
 
-CANNOT = ("The sandbox cannot make this event now (`conflict`, with words that say why): no employee left to end, "
-          "no run to pay, correct or delete. Change the sandbox (hire someone, run payroll), or trigger another type.")
+CANNOT = ("The sandbox cannot make this event now (`conflict`); the detail says why and what to trigger first: "
+          "for example no active employee left to update or end (trigger `employee.created`), or no closed run to "
+          "correct (trigger `payroll_run.finalized`).")
 
 
 class TriggerSandboxEventSchema(StrictSchema):
