@@ -1,12 +1,13 @@
 """The console's two languages, Arabic and English (Flask-Babel; catalogs in
 app/translations, made and checked as docs/contributing/translations.md says).
 
-A page's language is the first of: `?lang=ar|en` on any console page (which also
-keeps it as the choice), the signed-in user's choice (their profile, so it follows them
+A page's language is the first of: `?lang=ar|en` on any console page (that page only:
+a GET changes nothing), the signed-in user's choice (their profile, so it follows them
 to another browser), the choice kept in this browser's cookie, the browser's
-Accept-Language, English. Emails to a person are written in their choice (English until
-they make one). The partner API is never translated: its problems stay English, and
-clients branch on `code`.
+Accept-Language, English. A choice is kept only by the switch in every page's header, a
+form POSTed with the session's CSRF token (app/console/signin.py, choose_language).
+Emails to a person are written in their choice (English until they make one). The
+partner API is never translated: its problems stay English, and clients branch on `code`.
 
 Numbers and money are written with Babel for the page's language, always in the digits
 0-9 (CLDR's `ar`; docs/operators/commands.md, "In Arabic and English", says why), money

@@ -142,7 +142,8 @@ class AttendanceQueryArgsSchema(PageArgsSchema):
     date_from = fields.Date(data_key="from", required=True, error_messages={"invalid": "must be a date, YYYY-MM-DD"},
                             metadata={"description": "First day, YYYY-MM-DD."})
     date_to = fields.Date(data_key="to", required=True, error_messages={"invalid": "must be a date, YYYY-MM-DD"},
-                          metadata={"description": "Last day, inclusive; at most 62 days after `from`."})
+                          metadata={"description": "Last day, inclusive: not before `from`, and at most 62 days "
+                                                   "after it (else 400 `invalid_request`)."})
     employee_id = fields.String(metadata={"description": "Only this employee's days."})
 
     @validates_schema

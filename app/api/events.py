@@ -9,11 +9,12 @@ returns every event once while others are being written.
 """
 
 import json
+import re
 from typing import Any
 
 from flask import Response
 from flask.views import MethodView
-from marshmallow import ValidationError, fields
+from marshmallow import ValidationError, fields, validate
 
 from app.api import ApiBlueprint
 from app.api.auth import current_company, current_principal, operation
@@ -50,17 +51,22 @@ def _event_types(text: str) -> None:
                               f"{', '.join(FEED_TYPES)}")
 
 
+_ONE_TYPE = "|".join(re.escape(name) for name in FEED_TYPES)
+
+
 class EventQueryArgsSchema(PageArgsSchema):
     types = fields.String(validate=_event_types, metadata={
         "description": "Only these event types, comma-separated (`employee.created,employee.left`).",
-        "example": "employee.created,employee.left"})
+        "pattern": f"^({_ONE_TYPE})(,({_ONE_TYPE}))*$", "example": "employee.created,employee.left"})
     since = Rfc3339(metadata={
         "type": "string", "format": "date-time",
         "description": "Only events created at or after this time (RFC 3339 with its offset)."})
-    after = fields.String(metadata={
+    after = fields.String(validate=validate.Length(min=1, error="must not be empty: the id of the last event you "
+                                                                 "handled"), metadata={
         "description": "Only events after this one (an event id) in the feed's order: keep the id of the last "
                        "event you handled, and ask again with it to get what came since, each event once. "
-                       "Ignored beside a `cursor`.",
+                       "Ignored beside a `cursor`. An id this feed does not hold (another company's, not of the "
+                       f"types asked for, or older than its {events.EVENT_DAYS} days) is 400 `invalid_request`.",
         "example": "evt_3JkLm9QwXr2TbN7vYc1PdZ"})
 
 

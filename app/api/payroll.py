@@ -153,7 +153,8 @@ class PayrollRunQueryArgsSchema(PageArgsSchema):
     month_from = fields.String(data_key="from", validate=validate.Regexp(MONTH, error="must be YYYY-MM"),
                                metadata={"description": "First payroll month (YYYY-MM), inclusive."})
     month_to = fields.String(data_key="to", validate=validate.Regexp(MONTH, error="must be YYYY-MM"),
-                             metadata={"description": "Last payroll month (YYYY-MM), inclusive."})
+                             metadata={"description": "Last payroll month (YYYY-MM), inclusive; not before "
+                                                      "`from` (else 400 `invalid_request`)."})
     status = fields.String(validate=validate.OneOf(VISIBLE_STATUSES))
     updated_since = Rfc3339(metadata=UPDATED_SINCE)
 

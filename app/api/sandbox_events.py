@@ -21,6 +21,11 @@ blp = ApiBlueprint("sandbox_events", __name__, url_prefix="/v1/sandbox/events",
                    description="Make a webhook event happen in a sandbox company (beyond the contract, v1.3).")
 
 
+CANNOT = ("The sandbox cannot make this event now (`conflict`); the detail says why and what to trigger first: "
+          "for example no active employee left to update or end (trigger `employee.created`), or no closed run to "
+          "correct (trigger `payroll_run.finalized`).")
+
+
 class TriggerSandboxEventSchema(StrictSchema):
     type = fields.String(required=True, validate=validate.OneOf(TRIGGERS, error=f"one of {', '.join(TRIGGERS)}"),
                          metadata={"example": "employee.updated", "description": "The event type to make happen."})
@@ -30,6 +35,7 @@ class TriggerSandboxEventSchema(StrictSchema):
 class SandboxEvents(MethodView):
     @operation(blp, "triggerSandboxEvent", release=ADDITIONS, scope="webhooks:manage",
                errors=(400, 401, 403, 409, 422, 429))
+    @blp.doc(responses={409: {"description": CANNOT}})
     @blp.arguments(TriggerSandboxEventSchema)
     @blp.response(201, EVENT, example=EXAMPLE)
     def post(self, body: dict) -> Response:

@@ -104,7 +104,11 @@ class PageArgsSchema(OpenSchema):
         error_messages={"invalid": "a whole number written with the digits 0-9"},
         metadata={"description": "Page size, 1 to 200."},
     )
-    cursor = fields.String(metadata={"description": "Opaque `next_cursor` of the previous page."})
+    cursor = fields.String(
+        validate=validate.Length(min=1, error="must not be empty: pass back the previous page's next_cursor, or "
+                                              "leave cursor out for the first page"),
+        metadata={"description": "Opaque `next_cursor` of the previous page. One this query was not given "
+                                 "(altered, from other filters, or empty) is 400 `invalid_request`."})
 
 
 UPDATED_SINCE = {

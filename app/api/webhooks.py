@@ -18,7 +18,7 @@ from app.api.auth import additions_live, current_principal, operation
 from app.api.schemas import OpenSchema, Rfc3339, StrictSchema
 from app.domain.kernel.clock import format_utc
 from app.domain.webhooks import deliveries, endpoints
-from app.domain.webhooks.urls import Target, check_url
+from app.domain.webhooks.urls import MAX_URL_LENGTH, Target, check_url
 from app.extensions import runtime, webhook_sender
 from app.models import WebhookEndpoint
 from config import ADDITIONS
@@ -135,8 +135,13 @@ class StrictBoolean(fields.Boolean):
 
 
 def _url(description: str, *, required: bool = False) -> fields.String:
-    return fields.String(required=required, metadata={"description": description}, error_messages={
-        "invalid": "must be a URL string", "null": "must be a URL string", "required": "required"})
+    # The lengths are the domain's (urls.check_url judges the rest), stated here so the
+    # document says them; the words are the domain's too.
+    return fields.String(
+        required=required, metadata={"description": description},
+        validate=[validate.Length(min=1, error="a URL is required"),
+                  validate.Length(max=MAX_URL_LENGTH, error="at most {max} characters")],
+        error_messages={"invalid": "must be a URL string", "null": "must be a URL string", "required": "required"})
 
 
 def _events(*, required: bool = False) -> fields.List[str]:

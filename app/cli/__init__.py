@@ -236,7 +236,8 @@ def _keep_key(secret):
 
 @click.command("serve")
 @click.option("--host", default="127.0.0.1")
-@click.option("--port", default=5000, type=WholeNumber(max=65535))
+@click.option("--port", default=8000, show_default=True, type=WholeNumber(max=65535),
+              help="As the Procfile's web process (PORT).")
 @click.option("--workers", default=2, type=WholeNumber(min=1))
 @click.option("--email", default="developer@example.com", help="Owner of the demo sandbox.")
 @click.option("--country", default="KW", type=click.Choice(COUNTRY_CODES, case_sensitive=False))

@@ -65,22 +65,25 @@ def console_blueprint(name, url_prefix=None):
 
 
 def _before_request():
+    # `?lang=` chooses the language of this request's page only (app/i18n.py): a GET
+    # changes nothing; the switch keeps a choice, by a POST (signin.choose_language).
     if request.method == "POST":
         csrf.protect()
     load_signed_in_user()
-    language = chosen(request.args.get("lang"))
-    if language and request.method == "GET":
-        return choose_language(language)
-    return None
 
 
-def choose_language(language):
-    """`?lang=` on a console page: the choice kept (this browser's cookie, and the user's
-    profile once signed in), and the same page again without it."""
+def keep_language(language):
+    """The language switch's choice kept: this browser's cookie, and the signed-in user's
+    profile, so it follows them to another browser; then the page it was made on."""
     if g.user is not None and g.user.language != language:
         access.choose_language(g.user, language)
+    return keep_choice(redirect(safe_next(request.form.get("next")) or url_for("signin.home")), language)
+
+
+def here_without_language():
+    """This page's path and query, less `lang`: where the language switch comes back to."""
     rest = [(name, value) for name, value in request.args.items(multi=True) if name != "lang"]
-    return keep_choice(redirect(request.path + ("?" + urlencode(rest) if rest else "")), language)
+    return request.path + ("?" + urlencode(rest) if rest else "")
 
 
 def load_signed_in_user():
@@ -285,4 +288,5 @@ def register_filters(app):
 
     @app.context_processor
     def console_globals():
-        return {"can": lambda permission: permission in g.get("permissions", ())}
+        return {"can": lambda permission: permission in g.get("permissions", ()),
+                "here_without_language": here_without_language}

@@ -4,7 +4,7 @@ from flask import abort, current_app, flash, g, redirect, render_template, reque
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
-from app.console.common import console_blueprint, safe_next, said, sentence, sign_in, sign_out, signed_in
+from app.console.common import console_blueprint, keep_language, safe_next, said, sentence, sign_in, sign_out, signed_in
 from app.console.forms import ForgotPasswordForm, ResetPasswordForm, SandboxForm, SignInForm, SwitchCompanyForm, options
 from app.console.throttle import sign_in_throttle
 from app.domain import sandbox
@@ -12,6 +12,7 @@ from app.domain.access import signin
 from app.domain.access import users as access
 from app.domain.kernel.errors import DomainError, ValidationFailed
 from app.extensions import mailer, runtime
+from app.i18n import chosen
 from app.i18n import lazy_text as _l
 from app.notices import password_reset_email
 
@@ -79,6 +80,16 @@ def sign_out_page():
     sign_out()
     flash(_("You are signed out."), "info")
     return redirect(url_for("signin.sign_in"))
+
+
+@bp.post("/console/language", endpoint="choose_language")
+def choose_language():
+    """The language switch of every page's header: a form, so only a POST with the
+    session's CSRF token keeps a choice (a link, `?lang=`, shows one page in it)."""
+    language = chosen(request.form.get("language"))
+    if language is None:
+        abort(400)
+    return keep_language(language)
 
 
 @bp.post("/console/company")

@@ -1,6 +1,7 @@
 """Helpers for driving the console through the Flask client: a member with a password,
 a form post with the page's CSRF token, the page's text."""
 
+import html
 import re
 
 from app.api.ratelimit import make_limiter
@@ -36,6 +37,16 @@ def sign_in(client, email, password=PASSWORD, address="127.0.0.1"):
 def post(client, path, data=None, page="/console/"):
     """A console form post with the page's CSRF token, following redirects."""
     return client.post(path, data={**(data or {}), "csrf_token": csrf(client, page)}, follow_redirects=True)
+
+
+def switch_language(client, language, page="/console/sign-in"):
+    """The language switch of `page`'s header, posted as a browser posts it: its own
+    form's fields (where to come back to, the CSRF token) and the button for `language`."""
+    shown = client.get(page).get_data(as_text=True)
+    form = re.search(r'<form class="languages" method="post" action="([^"]+)".*?</form>', shown, re.S)
+    fields = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', form.group(0)))
+    assert f'name="language" value="{language}"' in form.group(0), f"no switch to {language} on {page}"
+    return client.post(form.group(1), data={**{k: html.unescape(v) for k, v in fields.items()}, "language": language})
 
 
 def text(response):

@@ -1,5 +1,6 @@
 """The console in Arabic and English (issue 37): which language a page is in, that the
-choice is kept (cookie, and the user's profile across browsers), Arabic pages right to
+choice is kept by the header's switch alone, a POST with the CSRF token (cookie, and the
+user's profile across browsers; issue 46: `?lang=` shows one page and keeps nothing), Arabic pages right to
 left with names, money and form errors in Arabic, emails in the recipient's language,
 and the partner API untouched."""
 
@@ -10,7 +11,7 @@ from app.domain.webhooks.endpoints import EndpointNotice
 from app.i18n import COOKIE
 from app.models import PayrollRun, User
 from app.notices import endpoint_notice_email
-from tests.api.console import PASSWORD, csrf, member, sign_in, text
+from tests.api.console import PASSWORD, csrf, member, sign_in, switch_language, text
 
 ARABIC_FIRST = {"Accept-Language": "ar-KW,ar;q=0.9,en;q=0.5"}
 ARABIC = re.compile(r"[\u0600-\u06FF]")
@@ -29,25 +30,65 @@ def test_without_arabic_in_accept_language_the_page_is_english(client):
             page.replace("العربية", ""))  # the switch names Arabic in Arabic
 
 
-def test_a_switch_to_english_is_kept_by_the_browser_and_the_page_is_the_same_without_it(client):
-    switched = client.get("/console/sign-in?next=%2Fconsole%2Fpayroll&lang=en", headers=ARABIC_FIRST)
+def test_a_switch_to_english_is_kept_by_the_browser_and_brings_back_the_same_page(client):
+    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = ARABIC_FIRST["Accept-Language"]
+    switched = switch_language(client, "en", page="/console/sign-in?next=%2Fconsole%2Fpayroll&lang=ar")
     assert switched.status_code == 302 and switched.location.endswith("/console/sign-in?next=%2Fconsole%2Fpayroll")
     kept = client.get_cookie(COOKIE)
     assert kept.value == "en" and kept.http_only and kept.same_site == "Lax"
-    assert '<html lang="en"' in text(client.get("/console/sign-in", headers=ARABIC_FIRST))
-    client.get("/console/sign-in?lang=ar")
+    assert '<html lang="en"' in text(client.get("/console/sign-in"))
+    switch_language(client, "ar")
     assert '<html lang="ar"' in text(client.get("/console/sign-in"))
+
+
+def test_lang_in_the_address_shows_that_page_in_it_and_changes_nothing(app, client, live_company, clock):
+    """A GET changes nothing: a link (`<img src=".../console/?lang=ar">` on any site)
+    cannot change what a user chose."""
+    user = member(live_company, "hr_admin", clock)
+    access.choose_language(user, "en")
+    assert sign_in(client, user.email).status_code == 302
+    shown = client.get("/console/integrations?lang=ar")
+    assert shown.status_code == 200 and '<html lang="ar" dir="rtl">' in text(shown)
+    assert client.get_cookie(COOKIE) is None
+    assert User.get_by_id(user.id).language == "en"
+    assert '<html lang="en"' in text(client.get("/console/integrations"))
+    signed_out = app.test_client()
+    assert '<html lang="ar"' in text(signed_out.get("/console/sign-in?lang=ar", headers={"Accept-Language": "en"}))
+    assert signed_out.get_cookie(COOKIE) is None and '<html lang="en"' in text(signed_out.get("/console/sign-in"))
+
+
+def test_the_switch_keeps_a_choice_only_when_posted_with_the_sessions_csrf_token(client, live_company, clock):
+    user = member(live_company, "hr_admin", clock)
+    assert sign_in(client, user.email).status_code == 302
+    forged = client.post("/console/language", data={"language": "ar", "next": "/console/integrations"})
+    assert forged.status_code == 400 and client.get_cookie(COOKIE) is None
+    assert User.get_by_id(user.id).language is None
+    assert client.get("/console/language").status_code == 405
+    switched = switch_language(client, "ar", page="/console/integrations")
+    assert switched.status_code == 302 and switched.location.endswith("/console/integrations")
+    assert User.get_by_id(user.id).language == "ar" and client.get_cookie(COOKIE).value == "ar"
+
+
+def test_the_switch_comes_back_only_to_this_consoles_pages(client):
+    token = csrf(client)
+    for elsewhere in ("https://evil.example/", "//evil.example/console", "/v1/company", None):
+        answer = client.post("/console/language", data={"language": "ar", "csrf_token": token,
+                                                        **({"next": elsewhere} if elsewhere else {})})
+        assert answer.status_code == 302 and answer.location.endswith("/console/"), elsewhere
 
 
 def test_a_language_not_offered_changes_nothing(client):
     answer = client.get("/console/sign-in?lang=fr")
     assert answer.status_code == 200 and client.get_cookie(COOKIE) is None and '<html lang="en"' in text(answer)
+    refused = client.post("/console/language", data={"language": "fr", "next": "/console/sign-in",
+                                                     "csrf_token": csrf(client)})
+    assert refused.status_code == 400 and client.get_cookie(COOKIE) is None
 
 
 def test_a_signed_in_users_choice_follows_them_to_another_browser(app, client, live_company, clock):
     user = member(live_company, "hr_admin", clock)
     assert sign_in(client, user.email).status_code == 302
-    client.get("/console/integrations?lang=ar")
+    switch_language(client, "ar", page="/console/integrations")
     assert User.get_by_id(user.id).language == "ar"
     other_browser = app.test_client()
     other_browser.set_cookie(COOKIE, "en")  # what this browser chose before, signed out
@@ -59,7 +100,7 @@ def test_a_signed_in_users_choice_follows_them_to_another_browser(app, client, l
 
 def test_a_form_error_is_shown_in_arabic(client, live_company, clock):
     user = member(live_company, "hr_admin", clock)
-    client.get("/console/sign-in?lang=ar")
+    switch_language(client, "ar")
     empty = client.post("/console/sign-in", data={"email": "", "password": "", "csrf_token": csrf(client)})
     assert empty.status_code == 400 and "هذا الحقل مطلوب" in text(empty)
     wrong = client.post("/console/sign-in", data={"email": user.email, "password": PASSWORD + "x",
@@ -72,7 +113,7 @@ def test_an_arabic_page_shows_arabic_names_and_money_in_arabic_and_english_data_
                                                                                            in_sandbox):
     in_sandbox.name_ar = "شركة الخليج التجريبية"
     in_sandbox.save()
-    client.get("/console/payroll?lang=ar")
+    switch_language(client, "ar", page="/console/payroll")
     page = text(client.get("/console/payroll"))
     assert "<bdi>شركة الخليج التجريبية</bdi>" in page
     assert re.search(r"\d{1,3}(,\d{3})*\.\d{3}\xa0د\.ك\.", page)  # KWD's three decimals, its Arabic symbol
@@ -107,8 +148,8 @@ def test_emails_are_written_in_the_recipients_language(app, client, live_company
 
 
 def test_the_domains_refusals_read_in_arabic_with_their_ids_left_to_right(client, admin, in_sandbox):
-    client.get("/console/employees?lang=ar")
+    switch_language(client, "ar", page="/console/employees")
     missing = client.get("/console/employees/emp_none")
     assert missing.status_code == 404 and "لا يوجد موظف \u2066emp_none\u2069" in text(missing)
-    client.get("/console/employees?lang=en")
+    switch_language(client, "en", page="/console/employees")
     assert "no employee emp_none" in text(client.get("/console/employees/emp_none"))

@@ -12,7 +12,7 @@ from app.domain.kernel.clock import format_utc, from_db
 from app.domain.oauth import apps
 from app.domain.oauth.connections import issue_code, redeem_code, s256
 from app.models import OAuthApp, OAuthConnection, User, WebhookEndpoint
-from tests.api.console import PASSWORD, csrf, member, post, sign_in, text
+from tests.api.console import PASSWORD, csrf, member, post, sign_in, switch_language, text
 from tests.conftest import bearer
 
 REDIRECT = "https://ledgerly.example/cb"
@@ -349,7 +349,8 @@ def test_the_consent_page_answers_any_query_without_a_fault(client, admin, ledge
 
 def test_the_consent_page_reads_in_arabic_with_the_app_and_scopes_as_stored(client, admin, ledgerly):
     url = authorize_url(ledgerly[0].id, scope="employees:read payroll:read")
-    switched = client.get(url + "&lang=ar")
+    assert '<html lang="ar" dir="rtl">' in text(client.get(url + "&lang=ar"))  # that page only
+    switched = switch_language(client, "ar", page=url)
     assert switched.status_code == 302 and switched.headers["Location"].endswith(url)  # the request, kept whole
     body = text(client.get(url))
     assert '<html lang="ar" dir="rtl">' in body

@@ -8,6 +8,7 @@ import json
 import pytest
 from openapi_core import Config, OpenAPI
 from openapi_core.contrib.werkzeug import WerkzeugOpenAPIRequest, WerkzeugOpenAPIResponse
+from openapi_schema_validator import OAS30Validator
 from openapi_spec_validator import validate
 from werkzeug.wrappers import Request, Response
 
@@ -152,6 +153,42 @@ def test_every_operation_answers_as_documented(app, client, document, sandbox, m
     check("get", "/v1/company", 429, headers=fresh)
     Company.update(api_enabled=False).where(Company.id == sandbox.id).execute()
     check("get", "/v1/company", 403, headers=bearer(make_key(sandbox)))
+
+
+SHAPES_REFUSED = [  # (operationId, method, path, query, JSON body): refused before anything is looked up
+    ("listEmployees", "get", "/v1/employees", {"cursor": ""}, None),
+    ("listPayrollRuns", "get", "/v1/payroll-runs", {"cursor": ""}, None),
+    ("listAttendanceDays", "get", "/v1/attendance", {"from": "2026-11-20", "to": "2026-11-21", "cursor": ""}, None),
+    ("listEvents", "get", "/v1/events", {"cursor": ""}, None),
+    ("listEvents", "get", "/v1/events", {"after": ""}, None),
+    ("listEvents", "get", "/v1/events", {"types": "employee.created,employee.hired"}, None),
+    ("createWebhookEndpoint", "post", "/v1/webhooks", {}, {"url": "", "events": ["employee.updated"]}),
+    ("createWebhookEndpoint", "post", "/v1/webhooks", {},
+     {"url": "https://" + "a" * 2041 + ".com/", "events": ["employee.updated"]}),
+    ("updateWebhookEndpoint", "patch", "/v1/webhooks/whk_any", {}, {"url": ""}),
+]
+
+
+@pytest.mark.parametrize(("operation_id", "method", "path", "query", "body"), SHAPES_REFUSED)
+def test_a_request_refused_for_its_shape_is_refused_by_the_document_too(client, document, headers, operation_id,
+                                                                         method, path, query, body):
+    """What `st run --checks all` found: the service refused requests the document
+    called valid (an empty cursor or `after`, a webhook URL of no length). Schemathesis
+    and generated clients read the document's JSON Schemas: they state each such rule."""
+    response = getattr(client, method)(path, query_string=query, headers=headers, json=body)
+    assert response.status_code in (400, 422), response.get_data(as_text=True)
+    operation = document_operation(document, operation_id)
+    schemas = {parameter["name"]: parameter["schema"] for parameter in operation.get("parameters", ())}
+    refused = [name for name, value in query.items() if not documented(document, schemas[name]).is_valid(value)]
+    if body is not None:
+        schema = operation["requestBody"]["content"]["application/json"]["schema"]
+        refused += ["body"] * (not documented(document, schema).is_valid(body))
+    assert refused, f"{operation_id}: the document accepts {query or body}"
+
+
+def documented(document, schema):
+    """A validator of `schema` as the document states it ($refs into its components)."""
+    return OAS30Validator({"components": document["components"], **schema})
 
 
 def test_answers_with_fields_added_later_still_validate(client, document, headers, sandbox):

@@ -164,6 +164,19 @@ def test_an_hr_action_is_delivered_signed_byte_for_byte(app, client, headers, sa
     assert logged["response_body"] == "ok" and logged["next_retry_at"] is None
 
 
+def test_a_receivers_bytes_that_are_not_utf8_show_in_the_log_as_replacement_characters(app, client, headers, sandbox,
+                                                                                        loopback, runtime):
+    """A partner reading the log sees that their receiver answered something there,
+    where dropping the bytes showed `ab`, an answer it never gave."""
+    with Receiver(status=200, body=b"a\xed\xa0\x80b") as answering:
+        endpoint = create_webhook(client, headers, answering.url).get_json()
+        hr.update_employee(sandbox.id, _someone(sandbox), {"job_title": "Cashier"}, runtime)
+        deliver_all(app)
+        assert len(answering.requests) == 1
+    [logged] = client.get(f"/v1/webhooks/{endpoint['id']}/deliveries", headers=headers).get_json()["data"]
+    assert logged["status"] == "succeeded" and logged["response_body"] == "a\ufffd\ufffd\ufffdb"
+
+
 def test_unsubscribed_events_and_other_companies_are_not_delivered(app, client, headers, sandbox, make_sandbox,
                                                                     loopback, receiver, runtime):
     create_webhook(client, headers, receiver.url, ["employee.left"])

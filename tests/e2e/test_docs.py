@@ -11,9 +11,12 @@ An HTML comment right before an example tells this test how to run it:
                                           prints TEXT; stopped when the page is done
     <!-- test: expect=TEXT -->            with background: TEXT must appear in its output by then
 
-Shell examples of a page share their variables (each runs with `set -a`, so what one sets
-the next one sees, as in one terminal); an example fails the test by exiting non-zero, or
-by printing a traceback or an `internal_error`."""
+The examples of a page run as in one reader's terminal: a variable one shell example sets
+the next one sees, but a program they start (a Python example, `flask`, `partner-api`)
+sees only what was exported, as the guides tell a reader to (`export NAME=...`). So a
+guide that sets a variable without `export` before a Python receiver reads it fails here
+as it fails for the reader. An example fails the test by exiting non-zero, or by
+printing a traceback or an `internal_error`."""
 
 import os
 import re
@@ -26,6 +29,8 @@ from pathlib import Path
 import pytest
 
 from app.api.problems import CODES
+from app.cli import serve
+from config import web_server
 from tests.e2e.test_serve import serving
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -91,6 +96,25 @@ def test_the_errors_guide_lists_every_problem_code():
     assert [code for code in CODES if f"`{code}`" not in guide] == []
 
 
+def test_the_service_has_one_default_port_and_the_docs_site_another(monkeypatch):
+    """A new partner met port 5000 in the quick start and the errors page while `serve`
+    listened on 8000 (the Procfile's web process too), and the README's `mkdocs serve` took
+    8000 as well: the service has one default port everywhere, the docs site another."""
+    for name in ("HOST", "PORT"):
+        monkeypatch.delenv(name, raising=False)
+    port = next(param.default for param in serve.params if param.name == "port")
+    assert web_server()["bind"] == f"127.0.0.1:{port}"  # the Procfile's web process
+    site = re.search(r"^dev_addr: (\S+)", (ROOT / "mkdocs.yml").read_text(encoding="utf-8"), re.M).group(1)
+    assert site.startswith("127.0.0.1:") and site != f"127.0.0.1:{port}"
+    guide = (DOCS / "partners" / "quick-start.md").read_text(encoding="utf-8")
+    assert f"export PARTNER_API_BASE_URL=http://127.0.0.1:{port}\n" in guide
+    assert f'"http://127.0.0.1:{port}/errors#' in (DOCS / "partners" / "errors.md").read_text(encoding="utf-8")
+    for path in (ROOT / "README.md", DOCS / "requirements.txt", *sorted(DOCS.rglob("*.md"))):
+        text = path.read_text(encoding="utf-8")
+        assert ":5000" not in text, path
+        assert all(site in line for line in text.splitlines() if "mkdocs serve" in line and "127.0.0.1:" in line), path
+
+
 def test_every_example_is_runnable_or_says_why_not():
     for page in PAGES:
         for directives, language, _, line in examples(page):
@@ -100,6 +124,28 @@ def test_every_example_is_runnable_or_says_why_not():
                 assert len(directives.split("skip", 1)[1].strip()) > 15, f"{where}: say why it is skipped"
             if language == "bash":
                 raise AssertionError(f"{where}: write sh, which this test runs, not bash")
+
+
+def test_examples_run_as_in_a_readers_terminal(tmp_path):
+    """What let a guide set WEBHOOK_SECRET without `export` before a Python receiver read
+    it: every variable reached every example. Now a shell example's variables reach the
+    next shell example, and a program only when exported."""
+    state = tmp_path / "state.sh"
+    state.write_text("")
+
+    def run(language, code):
+        done = subprocess.run(command(language, code, state), cwd=tmp_path, capture_output=True, text=True,
+                              env={"PATH": os.environ["PATH"], **exported(state)}, timeout=30)
+        assert done.returncode == 0, done.stderr
+        return done.stdout.strip()
+
+    run("sh", 'SET_ONLY=$(echo "a b")\nexport EXPORTED="c \\"d\\" $SET_ONLY"\nLIST=(x y)')
+    assert run("python", "import os; print(os.environ.get('SET_ONLY'), os.environ['EXPORTED'])") == 'None c "d" a b'
+    shown = run("sh", 'echo "$SET_ONLY|$EXPORTED|${LIST[1]}"\n'
+                      'python3 -c \'import os; print(os.environ.get("SET_ONLY"))\'')
+    assert shown == 'a b|c "d" a b|y\nNone'  # the next shell example has both; a program it starts, the export
+    assert run("sh", "export SET_ONLY; [[ ab =~ (b) ]]") == ""
+    assert run("python", "import os; print(os.environ['SET_ONLY'])") == "a b"
 
 
 @pytest.mark.parametrize("page", [page for page in PAGES
@@ -113,11 +159,7 @@ def test_the_examples_of_each_page_run_against_the_served_service(page, served, 
             if language not in RUNNABLE or "skip" in directives:
                 continue
             where = f"docs/{page}:{line}"
-            env = {**served, **exported(state)}
-            if language == "python":
-                argv = [sys.executable, "-c", code]
-            else:
-                argv = ["bash", "-c", f"set -euo pipefail -a\n. {state}\n{code}\nexport -p > {state}"]
+            env, argv = {**served, **exported(state)}, command(language, code, state)
             if "background" in directives:
                 log = tmp_path / f"background-{line}.log"
                 process = subprocess.Popen(argv, cwd=tmp_path, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT,
@@ -143,8 +185,31 @@ def test_the_examples_of_each_page_run_against_the_served_service(page, served, 
                 process.kill()
 
 
+# A shell example in the terminal the page's examples share: it starts with the variables
+# the examples before it left (`state`), and leaves them, exported or not, to the next:
+# those it set (`declare -p`, which keeps whether each is exported) and every exported one.
+SHELL = """set -euo pipefail
+__known=" $(compgen -v | tr '\\n' ' ') "
+. "{state}"
+{code}
+{{ for __name in $(compgen -v); do
+    case "$__known" in *" $__name "*) ;; *) case "$__name" in __*) ;; *) declare -p "$__name";; esac;; esac
+  done
+  export -p; }} > "{state}"
+"""
+
+
+def command(language, code, state):
+    """The argv that runs an example of `language` in the page's terminal (see SHELL); a
+    Python example is a program started there, which gets `exported(state)` only."""
+    if language == "python":
+        return [sys.executable, "-c", code]
+    return ["bash", "-c", SHELL.format(state=state, code=code)]
+
+
 def exported(state):
-    """The variables the page's shell examples set so far (`export -p`'s lines)."""
+    """The variables the page's shell examples exported so far (`declare -x` lines): what
+    a program they start has in its environment."""
     found = {}
     for name, value in re.findall(r'^declare -x (\w+)="(.*)"$', state.read_text(), re.M):
         if name not in ("PWD", "OLDPWD", "SHLVL", "_"):

@@ -16,6 +16,7 @@ owner is warned. Both notices are handed on after commit. What each outcome deci
 are applied to the rows.
 """
 
+import codecs
 import json
 import logging
 from collections.abc import ItemsView, Iterable, Sequence
@@ -358,8 +359,14 @@ def _gone(endpoint: WebhookEndpoint, now: datetime, runtime: Runtime) -> None:
 
 def response_text(body: bytes | None) -> str:
     """At most 1 KB of the receiver's answer as text a database can hold, cut on a
-    character boundary."""
-    return storable((body or b"")[:RESPONSE_TEXT_LIMIT].decode("utf-8", errors="ignore"), RESPONSE_TEXT_LIMIT) or ""
+    character boundary. Bytes that are not UTF-8 show as U+FFFD, as a browser shows
+    them (never dropped: `a\\xed\\xa0\\x80b` is not `ab`); a character the 1 KB cut in
+    two is left out whole."""
+    body = body or b""
+    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+    # Not final when cut: the cut character's first bytes wait for the rest, and are dropped.
+    text = decoder.decode(body[:RESPONSE_TEXT_LIMIT], final=len(body) <= RESPONSE_TEXT_LIMIT)
+    return storable(text, RESPONSE_TEXT_LIMIT) or ""
 
 
 def storable(text: str | None, limit: int) -> str | None:

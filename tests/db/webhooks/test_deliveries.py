@@ -36,6 +36,16 @@ def test_any_answer_is_kept_as_at_most_1_kb_of_its_own_text(text):
 def test_any_bytes_are_kept_as_text_every_database_holds(body):
     kept = response_text(body)
     assert len(kept.encode()) <= 1024 and "\x00" not in kept
+    # Bytes that are not UTF-8 show as U+FFFD, as a browser shows them; nothing is
+    # dropped but at the 1 KB cut (at most one character, and what follows it).
+    shown = body.decode("utf-8", errors="replace").replace("\x00", "\ufffd")
+    assert shown.startswith(kept) and (kept == shown or len(kept.encode()) > 1024 - 4)
+
+
+def test_bytes_that_are_not_utf8_show_as_replacement_characters():
+    assert response_text(b"a\xed\xa0\x80b") == "a\ufffd\ufffd\ufffdb"  # a surrogate's bytes: not dropped
+    assert response_text(b"ok \xff") == "ok \ufffd"
+    assert response_text(b"x" * 1023 + "é".encode()) == "x" * 1023  # cut in two by the limit: left out
 
 
 def endpoint_with_deliveries(sandbox, clock, ages):
