@@ -17,13 +17,14 @@ outlives a revocation by more than a second, Redis up or down):
   the load still moves the counter past it. Redis plays no part in this: a revocation
   made while Redis is down, or lost by a Redis that came back from an older saved file,
   is refused by every process within `recheck` of its commit.
-- The speed-up: a random token in Redis under `RedisVersion.KEY` (never a counter: a
-  Redis restart cannot bring an old one back unnoticed as "newer"), which every change
+- The speed-up: a random token in Redis under `RedisVersion.KEY`, which every change
   replaces at once and again after commit (between the two, another process may reload
-  the old rows under the new token, and the second replacement retires that copy). Each
-  request reads it in the round trip it makes anyway, its rate-limit step (RedisLimiter's
-  `version_key`), and uses a cached principal only while the token is the one it was
-  loaded under: while Redis is up and keeps its data, a change is seen at once.
+  the old rows under the new token, and the second replacement retires that copy). Not a
+  counter: a Redis that lost its data makes a fresh token, which matches no entry (one
+  restarted from an older file brings an old token back: the database's version is for
+  that). Each request reads it in the round trip it makes anyway, its rate-limit step
+  (RedisLimiter's `version_key`), and uses a cached principal only while the token is the
+  one it was loaded under: while Redis is up and keeps its data, a change is seen at once.
 - And an entry is at most `max_age` old, for changes made behind the service's back
   (SQL by hand) that move no version.
 Without Redis (or while it is down) there is no token: nothing is kept, and every
