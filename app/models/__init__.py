@@ -6,7 +6,7 @@ from app.models.company import Branch, Company, Entity, Membership, User
 from app.models.employees import Employee
 from app.models.events import EmployeeAnnouncement, OutboxEvent
 from app.models.idempotency import IdempotencyKey
-from app.models.keys import ApiKey
+from app.models.keys import ApiKey, CredentialsVersion
 from app.models.oauth import OAuthApp, OAuthCode, OAuthConnection, OAuthToken
 from app.models.payroll import (
     AccountMapping,
@@ -25,12 +25,12 @@ ALL_MODELS = (
     User, Company, Membership, Entity, Branch, Employee, PayrollRun, PayrollLine, EndOfServiceBalance,
     PayrollComponent, JournalEntry, JournalLine, AccountMapping, ApiKey, OutboxEvent, EmployeeAnnouncement,
     AttendanceEvent, IdentityLink, AttendanceDay, ConsoleSession, PasswordReset, WebhookEndpoint, WebhookDelivery,
-    OAuthApp, OAuthConnection, OAuthCode, OAuthToken, IdempotencyKey,
+    OAuthApp, OAuthConnection, OAuthCode, OAuthToken, IdempotencyKey, CredentialsVersion,
 )
 
 __all__ = [
     "ALL_MODELS", "AccountMapping", "ApiKey", "AttendanceDay", "AttendanceEvent", "BaseModel", "Branch", "Company",
-    "ConsoleSession",
+    "ConsoleSession", "CredentialsVersion",
     "Employee", "EmployeeAnnouncement", "EndOfServiceBalance", "Entity", "IdempotencyKey", "IdentityLink",
     "JournalEntry", "JournalLine", "Membership",
     "OAuthApp", "OAuthCode", "OAuthConnection", "OAuthToken", "OutboxEvent", "PasswordReset", "PayrollComponent",

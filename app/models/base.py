@@ -121,17 +121,51 @@ class BaseModel(pw.Model):
 _sqlite_writer = threading.RLock()
 
 
+# What this thread's outermost write_transaction runs as its last statements (None
+# outside one): see before_commit.
+_last_writes = threading.local()
+
+
 @contextmanager
 def write_transaction() -> Iterator[None]:
     """A transaction that holds the write lock from its start. On SQLite (WAL) a
     transaction that reads and then writes fails at once if another wrote in between;
-    `BEGIN IMMEDIATE` waits its turn instead. PostgreSQL locks rows (`lock_for_update`)."""
-    if isinstance(db.obj, pw.SqliteDatabase):
-        with _sqlite_writer, db.atomic(lock_type="IMMEDIATE"):
-            yield
-    else:
-        with db.atomic():
-            yield
+    `BEGIN IMMEDIATE` waits its turn instead. PostgreSQL locks rows (`lock_for_update`).
+    What `before_commit` was given runs at the end of the outermost one."""
+    outermost = getattr(_last_writes, "actions", None) is None
+    if outermost:
+        _last_writes.actions = []
+    try:
+        if isinstance(db.obj, pw.SqliteDatabase):
+            with _sqlite_writer, db.atomic(lock_type="IMMEDIATE"):
+                yield
+                _run_last_writes(outermost)
+        else:
+            with db.atomic():
+                yield
+                _run_last_writes(outermost)
+    finally:
+        if outermost:
+            _last_writes.actions = None
+
+
+def before_commit(action: Callable[[], object]) -> None:
+    """Run `action` (a write) as the last statement of this thread's outermost
+    write_transaction, once however often it is asked for; at once outside one. For a
+    row every transaction of a kind writes (the credentials version): written last, its
+    lock is held only while committing, so it is never one side of a deadlock."""
+    actions = getattr(_last_writes, "actions", None)
+    if actions is None:
+        action()
+    elif action not in actions:
+        actions.append(action)
+
+
+def _run_last_writes(outermost: bool) -> None:
+    if outermost:
+        actions, _last_writes.actions = _last_writes.actions, []
+        for action in actions:
+            action()
 
 
 def row_of(model: Any, row_id: str, company_id: str | None = None) -> pw.Expression:

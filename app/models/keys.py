@@ -1,6 +1,6 @@
 import peewee as pw
 
-from app.models.base import BaseModel
+from app.models.base import BaseModel, Prepared
 from app.models.company import Company, User
 
 
@@ -20,3 +20,36 @@ class ApiKey(BaseModel):
     created_at = pw.DateTimeField()
     last_used_at = pw.DateTimeField(null=True)
     revoked_at = pw.DateTimeField(null=True)
+
+
+class CredentialsVersion(BaseModel):
+    """One row (id 1): a counter that every change to a credential, its company or its
+    legal entities moves in the transaction that makes the change
+    (`Runtime.credentials_changed`). Revocation's truth for the principals each web
+    process keeps in memory (app/api/principal_cache.py)."""
+
+    id = pw.IntegerField(primary_key=True)
+    version = pw.BigIntegerField()
+
+    class Meta:
+        table_name = "credentials_version"
+
+
+_CURRENT_VERSION = Prepared(lambda: CredentialsVersion.select(CredentialsVersion.version)
+                            .where(CredentialsVersion.id == 1))
+
+
+def credentials_version() -> int:
+    """The current credentials version (0 if the row is missing): one primary-key read."""
+    rows = _CURRENT_VERSION.rows(1)
+    return rows[0][0] if rows else 0
+
+
+def move_credentials_version() -> None:
+    """Move the credentials version on, in the current transaction (the row is made if
+    missing). The row stays locked until the transaction ends: call it last
+    (`Runtime.credentials_changed` does, through `before_commit`)."""
+    (CredentialsVersion.insert(id=1, version=1)
+     .on_conflict(conflict_target=[CredentialsVersion.id],
+                  update={CredentialsVersion.version: CredentialsVersion.version + 1})
+     .execute())

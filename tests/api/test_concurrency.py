@@ -10,6 +10,7 @@ import functools
 import json
 import logging
 import os
+import queue
 import threading
 import time
 from datetime import date
@@ -52,6 +53,7 @@ from app.models import (
     WebhookEndpoint,
 )
 from app.models.base import connection, write_transaction
+from app.models.keys import credentials_version
 from tests.helpers import one_each, one_won, punch
 
 ROUNDS = 10
@@ -203,6 +205,29 @@ def test_revoking_a_key_twice_at_once_revokes_it_once(committed, race, company, 
         assert not [o for o in outcomes if isinstance(o, Exception)], outcomes
         with connection():
             assert ApiKey.get_by_id(key.id).revoked_at is not None
+
+
+def test_credential_changes_at_once_take_turns_on_the_version_without_a_deadlock(committed, race, company, clock,
+                                                                                 runtime):
+    """Every credential change moves the one credentials version row (issue 46) as its
+    transaction's last write: an app's disconnection ending two connections, the second
+    one's refresh token revoked, a key and an access token revoked, all at once, never
+    deadlock, and the version moves once per transaction, none lost."""
+    app, owner = _oauth_app(committed, company, clock)
+    for _ in range(ROUNDS):
+        first, second = (committed(oauth.redeem_code, app, _oauth_code(committed, app, owner, company, clock),
+                                   OAUTH_REDIRECT, OAUTH_VERIFIER, runtime) for _ in range(2))
+        key, _ = committed(keys.create_key, company, [], clock)
+        todo = queue.SimpleQueue()  # each thread takes one
+        for action in (functools.partial(oauth.disconnect_app, company.id, app.id, runtime),
+                       functools.partial(oauth.revoke_token, app, second.refresh_token, runtime),
+                       functools.partial(credentials.revoke_key, key.id, runtime),
+                       functools.partial(oauth.revoke_token, app, first.access_token, runtime)):
+            todo.put(action)
+        before = committed(credentials_version)
+        outcomes = race(lambda actions: actions.get()(), todo, threads=4)
+        assert not [o for o in outcomes if isinstance(o, Exception)], outcomes
+        assert committed(credentials_version) == before + 4
 
 
 def test_two_sandboxes_for_one_user_at_once_make_one(committed, race, clock, runtime):

@@ -1,5 +1,6 @@
 """Keys on a real database: the kind follows the company, and revoking one
-(app/domain/credentials.py): one revocation, one "credentials changed"."""
+(app/domain/credentials.py): one revocation, one "credentials changed", and the database's
+credentials version moved once, last."""
 
 import pytest
 
@@ -7,6 +8,8 @@ from app.domain import credentials
 from app.domain.access import keys
 from app.domain.kernel.errors import NotFound
 from app.domain.kernel.runtime import Runtime
+from app.models import CredentialsVersion
+from app.models.base import write_transaction
 
 
 def test_the_key_kind_follows_the_company(sandbox, clock):
@@ -42,3 +45,18 @@ def test_reissuing_revokes_only_the_working_keys_of_that_name(sandbox, clock):
     assert revoked == 1 and told == [1]
     assert keys.ApiKey.get_by_id(first.id).revoked_at is not None
     assert keys.ApiKey.get_by_id(second.id).revoked_at is None and keys.ApiKey.get_by_id(keep.id).revoked_at is None
+
+
+def test_every_credential_change_moves_the_database_version_as_its_last_write(sandbox, clock, runtime):
+    """Runtime.credentials_changed moves it, once per transaction, at the end of the
+    outermost write transaction (its row lock then lasts only as long as the commit)."""
+    key, _ = keys.create_key(sandbox, keys.SCOPES, clock)
+    before = CredentialsVersion.get_by_id(1).version
+    moved_during = []
+    with write_transaction():
+        runtime.credentials_changed()
+        runtime.credentials_changed()
+        moved_during.append(CredentialsVersion.get_by_id(1).version)
+    assert moved_during == [before] and CredentialsVersion.get_by_id(1).version == before + 1
+    credentials.revoke_key(key.id, Runtime(clock))  # no hand-offs at all: the truth moves still
+    assert CredentialsVersion.get_by_id(1).version == before + 2

@@ -3,7 +3,8 @@ action's transaction commits.
 
 `create_app` builds one Runtime per app (`app.extensions["runtime"]`) and names its
 hand-offs there: an outbox event written -> queue its dispatch; clock events stored ->
-queue their pairing; credentials changed -> retire every worker's cached principals.
+queue their pairing; credentials changed -> retire every worker's cached principals at once
+(the database's credentials version, which the change moves itself, bounds it anyway).
 Actions that hand work on take a `runtime` argument where others take a `clock`, so a
 reader of the domain sees which functions do. A Runtime tells the time too (`now()`), so
 the console and the CLI, which hold one, pass it wherever a clock is asked for.
@@ -27,6 +28,8 @@ from typing import Any
 from app.domain.kernel.clock import Clock
 from app.domain.kernel.sealing import Sealer
 from app.models import db
+from app.models.base import before_commit
+from app.models.keys import move_credentials_version
 
 log = logging.getLogger(__name__)
 
@@ -74,8 +77,11 @@ class Runtime:
 
     def credentials_changed(self) -> None:
         """Call inside the transaction that changes a credential, its company or its
-        legal entities (revocation, the Partner API switched, a rename). The receiver
-        acts at once and again after commit (app/api/principal_cache.py says why)."""
+        legal entities (revocation, the Partner API switched, a rename). The database's
+        credentials version moves as that transaction's last write, hand-offs or not: it
+        is the truth every web process checks. The receiver (Redis's copy) acts at once
+        and again after commit (app/api/principal_cache.py says why)."""
+        before_commit(move_credentials_version)
         if self.on_credentials_changed is not None:
             self.on_credentials_changed()
 
