@@ -4,8 +4,10 @@ Thin callers of domain functions. Bad arguments print one clear line and exit
 non-zero, never a traceback.
 """
 
+import errno
 import os
 import secrets
+import socket
 import tempfile
 
 import click
@@ -234,6 +236,23 @@ def _keep_key(secret):
         click.echo(f"(the key is not kept for the next start: {path}: {exc.strerror})")
 
 
+def _check_free(host: str, port: int) -> None:
+    """Refuse at once, in one line, a port something already listens on: gunicorn would
+    fail only after the banner said "running" (and a newcomer's requests would reach
+    whatever holds the port)."""
+    probe = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+    probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as gunicorn binds: TIME_WAIT is no hindrance
+    try:
+        probe.bind((host, port))
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            raise click.ClickException(f"{host}:{port} is already in use (another service, or a serve still "
+                                       f"running): stop it, or choose another port with --port") from None
+        raise click.ClickException(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+    finally:
+        probe.close()
+
+
 @click.command("serve")
 @click.option("--host", default="127.0.0.1")
 @click.option("--port", default=8000, show_default=True, type=WholeNumber(max=65535),
@@ -246,6 +265,7 @@ def _keep_key(secret):
 def serve(host, port, workers, email, country, new_key):
     """Migrate, make sure a demo sandbox exists, print its key (the one printed before, while
     it works; a new one with --new-key), and serve with gunicorn."""
+    _check_free(host, port)
     upgrade()
     # Without Redis, jobs run on a thread of each gunicorn worker: none may start here,
     # in the parent, while the demo sandbox is made.

@@ -19,7 +19,7 @@ from tests.helpers import assert_problem, refused
 @pytest.mark.parametrize("month", ["٢٠٢٦-١١", "2026-1²", "٢٠٢٦-11", "۲۰۲۶-۱۱", "0000-01", "2026-+1", "2026-1_"])
 def test_a_draft_month_not_in_the_digits_0_to_9_is_one_line_and_stores_nothing(run, sandbox, month):
     result = run("payroll", "draft", "--entity", sandbox.entities.get().id, "--month", month)
-    refused(result, "payroll_month: use YYYY-MM, written with the digits 0 to 9")
+    refused(result, "payroll_month: a month YYYY-MM (the month 01 to 12), written with the digits 0 to 9")
     assert len(result.output.strip().splitlines()) == 1
     assert not PayrollRun.select().where(PayrollRun.payroll_month == month).exists()
     assert not PayrollRun.select().where(PayrollRun.status == "draft").exists()

@@ -258,3 +258,19 @@ def test_what_gunicorn_refuses_itself_is_a_problem_too(served):
     long_url = requests.get(f"{base}/v1/employees?cursor={'x' * 5000}", headers={"Authorization": f"Bearer {key}"},
                             timeout=10)  # under gunicorn's limit, over the app's: the app's own problem
     assert long_url.status_code == 414 and long_url.headers["Content-Type"] == "application/problem+json"
+
+
+def test_serve_on_a_port_in_use_says_so_in_one_line_and_never_says_running(tmp_path):
+    """A newcomer met "Partner API running at ..." and then gunicorn's "Connection in use"
+    five times: the banner lied, and their requests reached whatever held the port."""
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        port = holder.getsockname()[1]
+        env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path}/serve.db", "REDIS_URL": ""}
+        done = subprocess.run([sys.executable, "-m", "flask", "--app", "wsgi", "serve", "--port", str(port)],
+                              cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1
+    assert "running" not in done.stdout
+    assert done.stderr.strip() == (f"Error: 127.0.0.1:{port} is already in use (another service, or a serve still "
+                                   f"running): stop it, or choose another port with --port")

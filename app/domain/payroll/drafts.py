@@ -156,7 +156,7 @@ def _check_month(payroll_month: object) -> None:
             and (year := ascii_int(payroll_month[:4])) is not None
             and (month := ascii_int(payroll_month[5:])) is not None and year >= 1 and 1 <= month <= 12):
         raise ValidationFailed(Words("invalid month"), [("payroll_month", Words(
-            "use YYYY-MM, written with the digits 0 to 9 (e.g. 2026-11)"))])
+            "a month YYYY-MM (the month 01 to 12), written with the digits 0 to 9 (e.g. 2026-11)"))])
 
 
 def service_of(employee: Employee, pay: Pay, country_code: str) -> Service:
