@@ -2,12 +2,13 @@
 again with the same key, after a timeout or a dropped connection, gets the first answer
 again (its status and body, and `Idempotent-Replayed: true`), and nothing is done twice.
 
-`@operation` wraps every POST view in `idempotent`: after the guard (a 401, 403, 404 or
-429 is decided before any key is looked at, and never kept as an answer), the key is
+`@operation` wraps every POST view in `idempotent`: after the guard (a 401, 403, 429 or
+the 404 of an operation not live is decided before any key is looked at), the key is
 read (400 if it is not 1 to 255 printable ASCII characters), the request's fingerprint
 taken, and the key claimed for the company (app/domain/kernel/idempotency.py says
 what is kept, and for how long). Then the view runs, and its answer is kept (a 2xx) or
-the key freed (anything else). While v1.3 is not live, the header is ignored, as the
+the key freed (anything else: a 404 of an unknown endpoint or a 403 `sandbox_only`,
+decided in the view, is never kept either). While v1.3 is not live, the header is ignored, as the
 contract has it. The OpenAPI document says all this of every POST (app/api/openapi.py).
 """
 

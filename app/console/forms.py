@@ -24,7 +24,7 @@ from app.domain.access.keys import SCOPES
 from app.domain.attendance.ingest import REF_TYPES
 from app.domain.attendance.pairing import EVENT_TYPES
 from app.domain.kernel.countries import COUNTRIES
-from app.domain.kernel.text import foreign_digit
+from app.domain.kernel.text import ascii_digits, foreign_digit
 from app.domain.people.actions import EDITABLE_STATUSES, EMPLOYMENT_TYPES
 from app.domain.sandbox import TRIGGERS
 from app.domain.webhooks.endpoints import SUBSCRIBABLE
@@ -57,7 +57,15 @@ class TimeField(DigitsZeroToNine, wtforms.TimeField):
 
 
 class IntegerField(DigitsZeroToNine, wtforms.IntegerField):
-    pass
+    """A whole number of the digits 0-9 alone, as the API and the commands read one
+    (`ascii_int`): int() also takes "+10", "1_0" and "١٠"."""
+
+    def process_formdata(self, valuelist):
+        typed = valuelist[0].strip() if valuelist and isinstance(valuelist[0], str) else ""
+        if typed and not ascii_digits(typed):
+            self.data = None
+            raise ValueError(_l("Write the digits 0 to 9."))
+        super().process_formdata(valuelist)
 
 
 def stored_options(pairs):

@@ -153,7 +153,10 @@ def before_commit(action: Callable[[], object]) -> None:
     """Run `action` (a write) as the last statement of this thread's outermost
     write_transaction, once however often it is asked for; at once outside one. For a
     row every transaction of a kind writes (the credentials version): written last, its
-    lock is held only while committing, so it is never one side of a deadlock."""
+    lock is held only from there to the commit, so it is never one side of a deadlock.
+    (A write_transaction inside a plain `db.atomic()` ends before that block commits: the
+    lock is held to the block's end, so such a block does nothing else that waits after
+    it, as `serve`'s making of its demo sandbox and key does not.)"""
     actions = getattr(_last_writes, "actions", None)
     if actions is None:
         action()
@@ -180,13 +183,14 @@ def is_postgres() -> bool:
     return not isinstance(db.obj, pw.SqliteDatabase)
 
 
-def locked(query: "pw.ModelSelect[M]") -> M | None:
+def locked(query: "pw.ModelSelect[M]", *, keys_kept: bool = False) -> M | None:
     """The first row of `query`, read under a lock until the transaction ends, for a
     state move decided on it (call inside `write_transaction()`). PostgreSQL locks the
-    row (`FOR UPDATE`): a second transaction waits, then reads the moved state. On SQLite
-    the write transaction already excludes every other writer."""
+    row (`FOR UPDATE`; FOR NO KEY UPDATE with `keys_kept`, as `lock_for_update` says): a
+    second transaction waits, then reads the moved state. On SQLite the write transaction
+    already excludes every other writer."""
     if not isinstance(db.obj, pw.SqliteDatabase):
-        query = query.for_update()
+        query = query.for_update("FOR NO KEY UPDATE" if keys_kept else True)  # type: ignore[arg-type]  # a clause too
     return query.first()
 
 

@@ -14,7 +14,8 @@ from datetime import UTC, datetime
 
 from flask import current_app
 
-from app.domain.kernel.text import ascii_digits, not_in_a_line
+from app.domain.kernel.text import not_in_a_line
+from app.domain.payroll.drafts import is_month
 from app.extensions import mailer, redis_client
 from app.mail import SmtpMailer
 from app.models import AccountMapping, Branch, Company, Employee, Entity, OAuthApp, PayrollRun, WebhookEndpoint
@@ -213,14 +214,13 @@ def _stored_text():
                     found.append(Finding("stored text", False, f"{model._meta.table_name} {row} {name} holds "
                                                                f"U+{ord(character):04X}: {fix}"))
         for run_id, month, status in _keyset(PayrollRun, (PayrollRun.payroll_month, PayrollRun.status)):
-            year, dash, number = month.partition("-")
-            if not (ascii_digits(year) and len(year) == 4 and dash and ascii_digits(number) and len(number) == 2):
+            if not is_month(month):
                 total += 1
                 fix = (f"discard the draft (flask --app wsgi payroll discard {run_id}) and draft the month again"
                        if status == "draft" else "correct the row in the database")
                 if total <= MAX_LISTED:
                     found.append(Finding("stored text", False, f"payroll_run {run_id} payroll_month is {ascii(month)}, "
-                                                               f"not YYYY-MM in the digits 0-9: {fix}"))
+                                                               f"not a month YYYY-MM in the digits 0-9: {fix}"))
     if total > MAX_LISTED:
         found.append(Finding("stored text", False, f"and {total - MAX_LISTED} more row(s) like these"))
     return found or [Finding("stored text", True, "names, codes and URLs are single lines; months are YYYY-MM")]

@@ -51,11 +51,13 @@ def test_an_amount_in_other_digits_is_refused_in_the_console_the_shell_and_a_fil
     assert staff(in_sandbox) == 10
 
 
-def test_a_pace_in_other_digits_is_named_on_the_console_form(client, admin, live_company, clock, loopback, receiver):
+@pytest.mark.parametrize("pace", ["٥٠", "5_0", "+50"])  # int() takes each as 50
+def test_a_pace_in_other_digits_is_named_on_the_console_form(client, admin, live_company, clock, loopback, receiver,
+                                                             pace):
     key = keys.ApiKey.get(keys.ApiKey.secret_hash == keys.hash_secret(
         keys.create_key(live_company, ["webhooks:manage"], clock, name="ERP")[1]))
     page = console_post(client, "/console/webhooks", {"url": receiver.url, "events": ["employee.created"],
-                                                      "key": key.id, "rate_limit": "٥٠"})
+                                                      "key": key.id, "rate_limit": pace})
     assert page.status_code == 422 and "Write the digits 0 to 9." in text(page)
     assert not WebhookEndpoint.select().exists()
 

@@ -155,9 +155,12 @@ def test_rows_stored_before_the_one_line_rule_are_listed_by_table_id_and_field(r
         "accounts set",
         f"webhook_endpoint {endpoint['id']} url holds U+00A0: its owner sets another URL (PATCH /v1/webhooks/ID); "
         "deliveries to it are refused until then",
-        f"payroll_run {run_row.id} payroll_month is '\\u0662\\u0660\\u0662\\u0666-\\u0661\\u0660', not YYYY-MM in "
-        "the digits 0-9: correct the row in the database",
+        f"payroll_run {run_row.id} payroll_month is '\\u0662\\u0660\\u0662\\u0666-\\u0661\\u0660', not a month "
+        "YYYY-MM in the digits 0-9: correct the row in the database",
     ]
     assert not any(ch in result.output for ch in "\u202e\r\u2066\ufeff\x85\u00a0٢")
+    PayrollRun.update(payroll_month="2026-13").where(PayrollRun.id == run_row.id).execute()  # digits, no month
+    assert (f"payroll_run {run_row.id} payroll_month is '2026-13', not a month YYYY-MM in the digits 0-9: correct "
+            "the row in the database") in [detail for _, detail in findings(run("doctor"))["stored text"]]
     monkeypatch.setattr("app.ops.doctor.MAX_LISTED", 2)
     assert [detail for _, detail in findings(run("doctor"))["stored text"]][2:] == ["and 5 more row(s) like these"]

@@ -7,7 +7,7 @@ from app.domain.kernel.ids import new_id
 from app.domain.kernel.runtime import Runtime
 from app.domain.kernel.text import line_problem
 from app.models import Branch, Company, Entity, User, db
-from app.models.base import row_of
+from app.models.base import row_of, write_transaction
 
 
 def create_company(name_en: str, country_code: str, clock: Clock, *, name_ar: str | None = None, sandbox: bool = False,
@@ -46,10 +46,13 @@ def get_company(company_id: str) -> Company:
 
 
 def enable_partner_api(company_id: str, runtime: Runtime) -> Company:
-    company = get_company(company_id)
-    if not company.api_enabled:
-        Company.update(api_enabled=True).where(Company.id == company.id).execute()
-        runtime.credentials_changed()
+    """Switch the Partner API on for a company, in one transaction with the credentials
+    version it moves (every worker's kept principals say "off" until then)."""
+    with write_transaction():
+        company = get_company(company_id)
+        if Company.update(api_enabled=True).where(Company.id == company.id, ~Company.api_enabled).execute():
+            runtime.credentials_changed()
+        company.api_enabled = True
     return company
 
 

@@ -151,7 +151,12 @@ def _next_commit_seq(company_id: str) -> pw.Node:
     """The SQL that gives a new event its position in the feed (see the module's text)."""
     if not _sqlite():
         return SQL("txid_current()")
-    return (OutboxEvent.select(fn.COALESCE(fn.MAX(OutboxEvent.commit_seq), 0) + 1)
+    return _last_commit_seq(company_id, plus=1)
+
+
+def _last_commit_seq(company_id: str, plus: int = 0) -> pw.Node:
+    """SQLite: the company's largest feed position (0 before its first event), plus `plus`."""
+    return (OutboxEvent.select(fn.COALESCE(fn.MAX(OutboxEvent.commit_seq), 0) + plus)
             .where(OutboxEvent.company == company_id))
 
 
@@ -162,8 +167,7 @@ def transaction_mark(company_id: str) -> int:
     only this transaction (the one writer) can move past until it ends."""
     if not _sqlite():
         return int(first_tuple(pw.Select(columns=[fn.txid_current()]).bind(db))[0])
-    return int(first_tuple(OutboxEvent.select(fn.COALESCE(fn.MAX(OutboxEvent.commit_seq), 0))
-                           .where(OutboxEvent.company == company_id))[0])
+    return int(first_tuple(_last_commit_seq(company_id))[0])
 
 
 def written_since(company_id: str, event_type: str, mark: int) -> list[str]:

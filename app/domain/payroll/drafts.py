@@ -149,12 +149,17 @@ def month_bounds(payroll_month: str) -> tuple[date, date]:
     return date(year, month, 1), date(year, month, monthrange(year, month)[1])
 
 
-def _check_month(payroll_month: object) -> None:
-    """YYYY-MM in the digits 0-9 (kernel/text.py): "٢٠٢٦-١١" is not stored as a month,
-    nor "2026-1²" read into a ValueError."""
-    if not (isinstance(payroll_month, str) and len(payroll_month) == 7 and payroll_month[4] == "-"
+def is_month(payroll_month: object) -> bool:
+    """Whether `payroll_month` is a month YYYY-MM in the digits 0-9 (kernel/text.py):
+    "٢٠٢٦-١١" is not a month, nor is "2026-1²" (read by int() into a ValueError), nor
+    "2026-13"."""
+    return (isinstance(payroll_month, str) and len(payroll_month) == 7 and payroll_month[4] == "-"
             and (year := ascii_int(payroll_month[:4])) is not None
-            and (month := ascii_int(payroll_month[5:])) is not None and year >= 1 and 1 <= month <= 12):
+            and (month := ascii_int(payroll_month[5:])) is not None and year >= 1 and 1 <= month <= 12)
+
+
+def _check_month(payroll_month: object) -> None:
+    if not is_month(payroll_month):
         raise ValidationFailed(Words("invalid month"), [("payroll_month", Words(
             "a month YYYY-MM (the month 01 to 12), written with the digits 0 to 9 (e.g. 2026-11)"))])
 

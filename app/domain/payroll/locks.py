@@ -4,10 +4,12 @@ the run.
 Every move of payroll (a draft, finalize, pay, correct, delete, discard, a WPS step, the
 provision's true-up, a change to the chart of accounts or its split) locks through `hold`
 before it decides, whichever door it comes through (console, CLI, the API's sandbox
-triggers, jobs), and takes nothing of these three kinds afterwards that `hold` did not
-take first. Two moves at once then queue on the first lock they share: one waits for the
-other, or is refused as a later click would be (409), and neither is ever chosen as a
-deadlock's victim (a 500). Before this order a move locked its run and then the company,
+triggers, jobs). What a move writes afterwards is its company's, entity's or run's, or
+rows only movers of that entity write (the true-up posts on the entity's latest run,
+another run than the one `hold` took, which only a mover holding the entity may write).
+Two moves at once then queue on the first lock they share: one waits for the other, or is
+refused as a later click would be (409), and neither is ever chosen as a deadlock's
+victim (a 500). Before this order a move locked its run and then the company,
 while another locked its own run, then the company, and then posted its true-up on the
 first one's run: each waited for the other.
 
@@ -18,10 +20,8 @@ nobody. On SQLite the write transaction (`write_transaction`) already excludes e
 writer, so `hold` locks nothing there. Call it inside `write_transaction()`.
 """
 
-from typing import Any
-
 from app.models import Company, Entity, PayrollRun
-from app.models.base import is_postgres
+from app.models.base import locked
 
 
 def hold(company_id: str, entity_id: str | None = None, run_id: str | None = None) -> PayrollRun | None:
@@ -29,18 +29,11 @@ def hold(company_id: str, entity_id: str | None = None, run_id: str | None = Non
     transaction ends; the run as stored now, unless it is gone (deleted, discarded) or
     not one of the entity's (None). Taking a row twice in one transaction is harmless,
     so a move may call this again for what an enclosing one already holds."""
-    _take(Company.select(Company.id).where(Company.id == company_id))
+    locked(Company.select(Company.id).where(Company.id == company_id), keys_kept=True)
     if entity_id is not None:
-        _take(Entity.select(Entity.id).where(Entity.id == entity_id, Entity.company == company_id))
+        locked(Entity.select(Entity.id).where(Entity.id == entity_id, Entity.company == company_id), keys_kept=True)
     if run_id is None:
         return None
-    run: PayrollRun | None = _take(PayrollRun.select().where(
+    return locked(PayrollRun.select().where(
         PayrollRun.id == run_id, PayrollRun.company == company_id, PayrollRun.status != "deleted",
-        *([PayrollRun.entity == entity_id] if entity_id is not None else [])))
-    return run
-
-
-def _take(query: Any) -> Any:
-    if is_postgres():
-        query = query.for_update("FOR NO KEY UPDATE")  # Peewee takes the clause as written
-    return query.first()
+        *([PayrollRun.entity == entity_id] if entity_id is not None else [])), keys_kept=True)

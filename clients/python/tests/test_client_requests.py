@@ -109,10 +109,11 @@ def test_a_callers_own_key_is_sent_as_given_and_one_the_api_would_refuse_is_refu
     client = client_of(handler)
     every_post(client, key="order-42:sync")
     assert {request.headers["Idempotency-Key"] for request in seen} == {"order-42:sync"}
-    for bad in ("", "x" * 256, "caf\u00e9", "tab\there", "line\n"):
+    for bad in ("", "x" * 256, "caf\u00e9", "tab\there", "line\n", " ", " order-42", "order-42 "):  # as the API reads
         with pytest.raises(ValueError, match="idempotency_key"):
             client.sandbox.trigger("employee.updated", idempotency_key=bad)
     assert len(seen) == 7  # none of those was sent
+    client.sandbox.trigger("employee.updated", idempotency_key="order 42")  # a space inside is printable ASCII
     client.sandbox.trigger("employee.updated", idempotency_key="~" * 255)  # 255 printable ASCII: the limit
 
 

@@ -27,9 +27,9 @@ from partner_api.oauth import OAuthApp, Token
 
 DEFAULT_BASE_URL = "http://127.0.0.1:8000"  # where `flask --app wsgi serve` listens
 MAX_WAIT = 60.0  # seconds: the longest wait between two tries (a longer Retry-After is cut to it)
-# The IETF draft "The Idempotency-Key HTTP Header Field", as the API takes it: at most 255
-# printable ASCII characters.
-IDEMPOTENCY_KEY = re.compile(r"[\x20-\x7e]{1,255}")
+# The IETF draft "The Idempotency-Key HTTP Header Field", as the API takes it: 1 to 255
+# printable ASCII characters, no space at either end.
+IDEMPOTENCY_KEY = re.compile(r"[!-~]([ -~]{0,253}[!-~])?")
 
 
 class ApiError(Exception):
@@ -62,7 +62,7 @@ def _idempotency_key(given: str | None) -> str:
     if given is None:
         return str(uuid.uuid4())
     if not IDEMPOTENCY_KEY.fullmatch(given):
-        raise ValueError("idempotency_key must be 1 to 255 printable ASCII characters")
+        raise ValueError("idempotency_key must be 1 to 255 printable ASCII characters, with no space at either end")
     return given
 
 
