@@ -323,8 +323,11 @@ def _correct_latest(runs: "pw.ModelSelect[PayrollRun]", runtime: Runtime) -> str
     line = (PayrollLine.select(PayrollLine.employee, PayrollLine.amount_minor).join(Employee)
             .where(PayrollLine.run == run, PayrollLine.component_code == "basic", Employee.status != "left")
             .order_by(Employee.staff_number).first()) if run else None
-    if run is None or line is None:
+    if run is None:
         raise Conflict(Words("no run to correct; trigger payroll_run.finalized first"))
+    if line is None:
+        raise Conflict(Words("no one paid in the %(month)s run is still employed; trigger employee.created, then "
+                             "payroll_run.finalized", month=run.payroll_month))
     employee = Employee.get_by_id(line.employee_id)
     correct_run(run, {employee.id: {"basic": line.amount_minor + 10 ** minor_digits(run.currency)}}, runtime)
     return Words("corrected the %(month)s run (%(staff_number)s's basic pay)", month=run.payroll_month,
@@ -333,9 +336,15 @@ def _correct_latest(runs: "pw.ModelSelect[PayrollRun]", runtime: Runtime) -> str
 
 def _finalize_next_month(company: Company, runs: "pw.ModelSelect[PayrollRun]", runtime: Runtime) -> PayrollRun:
     latest: PayrollRun | None = runs.order_by(PayrollRun.payroll_month.desc()).first()
+    if latest is not None and latest.payroll_month >= LAST_MONTH:
+        raise Conflict(Words("the sandbox's latest run is for %(month)s; no month follows it to run",
+                             month=latest.payroll_month))
     month = previous_month(runtime.now(), company.timezone) if latest is None else _month_after(latest.payroll_month)
     entity = Entity.get(Entity.company == company.id, Entity.primary == True)  # noqa: E712
     return finalize_run(build_draft_run(entity, month, runtime.clock, end_of_service=runtime.beyond_contract), runtime)
+
+
+LAST_MONTH = "9999-12"  # the last a run may be for (YYYY-MM): none follows it
 
 
 def _month_after(month: str) -> str:
@@ -346,7 +355,9 @@ def _month_after(month: str) -> str:
 def _hire_someone(company: Company, runtime: Runtime) -> Words:
     country = get_country(company.country)
     taken = {e.staff_number for e in Employee.select(Employee.staff_number).where(Employee.company == company.id)}
-    number = next(n for n in range(11, 1000) if f"SBX-{n:03d}" not in taken)
+    number = next((n for n in range(11, 1000) if f"SBX-{n:03d}" not in taken), None)
+    if number is None:
+        raise Conflict(Words("every sandbox staff number up to SBX-999 is taken; no one more can be hired"))
     rng = random.Random(f"{company.id}-{number}")
     nationality, first_names, family_names = rng.choice(EXPATRIATES)
     first, family = _pick_name(rng, first_names, family_names, set())

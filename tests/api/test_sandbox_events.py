@@ -8,8 +8,9 @@ from app.domain import sandbox as sandbox_companies
 from app.domain.access import keys
 from app.domain.access import users as access
 from app.domain.kernel.ids import new_id
+from app.domain.payroll.drafts import build_draft_run
 from app.domain.sandbox import TRIGGERS
-from app.models import OutboxEvent
+from app.models import Entity, OutboxEvent
 from tests.conftest import bearer
 from tests.helpers import assert_problem
 
@@ -105,3 +106,25 @@ def test_with_no_one_left_to_end_the_trigger_is_409_saying_why(client, headers, 
     answer = client.post("/v1/sandbox/events", headers=headers, json={"type": "employee.left"})
     assert_problem(answer, 409, "conflict")
     assert "no active employee left" in answer.get_json()["detail"]
+
+
+def test_a_run_for_the_last_month_there_is_makes_the_payroll_triggers_409_saying_so(client, headers, sandbox, clock):
+    """A run for 9999-12 (HR may draft it) has no month after it: a trigger that would run
+    the next month says so, where it answered 422 on a `payroll_month` it was never sent."""
+    build_draft_run(Entity.get(Entity.company == sandbox.id), "9999-12", clock)
+    # finalized: the next month; paid: the sandbox's own finalized run; then none left to pay or delete
+    for event_type, status in (("payroll_run.finalized", 409), ("payroll_run.paid", 201),
+                               ("payroll_run.deleted", 409), ("payroll_run.paid", 409)):
+        answer = client.post("/v1/sandbox/events", headers=headers, json={"type": event_type})
+        assert answer.status_code == status, (event_type, answer.get_json())
+        if status == 409:
+            assert_problem(answer, 409, "conflict")
+            assert "latest run is for 9999-12; no month follows it" in answer.get_json()["detail"]
+
+
+def test_correcting_a_run_whose_people_have_all_left_is_409_saying_what_helps(client, headers, sandbox):
+    for _ in range(10):
+        assert client.post("/v1/sandbox/events", headers=headers, json={"type": "employee.left"}).status_code == 201
+    answer = client.post("/v1/sandbox/events", headers=headers, json={"type": "payroll_run.corrected"})
+    assert_problem(answer, 409, "conflict")
+    assert "still employed; trigger employee.created" in answer.get_json()["detail"]
