@@ -158,14 +158,20 @@ def employees_archive(employee_ref, company_id):
 
 
 @employees_cli.command("import")
-@click.argument("path", type=click.File("r", encoding="utf-8-sig"))
+@click.argument("path", type=click.File("rb"))
 @click.option("--company", "company_id", required=True)
 @json_option
 @one_line_errors
 def employees_import(path, company_id, as_json):
     """Create or update employees from a CSV file, without per-row events (the nightly
     reconciliation announces them). Columns: staff_number and any employee field."""
-    counts = bulk.import_employees(get_company(company_id), path.read(), runtime())
+    data = path.read()
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:  # Excel's "Unicode text" is UTF-16, its plain "CSV" a code page
+        raise click.ClickException(f"{path.name} is not UTF-8 text (byte 0x{data[exc.start]:02x} at offset "
+                                   f"{exc.start}): save it as \"CSV UTF-8\"") from None
+    counts = bulk.import_employees(get_company(company_id), text, runtime())
     emit(as_json, counts, ", ".join(f"{n} {what}" for what, n in counts.items()))
 
 

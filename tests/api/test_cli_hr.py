@@ -2,6 +2,8 @@
 
 import json
 
+import pytest
+
 from app.domain import sandbox as sandbox_domain
 from app.models import Employee, OutboxEvent, PayrollRun
 from tests.helpers import ok, refused
@@ -87,6 +89,18 @@ def test_bulk_import_from_a_file(run, sandbox, tmp_path):
         "created": 1, "updated": 0, "unchanged": 0}
     path.write_text("staff_number,name_en\nC-2,\n", encoding="utf-8")
     refused(run("employees", "import", str(path), "--company", sandbox.id), "row 2: name_en")
+
+
+# Excel's "Unicode text" (UTF-16), and its plain CSV on an Arabic Windows (code page 1256)
+@pytest.mark.parametrize("encoding, byte", [("utf-16", "0xff"), ("cp1256", "0xda")])
+def test_a_file_that_is_not_utf8_is_one_line_naming_the_byte(run, sandbox, tmp_path, encoding, byte):
+    path = tmp_path / "staff.csv"
+    path.write_text("staff_number,name_en,employment_type,hire_date,basic_salary\n"
+                    "C-3,علي,full_time,2026-11-01,700.000\n", encoding=encoding)
+    result = run("employees", "import", str(path), "--company", sandbox.id)
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert result.output.strip().splitlines()[-1].startswith(f"Error: {path} is not UTF-8 text (byte {byte} at ")
+    assert 'save it as "CSV UTF-8"' in result.output
 
 
 def test_sandbox_trigger_makes_each_event_happen(run, sandbox, make_sandbox):

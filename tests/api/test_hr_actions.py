@@ -345,6 +345,16 @@ def test_a_bad_file_imports_nothing_and_names_every_problem(sandbox, clock):
         bulk.import_employees(sandbox, "name,salary\nx,1\n", clock)
 
 
+def test_a_column_named_twice_or_an_amount_too_large_is_named_as_the_file_names_it(sandbox, clock):
+    with pytest.raises(ValidationFailed) as twice:  # DictReader kept the last job_title and dropped the first
+        bulk.import_employees(sandbox, "staff_number,job_title,job_title\nT-1,Clerk,Driver\n", clock)
+    assert twice.value.errors == [("header", "each column once; named more than once: job_title")]
+    with pytest.raises(ValidationFailed) as large:
+        bulk.import_employees(sandbox, "staff_number,name_en,employment_type,hire_date,basic_salary\n"
+                                       "T-2,Tall,full_time,2026-10-01,99999999999999999\n", clock)
+    assert [path for path, _ in large.value.errors] == ["row 2: basic_salary"]
+
+
 def test_amounts_beyond_any_salary_are_refused_before_they_reach_a_column(sandbox, clock, runtime):
     with pytest.raises(ValidationFailed) as refused:
         hr.hire(sandbox, {**HIRE, "staff_number": "N-999", "basic_salary_minor": 10**19}, runtime)

@@ -29,6 +29,7 @@ from app.models.base import dict_rows
 # CSV column -> field. Money columns are in major units of the company's currency.
 MONEY_COLUMNS = {"basic_salary": "basic_salary_minor", "housing_allowance": "housing_allowance_minor",
                  "transport_allowance": "transport_allowance_minor", "other_allowance": "other_allowance_minor"}
+COLUMN_OF = {field: column for column, field in MONEY_COLUMNS.items()}  # a field's problem, named as the file does
 DATE_COLUMNS = ("hire_date", "date_of_birth")
 CSV_COLUMNS = tuple(f for f in FIELDS if f not in MONEY_FIELDS) + tuple(MONEY_COLUMNS)
 MAX_ROWS = 10_000
@@ -47,6 +48,10 @@ def import_employees(company: Company, csv_text: str, clock: Clock) -> dict[str,
         raise ValidationFailed(Words("unusable header"), [("header", Words(
             "columns are staff_number and any of %(columns)s; unknown: %(unknown)s",
             columns=", ".join(CSV_COLUMNS), unknown=", ".join(unknown)))])
+    twice = sorted({h for h in header if header.count(h) > 1})
+    if twice:  # csv.DictReader would keep the last cell of each and drop the others unsaid
+        raise ValidationFailed(Words("unusable header"), [("header", Words(
+            "each column once; named more than once: %(columns)s", columns=", ".join(twice)))])
     reader.fieldnames = header
     existing: dict[str | None, Employee] = {
         e.staff_number: e for e in Employee.select().where(Employee.company == company.id)}
@@ -66,7 +71,8 @@ def import_employees(company: Company, csv_text: str, clock: Clock) -> dict[str,
             values = clean_fields(company, fields, creating=employee is None, employee=employee)
         except ValidationFailed as failure:
             unparsed = {path for path, _ in row_errors}  # already reported, not "missing"
-            row_errors += [(path, message) for path, message in failure.errors if path not in unparsed]
+            row_errors += [(COLUMN_OF.get(path, path), message) for path, message in failure.errors
+                           if COLUMN_OF.get(path, path) not in unparsed]
         errors += [(f"row {number}: {path}", message) for path, message in row_errors]
         if not row_errors:
             planned.append((employee, values))
