@@ -2,7 +2,8 @@
 never by the string (Contract, Webhooks rule 1; DESIGN.md, Webhook delivery).
 
 A URL is `https://` on a public host, with no userinfo and at most 2,048 characters, and
-holds no whitespace, control character or bidirectional control (kernel/text.py). Every
+holds no whitespace, control character, bidirectional control or other invisible format
+character (kernel/text.py; the marks U+200E and U+200F a name may hold too). Every
 address its host resolves to must be public: not loopback, private, link-local (the cloud
 metadata address 169.254.169.254 among them), CGNAT, `0.0.0.0/8`, multicast, reserved,
 benchmarking or documentation space, nor an IPv6 form of one (unique-local, link-local,
@@ -20,6 +21,7 @@ attempt, the very addresses it then connects to.
 import functools
 import ipaddress
 import re
+import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from urllib.parse import urlsplit
@@ -158,7 +160,10 @@ def _parsed(text: str) -> tuple[str, str, int]:
         raise _refused(Words("the URL %(problem)s", problem=unstorable))
     # Whitespace, controls (C0, C1), bidirectional controls, line separators and U+FEFF
     # (kernel/text.py): a receiver's URL reaches logs, the console and partners as stored.
-    unfit = next((ch for ch in text if ch.isspace()), None) or not_in_a_line(text)
+    # Nor, unlike a name, any invisible format character (Unicode's Cf: the marks U+200E
+    # and U+200F, zero-width spaces and joiners, a soft hyphen): two URLs that look the same
+    # are the same URL.
+    unfit = next((ch for ch in text if ch.isspace() or unicodedata.category(ch) == "Cf"), None) or not_in_a_line(text)
     if unfit is not None:
         raise _refused(Words("no spaces, control characters or bidirectional controls (it contains %(character)s)",
                              character=f"U+{ord(unfit):04X}"))
