@@ -16,6 +16,7 @@ from flask import current_app
 
 from app.domain.kernel.text import not_in_a_line
 from app.domain.payroll.drafts import is_month
+from app.domain.webhooks.urls import unfit_character
 from app.extensions import mailer, redis_client
 from app.mail import SmtpMailer
 from app.models import AccountMapping, Branch, Company, Employee, Entity, OAuthApp, PayrollRun, WebhookEndpoint
@@ -239,9 +240,7 @@ def _unfit_rows(model, names):
         for name, value in zip(names, values, strict=True):
             if not isinstance(value, str):
                 continue
-            character = not_in_a_line(value)
-            if character is None and model is WebhookEndpoint:
-                character = next((ch for ch in value if ch.isspace()), None)
+            character = unfit_character(value) if model is WebhookEndpoint else not_in_a_line(value)
             if character is not None:
                 yield label, name, character
 

@@ -149,6 +149,15 @@ def _parts(text: object) -> tuple[str, str, int]:
 
 
 @functools.lru_cache(maxsize=4096)
+def unfit_character(url: str) -> str | None:
+    """The first character a URL may not hold, or None: whitespace, controls (C0, C1),
+    bidirectional controls, line separators and U+FEFF (kernel/text.py), as a receiver's
+    URL reaches logs, the console and partners as stored; and, unlike a name, any
+    invisible format character (Unicode's Cf: the marks U+200E and U+200F, zero-width
+    spaces and joiners, a soft hyphen), so two URLs that look the same are the same URL."""
+    return next((ch for ch in url if ch.isspace() or unicodedata.category(ch) == "Cf"), None) or not_in_a_line(url)
+
+
 def _parsed(text: str) -> tuple[str, str, int]:
     """(scheme, host, port) of a URL's text, or ValidationFailed (not kept: it is raised
     anew). Kept per text, since a worker judges the same few URLs at every delivery;
@@ -158,12 +167,7 @@ def _parsed(text: str) -> tuple[str, str, int]:
     unstorable = text_problem(text)
     if unstorable:
         raise _refused(Words("the URL %(problem)s", problem=unstorable))
-    # Whitespace, controls (C0, C1), bidirectional controls, line separators and U+FEFF
-    # (kernel/text.py): a receiver's URL reaches logs, the console and partners as stored.
-    # Nor, unlike a name, any invisible format character (Unicode's Cf: the marks U+200E
-    # and U+200F, zero-width spaces and joiners, a soft hyphen): two URLs that look the same
-    # are the same URL.
-    unfit = next((ch for ch in text if ch.isspace() or unicodedata.category(ch) == "Cf"), None) or not_in_a_line(text)
+    unfit = unfit_character(text)
     if unfit is not None:
         raise _refused(Words("no spaces, control characters or bidirectional controls (it contains %(character)s)",
                              character=f"U+{ord(unfit):04X}"))
