@@ -89,6 +89,11 @@ def test_the_guides_receiver_verifies_against_any_v1_value(monkeypatch):
     header = f"t={now},v1={by_hand('whsec_new', now, BODY)},v1={by_hand(SECRET, now, BODY)}"
     assert scope["valid"](header, BODY)
     assert not scope["valid"](f"t={now},v1={by_hand('whsec_new', now, BODY)}", BODY)
+    # refused, never raising: a time not in the digits 0-9 (signed as it is), a non-ASCII v1
+    arabic = str(now).translate(str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩"))
+    for stamp in (arabic, f"+{now}", "9" * 5000, "²"):
+        assert not scope["valid"](f"t={stamp},v1={by_hand(SECRET, now, BODY)}", BODY)
+    assert not scope["valid"](f"t={now},v1=é", BODY)
 
 
 @given(st.lists(st.text(min_size=1, max_size=40), min_size=1, max_size=3), st.integers(0, 2**33),
