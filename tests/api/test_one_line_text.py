@@ -259,3 +259,11 @@ def test_attendance_unmatched_prints_control_characters_stored_before_the_rule_e
     assert "pos\\x1b]0;pwned\\x07  external_id=a@b.c\\r\\nBcc: x\\u202e" in line
     listed = json.loads(run("attendance", "unmatched", "--company", sandbox.id, "--json").output)
     assert listed[0]["source"] == "pos\x1b]0;pwned\x07"  # JSON carries it exactly, escaped as JSON does
+
+
+def test_a_punch_from_the_shell_with_an_override_in_its_branch_is_refused_naming_the_branch(run, sandbox):
+    result = run("attendance", "punch", "--company", sandbox.id, "--employee", "SBX-001", "--type", "clock_in",
+                 "--at", "2026-11-20 08:00", "--branch", "HQ\u202e")
+    refused(result, "branch_ref: `branch_ref` contains U+202E")
+    assert len(result.output.strip().splitlines()) == 1 and "\u202e" not in result.output
+    assert not AttendanceEvent.select().where(AttendanceEvent.company == sandbox.id).exists()
