@@ -89,13 +89,15 @@ class IngestRequestSchema(OpenSchema):
 
 class AttendanceEventResultSchema(OpenSchema):
     external_id = fields.String(required=True, allow_none=True, metadata={
-        "description": "Echo of the input; null when it was not a string (that event is `rejected`)."})
+        "description": "Echo of the input; null when it was not a string, or not one line of text (a control "
+                       "or bidirectional control character, a NUL, a lone surrogate): that event is `rejected`."})
     status = fields.String(required=True, metadata={
         "description": "`accepted`, `duplicate`, `unmatched_employee` or `rejected`. Tolerate unknown values."})
     event_id = fields.String(metadata={"description": "Present for stored events, duplicates included."})
     reason = fields.String(metadata={
         "description": "Present when `rejected`: a code (`missing_field`, `unknown_type`, `invalid_at`, "
-                       "`at_in_future`, `at_too_old`, `unknown_employee_ref_type`, `invalid_employee_ref`, ...), "
+                       "`at_in_future`, `at_too_old`, `unknown_employee_ref_type`, `invalid_employee_ref`, "
+                       "`invalid_text` naming the field and the character's code point, ...), "
                        "a colon, and what to fix."})
 
 

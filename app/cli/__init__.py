@@ -16,7 +16,7 @@ from flask.cli import AppGroup, with_appcontext
 
 from app.cli import attendance, hr
 from app.cli.backup import backup_cli
-from app.cli.common import WholeNumber, country_option, emit, json_option, one_line_errors, reported
+from app.cli.common import WholeNumber, country_option, emit, json_option, one_line_errors, reported, shown
 from app.cli.jobs import jobs_cli
 from app.cli.oauth import oauth_cli
 from app.cli.webhooks import webhooks_cli
@@ -102,7 +102,7 @@ def users_create(email, name, password, company_id, role, as_json):
         user = access.get_or_create_user(email, runtime(), name=name, password=password)
         if company_id:
             access.add_membership(user, companies.get_company(company_id), role, runtime())
-    emit(as_json, {"user_id": user.id, "email": user.email}, f"user {user.email} ({user.id})")
+    emit(as_json, {"user_id": user.id, "email": user.email}, f"user {shown(user.email)} ({user.id})")
 
 
 @users_cli.command("password")
@@ -113,7 +113,7 @@ def users_password(email, password):
     """Set a user's console password (their signed-in sessions end)."""
     new = password or secrets.token_urlsafe(12)
     user = signin.set_password(email, new, runtime())
-    click.echo(f"console password of {user.email} set" + ("" if password else f": {new}"))
+    click.echo(f"console password of {shown(user.email)} set" + ("" if password else f": {new}"))
 
 
 @users_cli.command("end-sessions")
@@ -122,7 +122,7 @@ def users_password(email, password):
 def users_end_sessions(email):
     """Sign a user out of the console everywhere, at once (a lost laptop, a leaver)."""
     user = access.get_user(email)
-    click.echo(f"ended {signin.end_all_sessions(user, runtime())} console session(s) of {user.email}")
+    click.echo(f"ended {signin.end_all_sessions(user, runtime())} console session(s) of {shown(user.email)}")
 
 
 sandbox_cli = AppGroup("sandbox", help="Sandbox companies.")
@@ -145,7 +145,7 @@ def sandbox_create(country, email, as_json):
 @one_line_errors
 def sandbox_trigger(event_type, company_id):
     """Make an event happen in a sandbox by doing the real HR action behind it."""
-    click.echo(sandbox.trigger(companies.get_company(company_id), event_type, runtime()))
+    click.echo(shown(sandbox.trigger(companies.get_company(company_id), event_type, runtime())))
 
 
 def create_sandbox_with_key(email, country, key_name="CLI key"):

@@ -15,7 +15,7 @@ from zoneinfo import ZoneInfo
 import click
 from flask.cli import AppGroup
 
-from app.cli.common import emit, json_option, one_line_errors
+from app.cli.common import emit, json_option, one_line_errors, shown
 from app.domain.access.companies import get_company
 from app.domain.attendance import ingest as attendance
 from app.domain.attendance.pairing import EVENT_TYPES
@@ -69,10 +69,11 @@ def app_punch(company_id, employee, kind, at, branch, external_id, as_json):
 @json_option
 @one_line_errors
 def unmatched(company_id, as_json):
-    """References partners sent that matched no employee, with the events waiting for each."""
+    """References partners sent that matched no employee, with the events waiting for each
+    (as sent, with any control or bidirectional control character printed as its escape)."""
     rows = attendance.unmatched_references(get_company(company_id).id)
     data = [{**row, **{k: format_utc(row[k]) for k in ("first_at", "last_at", "first_received_at")}} for row in rows]
-    text = "\n".join(f"{r['events']:>5}  {r['source']}  {r['ref_type']}={r['ref_value']}  "
+    text = "\n".join(f"{r['events']:>5}  {shown(r['source'])}  {r['ref_type']}={shown(r['ref_value'])}  "
                      f"(first {r['first_at']}, last {r['last_at']})" for r in data) or "nothing unmatched"
     emit(as_json, data, text)
 
@@ -89,7 +90,8 @@ def link(company_id, source, ref_type, value, employee):
     company = get_company(company_id)
     employee_id = resolve_employee(company.id, employee)
     waiting = attendance.link_reference(company, source, ref_type, value, employee_id, runtime())
-    click.echo(f"linked {source} {ref_type}={value} to {employee_id}; {waiting} waiting event(s) handed to pairing")
+    click.echo(f"linked {shown(source)} {ref_type}={shown(value)} to {employee_id}; "
+               f"{waiting} waiting event(s) handed to pairing")
 
 
 def _record(company_id, employee, kind, at, branch, channel, external_id, as_json):

@@ -1,4 +1,5 @@
-"""What every command shares: the clock, JSON output and one-line refusals."""
+"""What every command shares: the clock, JSON output, one-line refusals, and stored text
+printed so that it cannot drive the terminal (`shown`)."""
 
 import functools
 import json
@@ -11,7 +12,7 @@ from flask import current_app
 
 from app.domain.kernel.countries import COUNTRY_CODES
 from app.domain.kernel.errors import DomainError, ValidationFailed
-from app.domain.kernel.text import ascii_int, first_unstorable
+from app.domain.kernel.text import ascii_int, first_unstorable, not_in_a_line
 from app.jobs.queues import job_queue
 from app.models.base import connection
 
@@ -59,9 +60,9 @@ def reported(command):
         try:
             return command(*args, **kwargs)
         except ValidationFailed as exc:
-            raise click.ClickException("; ".join(f"{p}: {m}" for p, m in exc.errors) or exc.message) from None
+            raise click.ClickException(shown("; ".join(f"{p}: {m}" for p, m in exc.errors) or exc.message)) from None
         except DomainError as exc:
-            raise click.ClickException(exc.message) from None
+            raise click.ClickException(shown(exc.message)) from None
         except peewee.IntegrityError as exc:
             message = f"refused: it conflicts with what was stored meanwhile ({first_line(exc)})"
             raise click.ClickException(message) from None
@@ -94,6 +95,22 @@ def without_password(url):
     if parts.password is None:
         return url
     return urlunsplit(parts._replace(netloc=parts.netloc.replace(f":{parts.password}@", ":***@", 1)))
+
+
+def shown(value: object) -> str:
+    """`value` as a terminal may print it: each character one line of text may not hold
+    (app/domain/kernel/text.py: a control character such as ESC or CR, a line or paragraph
+    separator, a bidirectional control, U+FEFF, a lone surrogate) written as Python's
+    escape of it (`\\x1b`, `\\r`, `\\u202e`), the rest as it is (Arabic too).
+
+    Every command prints stored text through it: partners' attendance references, names
+    and codes stored before the one-line rule may hold an `ESC ] 0;... BEL` that sets the
+    operator's terminal title, a CR LF that forges a line of output, or an override that
+    shows "gnp.exe" as "exe.png". (`--json` output is safe as it is: JSON escapes them.)"""
+    text = str(value)
+    if not_in_a_line(text) is None:
+        return text
+    return "".join(ascii(character)[1:-1] if not_in_a_line(character) else character for character in text)
 
 
 def emit(as_json, data, text):

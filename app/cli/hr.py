@@ -19,7 +19,7 @@ from decimal import InvalidOperation
 import click
 from flask.cli import AppGroup
 
-from app.cli.common import emit, json_option, one_line_errors
+from app.cli.common import emit, json_option, one_line_errors, shown
 from app.domain.access.companies import get_company, get_entity
 from app.domain.kernel.errors import NotFound, ValidationFailed
 from app.domain.kernel.money import example_amount, parse_major
@@ -104,7 +104,7 @@ def employees_hire(company_id, as_json, **options):
     """Hire an employee (writes employee.created)."""
     company = get_company(company_id)
     hired = hr.hire(company, fields_from(options, company.currency), runtime())
-    emit(as_json, {"employee_id": hired.id}, f"hired {hired.staff_number} ({hired.id})")
+    emit(as_json, {"employee_id": hired.id}, f"hired {shown(hired.staff_number)} ({hired.id})")
 
 
 @employees_cli.command("update")
@@ -120,7 +120,7 @@ def employees_update(employee_ref, company_id, **options):
     if not fields:
         raise click.UsageError("name at least one field to change, e.g. --job-title")
     hr.update_employee(found.company_id, found.id, fields, runtime())
-    click.echo(f"updated {found.staff_number} ({found.id})")
+    click.echo(f"updated {shown(found.staff_number)} ({found.id})")
 
 
 @employees_cli.command("end")
@@ -141,9 +141,9 @@ def employees_end(employee_ref, company_id, termination_date, reason, resigned):
         raise ValidationFailed("invalid date", errors)
     ended = hr.end_employment(found.company_id, found.id, day, runtime(), reason=reason, resigned=resigned)
     if ended.status == "left":
-        click.echo(f"{found.staff_number} has left as of {day}")
+        click.echo(f"{shown(found.staff_number)} has left as of {day}")
     else:
-        click.echo(f"{found.staff_number} leaves on {day}: active until then, then employee.left")
+        click.echo(f"{shown(found.staff_number)} leaves on {day}: active until then, then employee.left")
 
 
 @employees_cli.command("archive")
@@ -154,7 +154,7 @@ def employees_archive(employee_ref, company_id):
     """Hide a record from partners for good (no event)."""
     found = employee(employee_ref, company_id)
     hr.archive_employee(found.company_id, found.id)
-    click.echo(f"archived {found.staff_number} ({found.id})")
+    click.echo(f"archived {shown(found.staff_number)} ({found.id})")
 
 
 @employees_cli.command("import")
@@ -300,8 +300,8 @@ def accounts_list(company_id, entity_id, as_json):
     get_company(company_id)
     mapped = accounts.chart(company_id, entity_id)
     emit(as_json, {"data": [m.as_dict() for m in mapped]},
-         "\n".join(f"{m.account.key:<32} {m.code:<12} {m.name_en} ({m.account.type}, default {m.account.default_code})"
-                   for m in mapped))
+         "\n".join(f"{m.account.key:<32} {shown(m.code):<12} {shown(m.name_en)} "
+                   f"({m.account.type}, default {m.account.default_code})" for m in mapped))
 
 
 @accounts_cli.command("set")
@@ -316,7 +316,7 @@ def accounts_set(company_id, entity_id, key, code, name_en, name_ar):
     get_company(company_id)
     mapped = accounts.set_mapping(company_id, key, code, runtime(), entity_id=entity_id, name_en=name_en,
                                   name_ar=name_ar)
-    click.echo(f"{mapped.account.key} is {mapped.code} {mapped.name_en}")
+    click.echo(f"{mapped.account.key} is {shown(mapped.code)} {shown(mapped.name_en)}")
 
 
 @accounts_cli.command("split")
@@ -340,7 +340,7 @@ def accounts_reset(company_id, entity_id, key):
     """Drop a mapping: the account falls back to the company's mapping, or its default."""
     get_company(company_id)
     mapped = accounts.reset_mapping(company_id, key, entity_id=entity_id)
-    click.echo(f"{mapped.account.key} is {mapped.code} {mapped.name_en}")
+    click.echo(f"{mapped.account.key} is {shown(mapped.code)} {shown(mapped.name_en)}")
 
 
 GROUPS = (employees_cli, payroll_cli)

@@ -16,7 +16,7 @@ from app.console.forms import CreateKeyForm, TriggerForm
 from app.console.scopes import SCOPE_WORDS
 from app.domain import credentials, sandbox
 from app.domain.access import keys
-from app.domain.kernel.errors import DomainError
+from app.domain.kernel.errors import DomainError, ValidationFailed
 from app.domain.oauth import connections as oauth
 from app.extensions import runtime
 
@@ -37,8 +37,14 @@ def create_key():
     form = CreateKeyForm()
     if not form.validate():
         return _render(form), 422
-    key, secret = keys.create_key(g.company, form.scopes.data or [], runtime(), name=form.name.data.strip(),
-                                  created_by=g.user)
+    try:
+        key, secret = keys.create_key(g.company, form.scopes.data or [], runtime(), name=form.name.data.strip(),
+                                      created_by=g.user)
+    except ValidationFailed as exc:  # the name is one line of text; the domain says why not, on its field
+        for name, message in exc.errors:
+            field = getattr(form, name, form.name)
+            field.errors = [*field.errors, said(message)]
+        return _render(form), 422
     current_app.logger.info("console key created key=%s company=%s user=%s", key.id, g.company.id, g.user.id)
     show_once("key", key.id, secret)
     return redirect(url_for("integrations.page"))

@@ -3,7 +3,8 @@ one finding per line, each a problem with its fix or fine.
 
 Checks the secret key, the database, its migrations, Redis, SMTP, the clock against
 the database's and Redis's, the proxy settings, who may read the SQLite files, and the
-stored names, codes, URLs and months that today's rules refuse (rows stored before them).
+stored names, codes, URLs, partners' attendance references and months that today's rules
+refuse (rows stored before them).
 """
 
 import os
@@ -19,7 +20,19 @@ from app.domain.payroll.drafts import is_month
 from app.domain.webhooks.urls import unfit_character
 from app.extensions import mailer, redis_client
 from app.mail import SmtpMailer
-from app.models import AccountMapping, Branch, Company, Employee, Entity, OAuthApp, PayrollRun, WebhookEndpoint
+from app.models import (
+    AccountMapping,
+    ApiKey,
+    AttendanceEvent,
+    Branch,
+    Company,
+    Employee,
+    Entity,
+    OAuthApp,
+    PayrollRun,
+    User,
+    WebhookEndpoint,
+)
 from app.models.base import connection, db
 from app.models.schema import pending
 from config import DEV_SECRET_KEY, rate_limit_file
@@ -35,6 +48,14 @@ ONE_LINE_FIELDS = (
      "correct it on the employee's console page, or with flask --app wsgi employees update"),
     (AccountMapping, ("code", "name_en", "name_ar"), "set it again: flask --app wsgi payroll accounts set"),
     (OAuthApp, ("name",), "correct the row in the database (no command renames an app)"),
+    (ApiKey, ("name",), "correct the row in the database (no command renames a key), or revoke the key "
+                        "(flask --app wsgi keys revoke ID) and create another"),
+    (User, ("name", "email"), "correct the row in the database (no command renames a user)"),
+    # Partners' references, shown to HR in the console and by `attendance unmatched` (the
+    # largest table here: read in batches like the rest).
+    (AttendanceEvent, ("source", "external_id", "branch_ref", "ref_value"),
+     "correct the row in the database, or delete it if it is only waiting unmatched (ingest refuses such "
+     "references now)"),
     (WebhookEndpoint, ("url",), "its owner sets another URL (PATCH /v1/webhooks/ID); deliveries to it are "
                                 "refused until then"),
 )
@@ -202,7 +223,8 @@ def _one_line(exc):
 
 
 def _stored_text():
-    """Rows stored before today's rules whose names, codes or URLs hold what one line of
+    """Rows stored before today's rules whose names, codes, URLs or attendance references
+    hold what one line of
     text may not (a line break, a control or bidirectional control character), and runs
     whose month is not YYYY-MM in the digits 0-9: one line each, naming the table, the row
     and the field (never the text itself, which may hold the very characters in question)."""
@@ -224,7 +246,8 @@ def _stored_text():
                                                                f"not a month YYYY-MM in the digits 0-9: {fix}"))
     if total > MAX_LISTED:
         found.append(Finding("stored text", False, f"and {total - MAX_LISTED} more row(s) like these"))
-    return found or [Finding("stored text", True, "names, codes and URLs are single lines; months are YYYY-MM")]
+    return found or [Finding("stored text", True, "names, codes, URLs and attendance references are single lines; "
+                                                  "months are YYYY-MM")]
 
 
 def _unfit_rows(model, names):

@@ -126,8 +126,8 @@ def test_rows_stored_before_the_one_line_rule_are_listed_by_table_id_and_field(r
     from app.models import AccountMapping, Company, Employee, Entity, PayrollRun, WebhookEndpoint
     from tests.helpers import create_webhook
 
-    assert findings(run("doctor"))["stored text"] == [(True, "names, codes and URLs are single lines; months are "
-                                                             "YYYY-MM")]
+    assert findings(run("doctor"))["stored text"] == [(True, "names, codes, URLs and attendance references are "
+                                                             "single lines; months are YYYY-MM")]
     employee = Employee.get(Employee.company == sandbox.id, Employee.staff_number == "SBX-003")
     Employee.update(name_en="Huda\u202eKareem", department="Sales\r\nX: 1").where(Employee.id == employee.id).execute()
     Company.update(name_ar="شركة\u2066").where(Company.id == sandbox.id).execute()
@@ -164,3 +164,42 @@ def test_rows_stored_before_the_one_line_rule_are_listed_by_table_id_and_field(r
             "the row in the database") in [detail for _, detail in findings(run("doctor"))["stored text"]]
     monkeypatch.setattr("app.ops.doctor.MAX_LISTED", 2)
     assert [detail for _, detail in findings(run("doctor"))["stored text"]][2:] == ["and 5 more row(s) like these"]
+
+
+def test_key_and_user_names_and_attendance_references_stored_before_the_rule_are_listed(run, healthy, inbox,
+                                                                                       sandbox, runtime):
+    """Issue 46: an API key's name, a user's name and email, and a partner's attendance
+    references stored before they had to be one line (written here by SQL), named by
+    table, id and field, never by their text."""
+    from app.domain.access import keys
+    from app.domain.attendance.ingest import ingest
+    from app.models import ApiKey, AttendanceEvent, User
+
+    key, _ = keys.create_key(sandbox, [], runtime.clock, name="ERP")
+    ApiKey.update(name="cli\u202ekey\nline2").where(ApiKey.id == key.id).execute()
+    user = User.get(User.id == sandbox.sandbox_owner_id)
+    User.update(name="Huda\u2067").where(User.id == user.id).execute()
+    event = {"external_id": "e-1", "employee_ref": {"type": "external_id", "value": "P-77"}, "type": "clock_in",
+             "at": "2026-11-20T08:00:00+03:00", "source": "acme-pos", "branch_ref": "HQ"}
+    [first, second] = ingest(sandbox, [event, {**event, "external_id": "e-2"}], runtime)
+    AttendanceEvent.update(source="pos\x1b]0;pwned\x07").where(AttendanceEvent.id == first.event_id).execute()
+    AttendanceEvent.update(external_id="e\u202e2", branch_ref="HQ\r\nX", ref_value="P\u200f-77\u2069").where(
+        AttendanceEvent.id == second.event_id).execute()
+
+    result = run("doctor")
+    listed = [detail for ok, detail in findings(result)["stored text"] if not ok]
+    assert result.exit_code == 1
+    fix = ("correct the row in the database, or delete it if it is only waiting unmatched (ingest refuses such "
+           "references now)")
+    assert listed[:2] == [
+        f"api_key {key.id} name holds U+202E: correct the row in the database (no command renames a key), or revoke "
+        "the key (flask --app wsgi keys revoke ID) and create another",
+        f"app_user {user.id} name holds U+2067: correct the row in the database (no command renames a user)",
+    ]
+    assert sorted(listed[2:]) == sorted([  # the events in id order, as the database sorts ids
+        f"attendance_event {first.event_id} source holds U+001B: {fix}",
+        f"attendance_event {second.event_id} external_id holds U+202E: {fix}",
+        f"attendance_event {second.event_id} branch_ref holds U+000D: {fix}",
+        f"attendance_event {second.event_id} ref_value holds U+2069: {fix}",
+    ])
+    assert not any(ch in result.output for ch in "\u202e\u2067\x1b\x07\r\u2069")

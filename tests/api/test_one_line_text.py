@@ -1,16 +1,18 @@
-"""Names, codes and URLs are one line of text (issue 46, part 5; the rule:
-app/domain/kernel/text.py, line_problem). Each door the fields come through refuses a line
-break, a control character or a bidirectional control naming the field: a 422 problem
-under /v1, the field's own error in the console (Arabic too), one line and a non-zero
-exit from a command. Nothing changes on a refusal."""
+"""Names, codes, URLs and partners' attendance references are one line of text (issue 46,
+part 5; the rule: app/domain/kernel/text.py, line_problem). Each door the fields come
+through refuses a line break, a control character or a bidirectional control naming the
+field: a 422 problem under /v1, an attendance event `rejected` with `invalid_text`, the
+field's own error in the console (Arabic too), one line and a non-zero exit from a command.
+Nothing changes on a refusal; text stored before the rule is printed escaped."""
 
 import json
 
 import pytest
 
 from app.domain.access import keys
+from app.domain.attendance.ingest import ingest
 from app.domain.oauth import apps
-from app.models import AccountMapping, Company, Employee, OAuthApp, User, WebhookEndpoint
+from app.models import AccountMapping, AttendanceEvent, Company, Employee, OAuthApp, User, WebhookEndpoint
 from tests.api.console import csrf, text
 from tests.api.test_console import hire_form
 from tests.helpers import assert_problem, create_webhook, refused
@@ -171,3 +173,97 @@ def test_an_oauth_app_name_must_be_one_line_in_the_console_and_the_shell(client,
     assert not OAuthApp.select().exists()
     app, _ = apps.create_app(live_company, "\u200fليدجرلي\u200e Ledgerly", [REDIRECT], ["employees:read"], clock)
     assert app.name == "\u200fليدجرلي\u200e Ledgerly"  # the marks Arabic needs stay
+
+
+# ---- API key names and user names ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["cli\u202ekey\nline2", "key\x1b]0;pwned\x07", "key\u2066"])
+def test_a_key_name_from_the_shell_must_be_one_line(run, live_company, name):
+    result = run("keys", "create", "--company", live_company.id, "--scopes", "employees:read", "--name", name)
+    refused(result, "name: contains U+")
+    assert len(result.output.strip().splitlines()) == 1 and not any(ch in result.output for ch in "\u202e\x1b\u2066")
+    assert not keys.ApiKey.select().where(keys.ApiKey.company == live_company.id).exists()
+
+
+def test_the_console_refuses_a_key_name_that_is_not_one_line_beside_its_field_in_arabic_too(client, admin,
+                                                                                            live_company, clock):
+    form = {"name": "Ledger\u202esync", "scopes": ["employees:read"]}
+    page = console_post(client, "/console/integrations/keys", form, page="/console/integrations")
+    body = text(page)
+    assert page.status_code == 422 and "U+202E, a bidirectional control" in body
+    assert 'id="name"' in body and 'aria-invalid="true"' in body
+    in_arabic(admin)
+    page = console_post(client, "/console/integrations/keys", {**form, "name": "Ledger\u2028sync"},
+                        page="/console/integrations")
+    assert page.status_code == 422 and "يحتوي على فاصل أسطر" in text(page) and "U+2028" in text(page)
+    assert not keys.ApiKey.select().where(keys.ApiKey.company == live_company.id).exists()
+    kept = keys.create_key(live_company, [], clock, name="\u200fمفتاح\u200e ERP")[0]
+    assert kept.name == "\u200fمفتاح\u200e ERP"  # the marks Arabic needs stay
+
+
+@pytest.mark.parametrize("option, field, value", [("--name", "name", "Huda\u202eKareem"),
+                                                  ("--name", "name", "Huda\r\nBcc: x"),
+                                                  ("--email", "email", "hr\x1b@example.com")])
+def test_a_user_name_or_email_from_the_shell_must_be_one_line(run, option, field, value):
+    args = {"--email": "hr@example.com", "--name": "Huda", option: value}
+    result = run("users", "create", *[item for pair in args.items() for item in pair])
+    refused(result, f"{field}: contains")
+    assert len(result.output.strip().splitlines()) == 1 and not any(ch in result.output for ch in "\u202e\r\x1b")
+    assert not User.select().where(User.email.in_(["hr@example.com", "hr\x1b@example.com"])).exists()
+
+
+# ---- partners' attendance references: refused at ingest, escaped where printed ------------------
+
+
+def clock_event(n, **extra):
+    return {"external_id": f"e-{n}", "employee_ref": {"type": "employee_code", "value": "SBX-001"},
+            "type": "clock_in", "at": "2026-11-20T08:00:00+03:00", "source": "acme-pos", **extra}
+
+
+@pytest.mark.parametrize("field", ["external_id", "source", "branch_ref", "employee_ref.value"])
+@pytest.mark.parametrize("character", ["\x1b", "\r", "\u202e", "\u2068", "\u2029", "\ufeff"])
+def test_ingest_rejects_a_reference_that_is_not_one_line_naming_the_field_and_code_point(client, headers, sandbox,
+                                                                                        field, character):
+    value = f"a{character}b"
+    bad = clock_event(2, **({"employee_ref": {"type": "external_id", "value": value}}
+                            if field == "employee_ref.value" else {field: value}))
+    response = client.post("/v1/attendance/events", headers=headers,
+                           json={"events": [clock_event(1), bad, clock_event(3)]})
+    assert response.status_code == 207
+    first, result, last = response.get_json()["results"]
+    assert first["status"] == last["status"] == "accepted"
+    assert result["status"] == "rejected" and "event_id" not in result
+    assert result["reason"].startswith(f"invalid_text: `{field}` contains") and code(character) in result["reason"]
+    assert result["external_id"] == (None if field == "external_id" else "e-2")  # never the text itself
+    assert character not in response.get_data(as_text=True)
+    assert AttendanceEvent.select().where(AttendanceEvent.company == sandbox.id).count() == 2
+
+
+def test_ingest_keeps_the_marks_arabic_needs_in_a_reference(client, headers, sandbox):
+    event = clock_event(1, source="\u200fنقطة\u200e POS", employee_ref={"type": "external_id", "value": "ب\u200f-7"})
+    [result] = client.post("/v1/attendance/events", headers=headers, json={"events": [event]}).get_json()["results"]
+    assert result["status"] == "unmatched_employee"
+
+
+def test_attendance_unmatched_prints_control_characters_stored_before_the_rule_escaped(run, sandbox, runtime):
+    """A row stored before ingest refused them (written here by SQL) is printed with ESC,
+    BEL, CR, LF and an override as their escapes: the terminal's title stays, no line is forged."""
+    [stored] = ingest(sandbox, [clock_event(1, employee_ref={"type": "external_id", "value": "P-77"})], runtime)
+    AttendanceEvent.update(source="pos\x1b]0;pwned\x07", ref_value="a@b.c\r\nBcc: x\u202e").where(
+        AttendanceEvent.id == stored.event_id).execute()
+    result = run("attendance", "unmatched", "--company", sandbox.id)
+    assert result.exit_code == 0, result.output
+    assert not any(ch in result.output for ch in "\x1b\x07\r\u202e")
+    [line] = result.output.strip().splitlines()
+    assert "pos\\x1b]0;pwned\\x07  external_id=a@b.c\\r\\nBcc: x\\u202e" in line
+    listed = json.loads(run("attendance", "unmatched", "--company", sandbox.id, "--json").output)
+    assert listed[0]["source"] == "pos\x1b]0;pwned\x07"  # JSON carries it exactly, escaped as JSON does
+
+
+def test_a_punch_from_the_shell_with_an_override_in_its_branch_is_refused_naming_the_branch(run, sandbox):
+    result = run("attendance", "punch", "--company", sandbox.id, "--employee", "SBX-001", "--type", "clock_in",
+                 "--at", "2026-11-20 08:00", "--branch", "HQ\u202e")
+    refused(result, "branch_ref: `branch_ref` contains U+202E")
+    assert len(result.output.strip().splitlines()) == 1 and "\u202e" not in result.output
+    assert not AttendanceEvent.select().where(AttendanceEvent.company == sandbox.id).exists()

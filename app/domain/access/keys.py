@@ -16,6 +16,7 @@ from app.domain.access.principal import Principal, Unauthenticated, hash_secret
 from app.domain.kernel.clock import Clock, from_db, to_db
 from app.domain.kernel.errors import ValidationFailed, Words
 from app.domain.kernel.ids import new_id, random_token
+from app.domain.kernel.text import line_problem
 from app.models import ApiKey, Company, Entity, User
 from app.models.base import Prepared
 
@@ -44,12 +45,17 @@ def create_key(company: Company, scopes: str | Iterable[str], clock: Clock, *, n
     """A new key for `company`; returns (ApiKey, the secret shown once).
 
     The kind follows the company: sandbox companies get `svc_test_` keys, live ones
-    `svc_live_` (Contract, API keys).
+    `svc_live_` (Contract, API keys). Its name is one line of text (kernel/text.py): the
+    console lists it, and a revoke names it.
     """
+    label = name or "API key"
+    problem = line_problem(label)
+    if problem is not None:
+        raise ValidationFailed(Words("invalid key name"), [("name", problem)])
     environment = "test" if company.sandbox else "live"
     secret = PREFIXES[environment] + random_token(32)
     key = ApiKey.create(
-        id=new_id("key"), company=company, name=(name or "API key")[:100],
+        id=new_id("key"), company=company, name=label[:100],
         environment=environment, display_prefix=secret[:13], secret_hash=hash_secret(secret),
         scopes=" ".join(parse_scopes(scopes)), created_by=created_by,
         created_at=to_db(clock.now()),

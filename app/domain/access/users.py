@@ -11,6 +11,7 @@ from app.domain.access.signin import check_password_rule, hash_password, normali
 from app.domain.kernel.clock import Clock, to_db
 from app.domain.kernel.errors import Conflict, NotFound, ValidationFailed, Words
 from app.domain.kernel.ids import new_id
+from app.domain.kernel.text import line_problem
 from app.models import Company, Membership, User
 
 # The console's languages, English first (the default).
@@ -39,8 +40,14 @@ def permissions_of(membership: Membership | None) -> frozenset[str]:
 
 
 def get_or_create_user(email: str, clock: Clock, name: str | None = None, password: str | None = None) -> User:
-    """The user with this email, created (with an optional password) if new."""
+    """The user with this email, created (with an optional password) if new. The name
+    and the email are each one line of text (kernel/text.py): the console and commands
+    show them, and the email heads the messages sent to it."""
     email = normalize_email(email)
+    unfit = [(field, problem) for field, value in (("email", email), ("name", name))
+             if isinstance(value, str) and (problem := line_problem(value)) is not None]
+    if unfit:
+        raise ValidationFailed(Words("invalid user"), unfit)
     if password is not None:
         check_password_rule(password)
     user = User.get_or_none(User.email == email)

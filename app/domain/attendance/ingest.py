@@ -9,6 +9,11 @@ read of the original ids of duplicates.
 
 Result `reason`s start with a short code a client can branch on, then say what to fix:
 `invalid_at: ...`.
+
+Every text field is one line of text (kernel/text.py, `line_problem`): the references
+reach HR's console, the `attendance unmatched` command and the journal as sent, so an
+event whose `external_id`, `source`, `branch_ref` or `employee_ref.value` holds a line
+break, a control or a bidirectional control character is `invalid_text`, not stored.
 """
 
 from collections.abc import Callable, Iterable, Sequence
@@ -25,7 +30,7 @@ from app.domain.kernel.clock import from_db, parse_rfc3339, to_db
 from app.domain.kernel.errors import NotFound, ValidationFailed, Words
 from app.domain.kernel.ids import new_id
 from app.domain.kernel.runtime import Runtime
-from app.domain.kernel.text import text_problem
+from app.domain.kernel.text import line_problem
 from app.models import AttendanceEvent, Company, Employee, IdentityLink
 from app.models.attendance import NEW_EVENT_COLUMNS, insert_new_events
 from app.models.base import dict_rows, write_transaction
@@ -71,8 +76,9 @@ def ingest(company: Company, events: Sequence[Any], runtime: Runtime, *,
             code, words = parsed
             external_id = raw.get("external_id") if isinstance(raw, dict) else None
             # The result echoes a string or null, never what a wrong type carried, nor
-            # text that cannot be written back as UTF-8.
-            echo = external_id if isinstance(external_id, str) and not text_problem(external_id) else None
+            # text that is not one line (that cannot be written back as UTF-8, or that
+            # would break the line or reorder the text of whoever prints the result).
+            echo = external_id if isinstance(external_id, str) and not line_problem(external_id) else None
             results[index] = Result(echo, "rejected", reason=f"{code}: {words}", words=words)
         else:
             rows.append((index, parsed))
@@ -111,7 +117,7 @@ def _check(raw: object, now: datetime, ref_types: Sequence[str],
              **({"employee_ref.type": ref.get("type"), "employee_ref.value": ref.get("value")}
                 if isinstance(ref, dict) else {})}
     for name, value in texts.items():
-        problem = text_problem(value) if isinstance(value, str) else None
+        problem = line_problem(value) if isinstance(value, str) else None
         if problem:
             return "invalid_text", Words("`%(field)s` %(problem)s", field=name, problem=problem)
     for name, limit in TEXT_LIMITS.items():
@@ -232,7 +238,8 @@ def record_punch(company: Company, employee_id: str, kind: str, at: datetime, ru
     if result.status == "rejected":
         code, _, message = (result.reason or "").partition(": ")
         said = result.words or message
-        raise ValidationFailed(said, errors=[({"unknown_type": "type"}.get(code, "at"), said)])
+        field = (result.words.values.get("field") if code == "invalid_text" and result.words else None)
+        raise ValidationFailed(said, errors=[(str(field) if field else {"unknown_type": "type"}.get(code, "at"), said)])
     return result
 
 
