@@ -11,7 +11,7 @@ Result `reason`s start with a short code a client can branch on, then say what t
 `invalid_at: ...`.
 
 Every text field is one line of text (kernel/text.py, `line_problem`): the references
-reach HR's console, the `attendance unmatched` command and the journal as sent, so an
+reach HR's console, the `attendance unmatched` command and partners' results as sent, so an
 event whose `external_id`, `source`, `branch_ref` or `employee_ref.value` holds a line
 break, a control or a bidirectional control character is `invalid_text`, not stored.
 """
