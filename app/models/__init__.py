@@ -10,11 +10,13 @@ from app.models.keys import ApiKey, CredentialsVersion
 from app.models.oauth import OAuthApp, OAuthCode, OAuthConnection, OAuthToken
 from app.models.payroll import (
     AccountMapping,
+    BooksClosing,
     EndOfServiceBalance,
     JournalEntry,
     JournalLine,
     PayrollComponent,
     PayrollLine,
+    PayrollMember,
     PayrollRun,
 )
 from app.models.sessions import ConsoleSession, PasswordReset
@@ -23,16 +25,18 @@ from app.models.webhooks import WebhookDelivery, WebhookEndpoint
 # In dependency order: what migrations create, tests truncate.
 ALL_MODELS = (
     User, Company, Membership, Entity, Branch, Employee, PayrollRun, PayrollLine, EndOfServiceBalance,
-    PayrollComponent, JournalEntry, JournalLine, AccountMapping, ApiKey, OutboxEvent, EmployeeAnnouncement,
+    PayrollComponent, PayrollMember, JournalEntry, JournalLine, AccountMapping, BooksClosing, ApiKey, OutboxEvent,
+    EmployeeAnnouncement,
     AttendanceEvent, IdentityLink, AttendanceDay, ConsoleSession, PasswordReset, WebhookEndpoint, WebhookDelivery,
     OAuthApp, OAuthConnection, OAuthCode, OAuthToken, IdempotencyKey, CredentialsVersion,
 )
 
 __all__ = [
-    "ALL_MODELS", "AccountMapping", "ApiKey", "AttendanceDay", "AttendanceEvent", "BaseModel", "Branch", "Company",
+    "ALL_MODELS", "AccountMapping", "ApiKey", "AttendanceDay", "AttendanceEvent", "BaseModel", "BooksClosing", "Branch",
+    "Company",
     "ConsoleSession", "CredentialsVersion",
     "Employee", "EmployeeAnnouncement", "EndOfServiceBalance", "Entity", "IdempotencyKey", "IdentityLink",
     "JournalEntry", "JournalLine", "Membership",
     "OAuthApp", "OAuthCode", "OAuthConnection", "OAuthToken", "OutboxEvent", "PasswordReset", "PayrollComponent",
-    "PayrollLine", "PayrollRun", "User", "WebhookDelivery", "WebhookEndpoint", "db", "make_database",
+    "PayrollLine", "PayrollMember", "PayrollRun", "User", "WebhookDelivery", "WebhookEndpoint", "db", "make_database",
 ]

@@ -25,6 +25,8 @@ class Company(BaseModel):
     sandbox = pw.BooleanField(default=False)
     api_enabled = pw.BooleanField(default=False)
     journal_split = pw.CharField(max_length=16, default="none")  # cost centres: none, department, branch (v1.3)
+    # No journal entry is dated on or before this date (issue 47; BooksClosing is its log).
+    books_closed_through = pw.DateField(null=True)
     # The user a sandbox was made for; unique, so each user has at most one sandbox.
     sandbox_owner = pw.ForeignKeyField(User, null=True, unique=True, backref="sandboxes")
     sandbox_owner_id: str | None
@@ -56,6 +58,10 @@ class Entity(BaseModel):
     name_ar = pw.CharField(max_length=200, null=True)
     currency = pw.CharField(max_length=3)
     primary = pw.BooleanField(default=False)
+    # The end-of-service provision its books already carried from another payroll system
+    # on `eos_carried_as_of` (issue 47): its first run's opening posts only HR's excess.
+    eos_carried_minor = pw.BigIntegerField(null=True)
+    eos_carried_as_of = pw.DateField(null=True)
     created_at = pw.DateTimeField()
 
 

@@ -103,6 +103,14 @@ class JournalEntry(BaseModel):
     memo = pw.CharField(max_length=200, null=True)
     reverses = pw.CharField(max_length=40, null=True)  # a reversal: the run's accrual entry
     corrects = pw.CharField(max_length=40, null=True)  # a correction: the run's accrual entry
+    # v1.3 (issue 47): the entry's place in its company's posting order (1, 2, 3 ...), what
+    # listJournalEntries pages by; and a true-up's cause, the entry whose posting left the
+    # provision off (a correction, a reversal, an accrual measured from a stale month).
+    position = pw.BigIntegerField(null=True)
+    caused_by = pw.CharField(max_length=40, null=True)
+
+    class Meta:
+        indexes = ((("company", "position"), True),)
 
 
 class JournalLine(BaseModel):
@@ -119,6 +127,38 @@ class JournalLine(BaseModel):
     account_name = pw.CharField(max_length=100)
     debit_minor = pw.BigIntegerField(default=0)
     credit_minor = pw.BigIntegerField(default=0)
+
+
+class PayrollMember(BaseModel):
+    """Who a run paid, and the department and branch they were in when it was finalized:
+    what its accrual was split by, and what a later correction, reversal or true-up of
+    that month splits by (issue 47), whatever HR has changed since. Internal."""
+
+    run = pw.ForeignKeyField(PayrollRun, backref="members", on_delete="CASCADE")
+    run_id: str
+    employee = pw.ForeignKeyField(Employee, backref="payroll_memberships")
+    employee_id: str
+    department = pw.CharField(max_length=200, null=True)
+    branch = pw.CharField(max_length=200, null=True)  # the branch's name
+
+    class Meta:
+        indexes = ((("run", "employee"), True),)
+
+
+class BooksClosing(BaseModel):
+    """One change of the date through which a company's books are closed (issue 47): who
+    closed them (or reopened them, to an earlier date or none) and when. The company's
+    `books_closed_through` is the latest; these rows are its log."""
+
+    company = pw.ForeignKeyField(Company, backref="books_closings", on_delete="CASCADE")
+    company_id: str
+    closed_through = pw.DateField(null=True)  # None: reopened entirely
+    previous = pw.DateField(null=True)
+    by = pw.CharField(max_length=254)  # the user's email, or "operator" for a command
+    at = pw.DateTimeField()
+
+    class Meta:
+        indexes = ((("company", "at"), False),)
 
 
 class AccountMapping(BaseModel):

@@ -29,7 +29,7 @@ from app.domain.kernel.runtime import Runtime
 from app.domain.kernel.sealing import Sealer
 from app.domain.oauth import apps as oauth_apps
 from app.domain.oauth import connections as oauth
-from app.domain.payroll import accounts, drafts, moves, provision
+from app.domain.payroll import accounts, drafts, moves, posting, provision
 from app.domain.payroll.rules import accrual_journal, net_by_account
 from app.domain.people import actions as hr
 from app.domain.people import bulk
@@ -132,8 +132,8 @@ def test_two_corrections_at_once_leave_the_journal_equal_to_the_lines(committed,
         assert not [o for o in outcomes if isinstance(o, Exception)], outcomes
         with connection():
             stored = PayrollRun.get_by_id(run.id)
-            posted = [[line[:4] for line in entry] for entry in moves._posted_lines(stored, moves.ACCRUAL_KINDS)]
-            target = accrual_journal(moves._components_of(stored), stored.country)
+            posted = [[line[:4] for line in entry] for entry in posting.posted_lines(stored, posting.ACCRUAL_KINDS)]
+            target = accrual_journal(posting.components_of(stored), stored.country)
             expected = net_by_account([target])
             assert {k: v for k, v in net_by_account(posted).items() if v} == {k: v for k, v in expected.items() if v}
             assert len(events(company.id, "payroll_run.corrected", run.id)) == 2

@@ -11,7 +11,7 @@ from decimal import Decimal
 
 from app.domain.kernel.clock import to_db
 from app.domain.kernel.ids import new_id
-from app.domain.payroll import accounts, moves
+from app.domain.payroll import accounts, moves, posting
 from app.models import Branch, Employee, JournalEntry, JournalLine
 from tests.helpers import ok
 
@@ -64,7 +64,7 @@ def test_corrections_and_reversals_group_the_same_way(client, books, clock):
     august = books.run("2026-08")
     moves.delete_run(august, books.runtime)
     net = defaultdict(int)
-    for entry in moves._posted_lines(august):
+    for entry in posting.posted_lines(august):
         for code, _, debit, credit, group, _ in entry:
             net[(code, group)] += debit - credit
     assert set(net.values()) == {0}  # each cost centre's line reversed on its own

@@ -12,7 +12,7 @@ import pytest
 
 from app.domain.kernel.countries import COUNTRIES
 from app.domain.kernel.money import minor_digits, percent_of
-from app.domain.payroll import drafts, moves
+from app.domain.payroll import drafts, moves, posting
 from app.domain.payroll.end_of_service import Service, liability, owed
 from app.domain.people import actions as hr
 from app.models import Employee, EndOfServiceBalance, PayrollRun
@@ -80,7 +80,7 @@ def test_bahrain_expatriates_cost_the_sio_contribution_and_it_moves_with_correct
     moves.delete_run(other, runtime)
     stored_other = PayrollRun.get_by_id(other.id)
     assert stored_other.status == "deleted"
-    reversed_lines = moves._posted_lines(stored_other)
+    reversed_lines = posting.posted_lines(stored_other)
     assert sum(line[2] - line[3] for entry in reversed_lines for line in entry if line[0] == "5210") == 0
 
 
@@ -191,7 +191,7 @@ def test_a_correction_moves_the_provision_and_a_deletion_reverses_it(client, mak
 
     december = next_run(company, runtime, "2026-12")
     moves.delete_run(december, runtime)
-    lines = moves._posted_lines(PayrollRun.get_by_id(december.id))
+    lines = posting.posted_lines(PayrollRun.get_by_id(december.id))
     for account in ("5300", "2300", "3100"):
         assert sum(line[2] - line[3] for entry in lines for line in entry if line[0] == account) == 0
     january = next_run(company, runtime, "2027-01")  # the deleted run's balances are not carried

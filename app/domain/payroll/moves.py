@@ -24,22 +24,17 @@ Drafting is drafts.py's.
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import date, datetime
-from typing import Any, cast
-from zoneinfo import ZoneInfo
 
 from app.domain.kernel import events
 from app.domain.kernel.clock import to_db
 from app.domain.kernel.countries import get_country
 from app.domain.kernel.errors import Conflict, NotFound, ValidationFailed, Words
-from app.domain.kernel.ids import new_id
 from app.domain.kernel.money import MAX_AMOUNT_MINOR
 from app.domain.kernel.runtime import Runtime
 from app.domain.partner_safe import payroll_run_summary
-from app.domain.payroll import accounts, provision
+from app.domain.payroll import posting, provision
 from app.domain.payroll.drafts import (
     EARNINGS,
-    cost_centres,
     lines_by_employee,
     lines_for,
     month_bounds,
@@ -54,34 +49,16 @@ from app.domain.payroll.locks import hold
 from app.domain.payroll.rules import (
     EOS_PROVISION,
     OPENING_EQUITY,
-    ComponentTotal,
     Line,
     Pay,
     SplitLine,
-    accrual_journal,
-    check_balanced,
-    expense_side,
     monthly_terms,
     payment_journal,
     split_difference,
-    split_journal,
     summarize,
-    whole,
 )
-from app.models import (
-    Company,
-    Employee,
-    EndOfServiceBalance,
-    Entity,
-    JournalEntry,
-    JournalLine,
-    PayrollComponent,
-    PayrollLine,
-    PayrollRun,
-)
+from app.models import Company, Employee, EndOfServiceBalance, JournalEntry, PayrollComponent, PayrollLine, PayrollRun
 from app.models.base import write_transaction
-
-ACCRUAL_KINDS = ("accrual", "correction")  # what a correction or a reversal is measured against
 
 
 @dataclass(frozen=True)
@@ -149,11 +126,11 @@ def finalize_run(run: PayrollRun, runtime: Runtime) -> PayrollRun:
     with write_transaction():
         run = _taken(run, "finalize")
         if run.eos_opening_minor:  # its own entry, so the accrual is this month's cost only
-            _post(run, "opening", [(*OPENING_EQUITY, run.eos_opening_minor, 0),
+            posting.post(run, "opening", [(*OPENING_EQUITY, run.eos_opening_minor, 0),
                                    (*EOS_PROVISION, 0, run.eos_opening_minor)], runtime.now())
-        run = _move(run, "finalized", "accrual", _accrual_lines(run, _components_of(run), lines_by_employee(run)),
-                    runtime, stamp="finalized_at")
-        _tie(run, runtime)
+        lines = posting.accrual_lines(run, posting.components_of(run), lines_by_employee(run))
+        run, accrual = _move(run, "finalized", "accrual", lines, runtime, stamp="finalized_at")
+        _tie(run, accrual, runtime, "the accrual")
         return run
 
 
@@ -161,7 +138,7 @@ def mark_paid(run: PayrollRun, runtime: Runtime) -> PayrollRun:
     """Record that a finalized run's net pay went out, and post the payment journal."""
     with write_transaction():
         run = _taken(run, "pay")
-        return _move(run, "paid", "payment", payment_journal(run.net_minor), runtime, stamp="paid_at")
+        return _move(run, "paid", "payment", payment_journal(run.net_minor), runtime, stamp="paid_at")[0]
 
 
 def correct_run(run: PayrollRun, earnings_by_employee: dict[str, dict[str, int]], runtime: Runtime) -> PayrollRun:
@@ -178,8 +155,8 @@ def correct_run(run: PayrollRun, earnings_by_employee: dict[str, dict[str, int]]
         raise ValidationFailed(Words("nothing to correct"), [("lines", Words("name at least one employee"))])
     with write_transaction():
         run = _taken(run, "correct")
-        run = _correct(run, earnings_by_employee, runtime)
-        _tie(run, runtime)
+        run, correction = _correct(run, earnings_by_employee, runtime)
+        _tie(run, correction, runtime, "the correction")
         return run
 
 
@@ -195,7 +172,8 @@ def changed_earnings(run: PayrollRun, entered: dict[str, dict[str, int]]) -> dic
     return changes
 
 
-def _correct(run: PayrollRun, earnings_by_employee: dict[str, dict[str, int]], runtime: Runtime) -> PayrollRun:
+def _correct(run: PayrollRun, earnings_by_employee: dict[str, dict[str, int]],
+             runtime: Runtime) -> tuple[PayrollRun, JournalEntry]:
     country = get_country(run.country)
     lines = lines_by_employee(run)
     eos = {row.employee_id: row for row in EndOfServiceBalance.select().where(EndOfServiceBalance.run == run)}
@@ -234,7 +212,8 @@ def _correct(run: PayrollRun, earnings_by_employee: dict[str, dict[str, int]], r
     if errors:
         raise ValidationFailed(Words("invalid correction"), errors)
     components, totals = summarize(lines.values())
-    correction = split_difference(_posted_lines(run, ACCRUAL_KINDS), _accrual_lines(run, components, lines))
+    correction = split_difference(posting.posted_lines(run, posting.ACCRUAL_KINDS),
+                                  posting.accrual_lines(run, components, lines))
     if not correction:
         raise ValidationFailed(Words("the correction changes no amount"), [("lines", Words("no amount differs"))])
     now = runtime.now()
@@ -245,22 +224,22 @@ def _correct(run: PayrollRun, earnings_by_employee: dict[str, dict[str, int]], r
     for employee_id in earnings_by_employee:
         if employee_id in eos:
             eos[employee_id].save()
-    _post(run, "correction", correction, now)
+    entry = posting.post(run, "correction", correction, now)
     for name, value in totals_fields(totals).items():
         setattr(run, name, value)
     run.employee_count = sum(1 for per_employee in lines.values() if per_employee)
     run.updated_at = to_db(now)
     run.save()
     _announce(run, "payroll_run.corrected", runtime)
-    return run
+    return run, entry
 
 
 def delete_run(run: PayrollRun, runtime: Runtime) -> PayrollRun:
     """Delete a finalized run: its journal is reversed and it leaves the API."""
     with write_transaction():
         run = _taken(run, "delete")
-        run = _move(run, "deleted", "reversal", split_difference(_posted_lines(run), []), runtime)
-        _tie(run, runtime)
+        run, reversal = _move(run, "deleted", "reversal", split_difference(posting.posted_lines(run), []), runtime)
+        _tie(run, reversal, runtime, "the deletion")
         return run
 
 
@@ -318,23 +297,25 @@ def discard_draft(run: PayrollRun) -> None:
 
 
 def _move(run: PayrollRun, status: str, journal_kind: str, lines: Sequence[Line | SplitLine],
-          runtime: Runtime, *, stamp: str | None = None) -> PayrollRun:
+          runtime: Runtime, *, stamp: str | None = None) -> tuple[PayrollRun, JournalEntry]:
     """Post one journal entry and move the locked run to `status`, with its event (inside
-    the caller's write transaction)."""
+    the caller's write transaction): the run and the entry."""
     now = runtime.now()
-    _post(run, journal_kind, lines, now)
+    entry = posting.post(run, journal_kind, lines, now)
     run.status = status
     run.updated_at = to_db(now)
     if stamp:
         setattr(run, stamp, run.updated_at)
     run.save()
     _announce(run, f"payroll_run.{status}", runtime)
-    return run
+    return run, entry
 
 
-def _tie(moved: PayrollRun, runtime: Runtime) -> None:
+def _tie(moved: PayrollRun, cause: JournalEntry, runtime: Runtime, change: str) -> None:
     """After a run moved: bring its entity's provision back to what the latest run owes
-    (app/domain/payroll/provision.py) with a `true_up` entry on that run, announced as
+    (app/domain/payroll/provision.py) with a `true_up` entry on that run, linked to the
+    entry the move posted (`cause`), its memo naming the `change` ("the correction") and
+    the run it changed, announced as
     its correction when it is not the run that moved. Under the entity's lock, which the
     move took first (`_taken`), so two moves at once each see what the other posted
     (v1.3, like the provision itself)."""
@@ -345,7 +326,8 @@ def _tie(moved: PayrollRun, runtime: Runtime) -> None:
     lines = state.true_up() if latest is not None else []
     if latest is None or not lines:
         return
-    _post(latest, "true_up", lines, runtime.now())
+    posting.post(latest, "true_up", lines, runtime.now(), caused_by=cause,
+                 because=f"after {change} of payroll {moved.payroll_month}, {moved.id}")
     if latest.id != moved.id:
         latest.updated_at = to_db(runtime.now())
         latest.save()
@@ -357,108 +339,3 @@ def _announce(run: PayrollRun, event_type: str, runtime: Runtime) -> None:
     data = ({"payroll_run_id": run.id} if event_type == "payroll_run.deleted"
             else {"payroll_run": payroll_run_summary(run, beyond_contract=runtime.beyond_contract)})
     events.emit(Company.get_by_id(run.company_id), event_type, data, runtime)
-
-
-def _components_of(run: PayrollRun) -> list[ComponentTotal]:
-    return [ComponentTotal(c.code, c.amount_minor, c.employee_count)
-            for c in PayrollComponent.select().where(PayrollComponent.run == run).order_by(PayrollComponent.position)]
-
-
-def _posted_lines(run: PayrollRun, kinds: Sequence[str] | None = None) -> list[list[SplitLine]]:
-    """The lines of the run's posted entries (of `kinds`), one list per entry, by account
-    key in its default code and name (accounts.py): differences are taken by key,
-    whatever codes the company's chart gave them when they were posted."""
-    query = JournalEntry.select().where(JournalEntry.run == run)
-    if kinds:
-        query = query.where(JournalEntry.kind.in_(kinds))
-    entries: dict[str, list[SplitLine]] = {entry.id: [] for entry in query}
-    for line in JournalLine.select().where(JournalLine.entry.in_(list(entries))).order_by(JournalLine.position):
-        account = (accounts.BY_KEY[line.account_key] if line.account_key in accounts.BY_KEY
-                   else accounts.BY_DEFAULT_CODE[line.account_code])
-        entries[line.entry_id].append((account.default_code, account.name_en, line.debit_minor, line.credit_minor,
-                                       (line.split_by, line.split_group) if line.split_by else None,
-                                       line.employee_count or 0))
-    return list(entries.values())
-
-
-def _accrual_lines(run: PayrollRun, components: list[ComponentTotal],
-                   lines: dict[str, dict[str, int]]) -> list[SplitLine]:
-    """The run's accrual journal as posted now: split by the company's cost centres
-    (department or branch, never a line for fewer than three people) when it asks for
-    them, whole otherwise."""
-    journal = accrual_journal(components, run.country)
-    split_by = Company.get_by_id(run.company_id).journal_split
-    if split_by == "none":
-        return whole(journal)
-    by_account: dict[tuple[str, str], dict[str, int]] = {}
-    for employee_id, amounts in lines.items():
-        for code, amount in amounts.items():
-            side = expense_side(code, run.country)
-            if side is not None:
-                by_account.setdefault(side, {})
-                by_account[side][employee_id] = by_account[side].get(employee_id, 0) + amount
-    return [(code, name, debit, credit, (split_by, group) if count else None, count)  # what it was split by
-            for code, name, debit, credit, group, count in
-            split_journal(journal, by_account, cost_centres(list(lines), split_by))]
-
-
-MEMO_WORDS = {
-    "accrual": "accrual",
-    "opening": "end-of-service provision earned before the books carried them",
-    "payment": "payment of net pay",
-    "correction": "correction",
-    "reversal": "reversal (the run was deleted)",
-    "true_up": "end-of-service provision true-up after a change to an earlier month",
-}
-
-
-def _post(run: PayrollRun, kind: str, lines: Sequence[Line | SplitLine], now: datetime) -> JournalEntry:
-    """Post one balanced entry on `run` (its lines in default codes), each line under the
-    code and name the company's chart gives its account now, with its key; dated for the
-    accountant (v1.3): an accrual or an
-    opening on the payroll month's last day; a payment on the day it was paid (the
-    company's date); a correction, reversal or true-up in the latest period, the last day
-    of the entity's latest posted month (posted months are not reopened: provision.py).
-    A correction names the accrual it corrects, a reversal the accrual it reverses."""
-    check_balanced(lines)
-    sequence = JournalEntry.select().where(JournalEntry.run == run).count() + 1
-    accrual = (JournalEntry.select(JournalEntry.id).where(JournalEntry.run == run, JournalEntry.kind == "accrual")
-               .order_by(JournalEntry.sequence).first()) if kind in ("correction", "reversal") else None
-    entity = Entity.get_by_id(run.entity_id)
-    entry = JournalEntry.create(
-        id=new_id("jrn"), company=run.company_id, run=run, kind=kind,
-        currency=run.currency, posted_at=to_db(now), sequence=sequence,
-        accounting_date=_accounting_date(run, kind, now), memo=f"Payroll {run.payroll_month}, {entity.name_en}, "
-                                                                 f"{MEMO_WORDS[kind]}"[:200],
-        corrects=accrual.id if accrual is not None and kind == "correction" else None,
-        reverses=accrual.id if accrual is not None and kind == "reversal" else None,
-    )
-    chart = accounts.in_force(run.company_id, run.entity_id)  # the rules speak in default codes
-    JournalLine.insert_many(
-        [{"entry": entry.id, "position": i, "account_key": chart[line[0]].account.key,
-          "account_code": chart[line[0]].code, "account_name": chart[line[0]].name_en, "debit_minor": line[2],
-          "credit_minor": line[3], **_split_fields(line)}
-         for i, line in enumerate(lines)]
-    ).execute()
-    return entry
-
-
-def _split_fields(line: Line | SplitLine) -> dict[str, Any]:
-    """A split line's cost centre ((split_by, group)) and headcount (SplitLine: its
-    headcount > 0); every row names all three, as one multi-row insert takes its columns
-    from its first row."""
-    if len(line) < 6 or not line[5]:
-        return {"split_by": None, "split_group": None, "employee_count": None}
-    split_by, group = cast(tuple[str, str | None], line[4])  # posted lines name (split_by, group)
-    return {"split_by": split_by, "split_group": group, "employee_count": line[5]}
-
-
-def _accounting_date(run: PayrollRun, kind: str, now: datetime) -> date:
-    if kind in ("accrual", "opening"):
-        return month_bounds(run.payroll_month)[1]
-    if kind == "payment":
-        return now.astimezone(ZoneInfo(Company.get_by_id(run.company_id).timezone)).date()
-    latest = (PayrollRun.select(PayrollRun.payroll_month)
-              .where(PayrollRun.entity == run.entity_id, PayrollRun.status.in_(("finalized", "paid")))
-              .order_by(PayrollRun.payroll_month.desc()).first())
-    return month_bounds(latest.payroll_month if latest is not None else run.payroll_month)[1]
