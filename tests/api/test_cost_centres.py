@@ -11,7 +11,8 @@ from decimal import Decimal
 
 from app.domain.kernel.clock import to_db
 from app.domain.kernel.ids import new_id
-from app.domain.payroll import accounts, moves, posting
+from app.domain.payroll import accounts, moves, posting, provision
+from app.domain.people import actions as hr
 from app.models import Branch, Employee, JournalEntry, JournalLine
 from tests.helpers import ok
 
@@ -115,3 +116,83 @@ def test_a_line_keeps_what_it_was_split_by_when_the_setting_changes(client, book
                 .where(JournalEntry.run == july.id, JournalEntry.kind == "reversal") if line.split_by]
     assert reversal and {line.split_by for line in reversal} == {"branch"}
     assert {line.split_group for line in reversal} == {"Salmiya", None}
+
+
+# Issue 47 part 6: the month's cost centres. Long service (hired 2000) puts the provision at
+# Kuwait's cap, art. 51: at most 18 months' wage, so it does not grow month to month and a
+# raise of 100.000 moves it by 18 x 100.000 = 1,800.000; the others (hired 2020) accrue.
+MONTHS_CAP = 18
+
+
+def moved_staff(books):
+    """Sales: S-1 (long service), S-2, S-3, S-4 and C (long service, 7,000.000 basic); Ops:
+    O-1, O-2, O-3. Each 1,000.000 basic but C; expatriates (no PIFSS share: Kuwait's
+    social insurance is for Kuwaitis)."""
+    people = {}
+    for number, department, hired, basic in [
+            ("S-1", "Sales", date(2000, 1, 1), 1_000_000), ("S-2", "Sales", date(2020, 1, 1), 1_000_000),
+            ("S-3", "Sales", date(2020, 1, 1), 1_000_000), ("S-4", "Sales", date(2020, 1, 1), 1_000_000),
+            ("C", "Sales", date(2000, 1, 1), 7_000_000), ("O-1", "Ops", date(2020, 1, 1), 1_000_000),
+            ("O-2", "Ops", date(2020, 1, 1), 1_000_000), ("O-3", "Ops", date(2020, 1, 1), 1_000_000)]:
+        person = books.hire(number, hired, basic)
+        Employee.update(department=department, nationality="IN", is_national=False) \
+            .where(Employee.id == person.id).execute()
+        people[number] = person
+    accounts.set_split(books.company.id, "department")
+    return people
+
+
+def move(books, person, department):
+    hr.update_employee(books.company.id, person.id, {"department": department}, books.runtime)
+
+
+def shown_lines(client, books, run, kind):
+    """(account code, department or None for a whole line, headcount, debit, credit) of
+    the run's `kind` entries, as a partner reads them."""
+    _, lines = lines_of(client, books, run, kind)
+    return sorted([(line["account_code"], line.get("dimensions", {}).get("department"), line.get("employee_count"),
+                    line["debit"], line["credit"]) for line in lines], key=repr)
+
+
+def test_a_correction_after_a_transfer_moves_only_that_persons_amount_in_their_months_department(client, books):
+    """The issue's case: C moved from Sales to Ops after July; July's 100.000 correction
+    for S-1 used to re-split July by today's departments and post C's whole 7,000.000
+    basic from Sales to Ops. Only S-1's 100.000 moves, in Sales, where July had them."""
+    people = moved_staff(books)
+    july = books.run("2026-07")
+    move(books, people["C"], "Ops")
+    moves.correct_run(july, {people["S-1"].id: {"basic": 1_100_000}}, books.runtime)
+    # 5100: Sales had S-1 to S-4 and C in July (5). 5300: S-1's provision, capped, moves by
+    # 18 x 100.000 = 1,800.000; July's 5300 line in Sales now stands for S-1 to S-4 (C's
+    # capped provision did not move in July: C has no amount on it).
+    assert shown_lines(client, books, july, "correction") == [
+        ("2110", None, None, "0.000", "100.000"),
+        ("2300", None, None, "0.000", "1800.000"),
+        ("5100", "Sales", 5, "100.000", "0.000"),
+        ("5300", "Sales", 4, "1800.000", "0.000"),
+    ]
+    assert MONTHS_CAP * 100_000 == 1_800_000
+
+
+def test_a_true_up_after_correcting_an_earlier_month_carries_the_departments_it_adjusts(client, books):
+    """C (Sales in July, Ops from August) is raised by 100.000 in July after August was
+    posted. July's correction grows C's provision by 1,800.000 in Sales; August had
+    carried C from July's old figure, so the true-up gives back 1,800.000 of expense in
+    Ops, C's department in August: each month's provision movement in its department."""
+    people = moved_staff(books)
+    july = books.run("2026-07")
+    move(books, people["C"], "Ops")
+    august = books.run("2026-08")
+    moves.correct_run(july, {people["C"].id: {"basic": 7_100_000}}, books.runtime)
+    assert shown_lines(client, books, july, "correction") == [
+        ("2110", None, None, "0.000", "100.000"),
+        ("2300", None, None, "0.000", "1800.000"),
+        ("5100", "Sales", 5, "100.000", "0.000"),
+        ("5300", "Sales", 4, "1800.000", "0.000"),  # S-2, S-3, S-4 accrue; C's moved
+    ]
+    # August's staff: Sales S-1 to S-4 (4), Ops O-1, O-2, O-3 and C (4).
+    assert shown_lines(client, books, august, "true_up") == [
+        ("2300", None, None, "1800.000", "0.000"),
+        ("5300", "Ops", 4, "0.000", "1800.000"),
+    ]
+    assert provision.tie(books.entity.id).true_up() == []

@@ -32,7 +32,7 @@ from app.domain.kernel.errors import Conflict, NotFound, ValidationFailed, Words
 from app.domain.kernel.money import MAX_AMOUNT_MINOR
 from app.domain.kernel.runtime import Runtime
 from app.domain.partner_safe import payroll_run_summary
-from app.domain.payroll import posting, provision
+from app.domain.payroll import centres, posting, provision
 from app.domain.payroll.drafts import (
     EARNINGS,
     lines_by_employee,
@@ -122,12 +122,14 @@ def _taken(run: PayrollRun, move: str) -> PayrollRun:
 
 
 def finalize_run(run: PayrollRun, runtime: Runtime) -> PayrollRun:
-    """Close a draft run and post its accrual journal."""
+    """Close a draft run and post its accrual journal, split by the cost centres its
+    employees have now, which it records as the month's (centres.py)."""
     with write_transaction():
         run = _taken(run, "finalize")
         if run.eos_opening_minor:  # its own entry, so the accrual is this month's cost only
             posting.post(run, "opening", [(*OPENING_EQUITY, run.eos_opening_minor, 0),
                                    (*EOS_PROVISION, 0, run.eos_opening_minor)], runtime.now())
+        centres.record(run)
         lines = posting.accrual_lines(run, posting.components_of(run), lines_by_employee(run))
         run, accrual = _move(run, "finalized", "accrual", lines, runtime, stamp="finalized_at")
         _tie(run, accrual, runtime, "the accrual")
@@ -211,6 +213,8 @@ def _correct(run: PayrollRun, earnings_by_employee: dict[str, dict[str, int]],
             carried.balance_minor = earned
     if errors:
         raise ValidationFailed(Words("invalid correction"), errors)
+    if centres.recorded(run):  # someone new to the month joins it in the group they have now
+        centres.record(run, list(earnings_by_employee))
     components, totals = summarize(lines.values())
     correction = split_difference(posting.posted_lines(run, posting.ACCRUAL_KINDS),
                                   posting.accrual_lines(run, components, lines))
@@ -316,15 +320,19 @@ def _tie(moved: PayrollRun, cause: JournalEntry, runtime: Runtime, change: str) 
     (app/domain/payroll/provision.py) with a `true_up` entry on that run, linked to the
     entry the move posted (`cause`), its memo naming the `change` ("the correction") and
     the run it changed, announced as
-    its correction when it is not the run that moved. Under the entity's lock, which the
-    move took first (`_taken`), so two moves at once each see what the other posted
-    (v1.3, like the provision itself)."""
+    its correction when it is not the run that moved; its expense split by the company's
+    cost centres as the entries it adjusts were (centres.true_up). Under the entity's
+    lock, which the move took first (`_taken`), so two moves at once each see what the
+    other posted (v1.3, like the provision itself)."""
     if not runtime.beyond_contract:
         return
     state = provision.tie(moved.entity_id)
     latest = state.latest
-    lines = state.true_up() if latest is not None else []
-    if latest is None or not lines:
+    if latest is None:
+        return
+    split_by = Company.get_by_id(moved.company_id).journal_split
+    lines: Sequence[Line | SplitLine] = state.true_up() if split_by == "none" else centres.true_up(state, split_by)
+    if not lines:
         return
     posting.post(latest, "true_up", lines, runtime.now(), caused_by=cause,
                  because=f"after {change} of payroll {moved.payroll_month}, {moved.id}")

@@ -17,8 +17,8 @@ from peewee import fn
 
 from app.domain.kernel.clock import to_db
 from app.domain.kernel.ids import new_id
-from app.domain.payroll import accounts
-from app.domain.payroll.drafts import cost_centres, month_bounds
+from app.domain.payroll import accounts, centres
+from app.domain.payroll.drafts import month_bounds
 from app.domain.payroll.rules import (
     ComponentTotal,
     Line,
@@ -60,7 +60,8 @@ def accrual_lines(run: PayrollRun, components: list[ComponentTotal],
                   lines: dict[str, dict[str, int]]) -> list[SplitLine]:
     """The run's accrual journal as posted now: split by the company's cost centres
     (department or branch, never a line for fewer than three people) when it asks for
-    them, whole otherwise."""
+    them, each employee under the group they had in the run's month (centres.py), whole
+    otherwise."""
     journal = accrual_journal(components, run.country)
     split_by = Company.get_by_id(run.company_id).journal_split
     if split_by == "none":
@@ -74,7 +75,7 @@ def accrual_lines(run: PayrollRun, components: list[ComponentTotal],
                 by_account[side][employee_id] = by_account[side].get(employee_id, 0) + amount
     return [(code, name, debit, credit, (split_by, group) if count else None, count)  # what it was split by
             for code, name, debit, credit, group, count in
-            split_journal(journal, by_account, cost_centres(list(lines), split_by))]
+            split_journal(journal, by_account, centres.of_run(run, list(lines), split_by))]
 
 
 MEMO_WORDS = {

@@ -27,6 +27,7 @@ from app.models.base import first_tuple, tuple_rows
 
 POSTED = ("finalized", "paid")
 PROVISION_KEY, OPENING_KEY = "end_of_service_provision", "retained_earnings"  # 2300 and 3100 by default
+EXPENSE_KEY = "end_of_service_expense"  # 5300 by default
 
 
 @dataclass(frozen=True)
@@ -39,11 +40,20 @@ class Tie:
     opening: int  # 3100 as posted: debit balance
     opening_owed: int  # each carried employee's opening, in the first posted run that carries them
 
+    @property
+    def opening_change(self) -> int:
+        """What the true-up moves between 3100 and 2300: the opening's part."""
+        return self.opening_owed - self.opening
+
+    @property
+    def expense_change(self) -> int:
+        """What the true-up moves between 5300 and 2300: the rest."""
+        return (self.provision_owed - self.provision) - self.opening_change
+
     def true_up(self) -> list[Line]:
         """The lines that bring the books to what they should hold: the opening's part
         against 3100, the rest against the expense; [] when they already do."""
-        opening = self.opening_owed - self.opening
-        rest = (self.provision_owed - self.provision) - opening
+        opening, rest = self.opening_change, self.expense_change
         moves: list[Line] = [(*OPENING_EQUITY, opening, 0), (*EOS_PROVISION, 0, opening),
                              (*EOS_EXPENSE, rest, 0), (*EOS_PROVISION, 0, rest)]
         return difference_journal([], [(code, name, max(debit - credit, 0), max(credit - debit, 0))
