@@ -9,6 +9,7 @@
     flask --app wsgi payroll wps RUN_ID --status submitted|accepted|rejected
     flask --app wsgi payroll journal RUN_ID --format csv [--output FILE]
     flask --app wsgi payroll accounts list|set|reset --company ID [--entity ID] [--key KEY --code CODE ...]
+    flask --app wsgi payroll provision carried|show --entity ID ...   (provision.py)
 
 Money options are in major units of the company's currency ("1250.500" KWD).
 """
@@ -20,6 +21,7 @@ import click
 from flask.cli import AppGroup
 
 from app.cli.common import emit, json_option, one_line_errors, shown
+from app.cli.provision import provision_cli
 from app.domain.access.companies import get_company, get_entity
 from app.domain.kernel.errors import NotFound, ValidationFailed
 from app.domain.kernel.money import example_amount, parse_major
@@ -283,6 +285,7 @@ def payroll_journal(run_id, file_format, output):
 
 accounts_cli = AppGroup("accounts", help="The company's chart of accounts for its journals (v1.3).")
 payroll_cli.add_command(accounts_cli)
+payroll_cli.add_command(provision_cli)
 
 
 def _chart_options(command):

@@ -2,7 +2,8 @@
 department, the end-of-service expense (5300) posted to each department, over every entry
 (accruals, corrections, reversals, true-ups), is the sum of its employees' provision
 movements, each month's movement in the department the employee had that month; every
-entry balances, and the provision ties to HR.
+entry balances, and the provision ties to HR, including a provision the books carried
+before the first run (part 5).
 
 The model here is the test's own: each employee's provision at a month's end is what the
 law owes (Kuwait, Law 6/2010 art. 51, `liability`) on the wage that month's posted run
@@ -31,6 +32,7 @@ from app.models import Employee, JournalEntry, JournalLine, PayrollRun, db
 STAFF = [(f"P-{n}", date(2022 + n % 2, 1 + n, 10), 1_000_000 + 50_000 * n, "ABC"[n % 3]) for n in range(10)]
 DEPARTMENTS = "ABC"  # A: P-0, 3, 6, 9; B: P-1, 4, 7; C: P-2, 5, 8
 MONTHS = [f"2026-{m:02d}" for m in range(1, 7)]
+CARRIED_ON = date(2025, 12, 31)
 
 
 def month_end(month):
@@ -40,7 +42,7 @@ def month_end(month):
 class Ledger:
     """The books of the test's company and what the test knows HR did."""
 
-    def __init__(self, books):
+    def __init__(self, books, carried=None):
         self.books = books
         self.people, self.wage0, self.department = {}, {}, {}
         for number, hired, basic, department in STAFF:
@@ -49,7 +51,9 @@ class Ledger:
                 .where(Employee.id == person.id).execute()
             self.people[number], self.wage0[number], self.department[number] = person, basic, department
         accounts.set_split(books.company.id, "department")
-        self.carried = 0
+        self.carried = carried or 0
+        if carried is not None:
+            provision.set_carried(books.entity.id, CARRIED_ON, carried)
         self.posted = {}  # month -> (run, {number: department when finalized}, {number: wage paid})
         self.pending = {}  # month -> a draft built earlier
 
@@ -178,6 +182,18 @@ def test_a_month_drafted_before_an_earlier_one_moved(books):
     ledger.check()
 
 
+def test_a_provision_carried_through_deletions_corrections_and_redone_months(books):
+    ledger = Ledger(books, carried=40_000_000)
+    ledger.run("2026-01")
+    ledger.run("2026-02")
+    ledger.delete("2026-02")
+    ledger.delete("2026-01")  # the first run: what it brought in is brought in again by the next
+    ledger.run("2026-02")
+    ledger.run("2026-01")
+    ledger.correct("2026-01", "P-1", 1_060_000)
+    ledger.check()
+
+
 OPERATIONS = st.lists(st.one_of(
     st.tuples(st.just("run"), st.integers(0, len(MONTHS) - 1)),
     st.tuples(st.just("draft"), st.integers(0, len(MONTHS) - 1)),
@@ -216,10 +232,10 @@ def play(ledger, operation):
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(operations=OPERATIONS)
-def test_any_history_leaves_each_department_its_own_provision_movements(books, operations):
+@given(operations=OPERATIONS, carried=st.one_of(st.none(), st.integers(0, 60_000_000)))
+def test_any_history_leaves_each_department_its_own_provision_movements(books, operations, carried):
     with db.atomic() as savepoint:
-        ledger = Ledger(books)
+        ledger = Ledger(books, carried)
         for operation in operations:
             try:
                 play(ledger, operation)

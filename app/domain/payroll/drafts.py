@@ -96,7 +96,9 @@ def build_draft_run(entity: Entity, payroll_month: str, clock: Clock, *, end_of_
     and month: a second draft, or a draft beside a finalized run, is refused. With
     `end_of_service` (v1.3: callers pass their Runtime's `beyond_contract`), the run also
     moves each employee's end-of-service provision to what they have earned at the
-    month's end, and settles the leavers not yet settled (`_end_of_service`).
+    month's end, and settles the leavers not yet settled (`_end_of_service`). A month on
+    or before the day an entity's books carried its provision from another payroll
+    system (provision.set_carried) was that system's: refused.
     """
     if not isinstance(entity, Entity):
         entity = Entity.get_by_id(entity)
@@ -122,6 +124,11 @@ def build_draft_run(entity: Entity, payroll_month: str, clock: Clock, *, end_of_
         # The entity's lock (in locks.py's order) makes "one live run per entity and
         # month" hold for two drafts built at once: the second waits, then finds the first.
         hold(entity.company_id, entity.id)
+        carried_to = Entity.select(Entity.eos_carried_as_of).where(Entity.id == entity.id).scalar()
+        if carried_to is not None and month_start <= carried_to:  # provision.set_carried
+            raise ValidationFailed(Words("the other payroll system paid this month"), [("payroll_month", Words(
+                "the books of %(entity)s carried the end-of-service provision from another payroll system on "
+                "%(as_of)s: draft a month after it", entity=entity.name_en, as_of=carried_to.isoformat()))])
         existing = PayrollRun.get_or_none(PayrollRun.entity == entity, PayrollRun.payroll_month == payroll_month,
                                           PayrollRun.status != "deleted")
         if existing is not None:

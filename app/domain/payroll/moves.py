@@ -47,8 +47,6 @@ from app.domain.payroll.drafts import (
 from app.domain.payroll.end_of_service import liability, provision_lines
 from app.domain.payroll.locks import hold
 from app.domain.payroll.rules import (
-    EOS_PROVISION,
-    OPENING_EQUITY,
     Line,
     Pay,
     SplitLine,
@@ -126,9 +124,9 @@ def finalize_run(run: PayrollRun, runtime: Runtime) -> PayrollRun:
     employees have now, which it records as the month's (centres.py)."""
     with write_transaction():
         run = _taken(run, "finalize")
-        if run.eos_opening_minor:  # its own entry, so the accrual is this month's cost only
-            posting.post(run, "opening", [(*OPENING_EQUITY, run.eos_opening_minor, 0),
-                                   (*EOS_PROVISION, 0, run.eos_opening_minor)], runtime.now())
+        opening, because = provision.opening(run)  # less what the books carried, in the first run
+        if opening:  # its own entry, so the accrual is this month's cost only
+            posting.post(run, "opening", opening, runtime.now(), because=because)
         centres.record(run)
         lines = posting.accrual_lines(run, posting.components_of(run), lines_by_employee(run))
         run, accrual = _move(run, "finalized", "accrual", lines, runtime, stamp="finalized_at")

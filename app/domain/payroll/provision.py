@@ -15,15 +15,27 @@ the latest period (the latest posted run): the part that is service from before 
 books (Dr or Cr 3100) apart from the rest (the expense, 5300). In the ordinary flow
 (runs month after month, corrections of the latest month) the true-up is zero and
 nothing is posted.
+
+A provision the books already carried (issue 47): an entity moving from another payroll
+system may say what its ledger's 2300 held on a month's last day before its first run
+(`set_carried`). The books then hold that figure besides our entries: the first run that
+brings the provision in posts only what HR's figure exceeds it (`opening`; the other way,
+Dr 2300 / Cr 3100, when it falls short), and the tie counts it as held, so "2300 as the
+ledger holds it = what the latest run owes" stays true through deletions, corrections
+and redone months, which true-up against it as against any opening.
 """
 
 from dataclasses import dataclass
+from datetime import date, timedelta
 
 from peewee import fn
 
+from app.domain.kernel.errors import NotFound, ValidationFailed, Words
+from app.domain.kernel.money import MAX_AMOUNT_MINOR, format_minor
+from app.domain.payroll.locks import hold
 from app.domain.payroll.rules import EOS_EXPENSE, EOS_PROVISION, OPENING_EQUITY, Line, difference_journal
-from app.models import EndOfServiceBalance, JournalEntry, JournalLine, PayrollRun
-from app.models.base import first_tuple, tuple_rows
+from app.models import EndOfServiceBalance, Entity, JournalEntry, JournalLine, PayrollRun
+from app.models.base import first_tuple, tuple_rows, write_transaction
 
 POSTED = ("finalized", "paid")
 PROVISION_KEY, OPENING_KEY = "end_of_service_provision", "retained_earnings"  # 2300 and 3100 by default
@@ -35,10 +47,11 @@ class Tie:
     """Where an entity's provision stands: what the books hold and what they should."""
 
     latest: PayrollRun | None  # the latest posted run, where a true-up is posted; None: nothing to tie
-    provision: int  # 2300 as posted: credit balance
+    provision: int  # 2300 as the ledger holds it (credit balance): our entries and what it carried before them
     provision_owed: int  # the latest run's balances
-    opening: int  # 3100 as posted: debit balance
+    opening: int  # 3100 as posted (debit balance), and the carried provision's side of it
     opening_owed: int  # each carried employee's opening, in the first posted run that carries them
+    carried: int = 0  # what the ledger carried before our first entry on 2300 (`set_carried`)
 
     @property
     def opening_change(self) -> int:
@@ -86,5 +99,98 @@ def tie(entity_id: str) -> Tie:
         .where(PayrollRun.entity == entity_id, PayrollRun.status.in_(POSTED), ~fn.EXISTS(carried_before)))[0]
     if latest is not None and not latest.end_of_service_lines:
         latest = None  # built without v1.3's lines: it says nothing of the provision
-    return Tie(latest, provision=-int(posted.get(PROVISION_KEY) or 0), provision_owed=int(owed),
-               opening=int(posted.get(OPENING_KEY) or 0), opening_owed=int(opening_owed))
+    # The ledger's 2300 held the carried figure before our first entry, against whatever
+    # the other system credited: to the tie it is an opening the books already posted.
+    carried = Entity.select(Entity.eos_carried_minor).where(Entity.id == entity_id).scalar() or 0
+    return Tie(latest, provision=-int(posted.get(PROVISION_KEY) or 0) + carried, provision_owed=int(owed),
+               opening=int(posted.get(OPENING_KEY) or 0) + carried, opening_owed=int(opening_owed),
+               carried=carried)
+
+
+def opening(run: PayrollRun) -> tuple[list[Line], str | None]:
+    """The `opening` entry a run being finalized posts, and why it differs from HR's
+    figure (the run's `eos_opening_minor`) if it does: the first run whose entries
+    reach the entity's provision posts only what HR's figure exceeds the provision the
+    books carried (Dr 3100 / Cr 2300; Dr 2300 / Cr 3100 for a shortfall); every other
+    run, HR's figure. [] when there is nothing to post. Call under the entity's lock."""
+    amount, because = run.eos_opening_minor, None
+    entity = Entity.get_by_id(run.entity_id)
+    if entity.eos_carried_minor is not None and run.end_of_service_lines and not _reached(entity.id):
+        assert entity.eos_carried_as_of is not None  # set_carried sets both
+        amount -= entity.eos_carried_minor
+        because = (f"HR's {format_minor(run.eos_opening_minor, run.currency)} less the "
+                   f"{format_minor(entity.eos_carried_minor, run.currency)} the books carried on "
+                   f"{entity.eos_carried_as_of.isoformat()}")
+    if not amount:
+        return [], because
+    return [(*OPENING_EQUITY, max(amount, 0), max(-amount, 0)), (*EOS_PROVISION, max(-amount, 0), max(amount, 0))], \
+        because
+
+
+def _reached(entity_id: str) -> bool:
+    """Whether any of our entries has reached the entity's provision (2300) yet."""
+    return (JournalLine.select().join(JournalEntry).join(PayrollRun)
+            .where(PayrollRun.entity == entity_id, JournalLine.account_key == PROVISION_KEY).exists())
+
+
+def month_end(day: date) -> bool:
+    return (day + timedelta(days=1)).day == 1
+
+
+def set_carried(entity_id: str, as_of: object, amount: object) -> Entity:
+    """Record that the entity's books carried `amount` (minor units of its currency) in
+    the end-of-service provision on `as_of`, the last day of the month before its first
+    run's (or earlier): only while the entity has no journal entry and no draft for a
+    month on or before `as_of` (the other system paid those months). Set again, it
+    replaces the figure. ValidationFailed naming the field; nothing changes then."""
+    errors: list[tuple[str, str]] = []
+    if not isinstance(as_of, date) or not month_end(as_of):
+        errors.append(("as_of", Words("the last day of a month (the books' provision at a month's end, before the "
+                                      "first run's month), e.g. 2026-06-30")))
+    if not isinstance(amount, int) or isinstance(amount, bool) or not 0 <= amount <= MAX_AMOUNT_MINOR:
+        errors.append(("amount", Words("an amount of zero or more (at most 10^15 minor units)")))
+    if errors:
+        raise ValidationFailed(Words("invalid carried provision"), errors)
+    assert isinstance(as_of, date) and isinstance(amount, int)
+    with write_transaction():
+        entity = Entity.get_or_none(Entity.id == entity_id)
+        if entity is None:
+            raise NotFound(Words("no legal entity %(entity)s", entity=entity_id))
+        hold(entity.company_id, entity.id)  # a finalize of its first run waits, or is waited for
+        first = (PayrollRun.select().join(JournalEntry, on=(JournalEntry.run == PayrollRun.id))
+                 .where(PayrollRun.entity == entity.id).order_by(JournalEntry.position).first())
+        if first is not None:
+            raise ValidationFailed(Words("the books carry our entries already"), [("entity", Words(
+                "%(entity)s has journal entries already (its run for %(month)s was finalized): a provision the books "
+                "carried is set before the entity's first run", entity=entity.name_en, month=first.payroll_month))])
+        draft = (PayrollRun.select().where(PayrollRun.entity == entity.id, PayrollRun.status == "draft",
+                                           PayrollRun.payroll_month <= as_of.isoformat()[:7])
+                 .order_by(PayrollRun.payroll_month).first())
+        if draft is not None:
+            raise ValidationFailed(Words("a draft is in the way"), [("as_of", Words(
+                "discard the draft %(run)s for %(month)s first: the other system paid the months to %(as_of)s",
+                run=draft.id, month=draft.payroll_month, as_of=as_of.isoformat()))])
+        entity.eos_carried_minor, entity.eos_carried_as_of = amount, as_of
+        entity.save()
+    return entity
+
+
+@dataclass(frozen=True)
+class Standing:
+    """What `payroll provision show` says of an entity's provision."""
+
+    entity: Entity
+    carried: int | None  # what the books carried before our first entry, None if not said
+    carried_as_of: date | None
+    posted: int  # what our entries left on 2300 (credit balance)
+    latest: PayrollRun | None  # the latest posted run with end-of-service lines
+    owed: int  # what it owes (0 without one)
+
+
+def standing(entity_id: str) -> Standing:
+    entity = Entity.get_or_none(Entity.id == entity_id)
+    if entity is None:
+        raise NotFound(Words("no legal entity %(entity)s", entity=entity_id))
+    state = tie(entity.id)
+    return Standing(entity, entity.eos_carried_minor, entity.eos_carried_as_of, state.provision - state.carried,
+                    state.latest, state.provision_owed if state.latest is not None else 0)

@@ -1,0 +1,124 @@
+"""A provision the books already carry (issue 47 part 5): a Kuwaiti company moving from
+another payroll system says what its ledger's 2300 held on 30 June 2026; its first run
+(July) posts only what HR's figure exceeds it, and the provision, as the ledger holds it
+(what it carried and our entries), ties to what the latest run owes after deletions,
+corrections and redone months.
+
+HR's figure, by Kuwait's Law 6/2010 art. 51 (15 days' wage a year for the first five
+years, a month's wage a year after, at most 18 months' wage): K-1 (hired 1 March 2000,
+1,300.000 a month) and K-2 (hired 15 September 1999, 900.000) have served over 26 years,
+past the cap, so each is owed 18 months' wage on any day of 2026, however the days are
+counted: 18 x 1,300.000 = 23,400.000 and 18 x 900.000 = 16,200.000, 39,600.000 together,
+on 30 June as on 31 July. K-3 (hired 1 February 2023) is under the cap: what the law owes
+them, month by month, is `books.owed`.
+"""
+
+import json
+from datetime import date
+
+from app.domain.kernel.money import format_minor
+from app.domain.payroll import drafts, moves, provision
+from app.models import Entity
+from tests.helpers import ok, refused
+
+JUNE_END = date(2026, 6, 30)
+HR = 39_600_000  # 18 x 1,300.000 + 18 x 900.000
+
+
+def staffed(books):
+    return [books.hire("K-1", date(2000, 3, 1), 1_300_000), books.hire("K-2", date(1999, 9, 15), 900_000)]
+
+
+def opening_of(client, books, run):
+    body = client.get(f"/v1/payroll-runs/{run.id}", headers=books.headers).get_json()
+    [entry] = [e for e in body["journal_entries"] if e["kind"] == "opening"]
+    return entry, sorted((line["account_code"], line["debit"], line["credit"]) for line in entry["lines"])
+
+
+def ties(client, books, carried):
+    """2300 as the ledger holds it (what it carried, and our entries) is what the latest
+    run owes, and no true-up is pending."""
+    state = provision.tie(books.entity.id)
+    assert state.true_up() == []
+    return -books.posted(client, "2300") + carried
+
+
+def test_the_first_run_posts_only_what_hr_exceeds_the_carried_provision(client, books, run):
+    staffed(books)
+    said = ok(run("payroll", "provision", "carried", "--entity", books.entity.id, "--as-of", "2026-06-30",
+                  "--amount", "39000"))
+    assert "carried 39,000.000 KWD" in said and "2026-06-30" in said
+    july = books.run("2026-07")
+    entry, lines = opening_of(client, books, july)
+    # 39,600.000 - 39,000.000 = 600.000
+    assert lines == [("2300", "0.000", "600.000"), ("3100", "600.000", "0.000")]
+    assert entry["memo"] == ("Payroll 2026-07, Ledger Test Co, end-of-service provision earned before the books "
+                             "carried them (HR's 39600.000 less the 39000.000 the books carried on 2026-06-30)")
+    assert ties(client, books, 39_000_000) == HR == books.owed(date(2026, 7, 31))
+    shown = json.loads(ok(run("payroll", "provision", "show", "--entity", books.entity.id, "--json")))
+    # Ours: the opening's 600.000 (the provision, capped, did not grow in July).
+    assert shown == {"entity_id": books.entity.id, "currency": "KWD", "carried": "39000.000",
+                     "carried_as_of": "2026-06-30", "posted": "600.000", "held": "39600.000",
+                     "latest_run_id": july.id, "latest_month": "2026-07", "owed": "39600.000"}
+    assert "the books hold 39,600.000 KWD; the latest run (2026-07" in ok(
+        run("payroll", "provision", "show", "--entity", books.entity.id))
+
+
+def test_a_carried_provision_above_hr_is_given_back_the_other_way(client, books):
+    staffed(books)
+    provision.set_carried(books.entity.id, JUNE_END, 40_000_000)
+    july = books.run("2026-07")
+    # 39,600.000 - 40,000.000 = -400.000: Dr 2300 / Cr 3100.
+    assert opening_of(client, books, july)[1] == [("2300", "400.000", "0.000"), ("3100", "0.000", "400.000")]
+    assert ties(client, books, 40_000_000) == HR
+
+
+def test_the_provision_ties_after_the_first_run_is_deleted_corrected_and_redone(client, books):
+    people = [*staffed(books), books.hire("K-3", date(2023, 2, 1), 1_000_000)]  # K-3's provision grows
+    carried = 41_000_000
+    provision.set_carried(books.entity.id, JUNE_END, carried)
+    july, _ = books.run("2026-07"), books.run("2026-08")
+    assert ties(client, books, carried) == books.owed(date(2026, 8, 31))
+    moves.delete_run(july, books.runtime)  # the first run: the books now begin in August
+    assert ties(client, books, carried) == books.owed(date(2026, 8, 31))
+    # What was earned to 31 July is opening now: what the books carried and the rest ours.
+    assert books.posted(client, "3100") + carried == books.owed(date(2026, 7, 31))
+    again = books.run("2026-07")  # redone: not the first any more, it brings HR's whole opening
+    june = books.owed(JUNE_END)
+    assert opening_of(client, books, again)[1] == [("2300", "0.000", format_minor(june, "KWD")),
+                                                   ("3100", format_minor(june, "KWD"), "0.000")]
+    assert ties(client, books, carried) == books.owed(date(2026, 8, 31))
+    assert books.posted(client, "3100") + carried == june  # the books begin in July again
+    moves.correct_run(again, {people[2].id: {"basic": 1_100_000}}, books.runtime)
+    assert ties(client, books, carried) == books.owed(date(2026, 8, 31))
+    books.run("2026-09")
+    assert ties(client, books, carried) == books.owed(date(2026, 9, 30))
+
+
+def test_it_is_said_once_before_the_first_run_and_months_it_covers_are_not_drafted(books, run, clock):
+    staffed(books)
+    entity = books.entity.id
+
+    def carried(*args):
+        return run("payroll", "provision", "carried", "--entity", entity, *args)
+
+    refused(carried("--as-of", "2026-06-15", "--amount", "1"), "--as-of: the last day of a month")
+    refused(carried("--as-of", "30/06/2026", "--amount", "1"), "--as-of: a date, YYYY-MM-DD")
+    refused(carried("--as-of", "2026-06-30", "--amount", "1.0001"), "--amount: an amount in KWD, like 1250.500")
+    refused(carried("--as-of", "2026-06-30", "--amount", "-1"), "--amount: an amount of zero or more")
+    june = drafts.build_draft_run(books.entity, "2026-06", clock)
+    refused(carried("--as-of", "2026-06-30", "--amount", "1"),
+            f"--as-of: discard the draft {june.id} for 2026-06 first: the other system paid the months to 2026-06-30")
+    moves.discard_draft(june)
+    ok(carried("--as-of", "2026-06-30", "--amount", "1"))
+    ok(carried("--as-of", "2026-06-30", "--amount", "39000"))  # said again before the first run: replaced
+    assert Entity.get_by_id(entity).eos_carried_minor == 39_000_000
+    refused(run("payroll", "draft", "--entity", entity, "--month", "2026-06"),
+            "payroll_month: the books of Ledger Test Co carried the end-of-service provision from another payroll "
+            "system on 2026-06-30: draft a month after it")
+    july = books.run("2026-07")
+    refused(carried("--as-of", "2026-06-30", "--amount", "2"),
+            "--entity: Ledger Test Co has journal entries already (its run for 2026-07 was finalized)")
+    moves.delete_run(july, books.runtime)
+    refused(carried("--as-of", "2026-06-30", "--amount", "2"), "--entity: Ledger Test Co has journal entries")
+    assert Entity.get_by_id(entity).eos_carried_minor == 39_000_000
