@@ -9,9 +9,11 @@ from collections import defaultdict
 from datetime import date
 from decimal import Decimal
 
+import pytest
+
 from app.domain.kernel.clock import to_db
 from app.domain.kernel.ids import new_id
-from app.domain.payroll import accounts, moves, posting, provision
+from app.domain.payroll import accounts, drafts, moves, posting, provision
 from app.domain.people import actions as hr
 from app.models import Branch, Employee, JournalEntry, JournalLine
 from tests.helpers import ok
@@ -194,5 +196,34 @@ def test_a_true_up_after_correcting_an_earlier_month_carries_the_departments_it_
     assert shown_lines(client, books, august, "true_up") == [
         ("2300", None, None, "1800.000", "0.000"),
         ("5300", "Ops", 4, "0.000", "1800.000"),
+    ]
+    assert provision.tie(books.entity.id).true_up() == []
+
+
+@pytest.mark.parametrize("history", ["an earlier month corrected", "a month drafted before the one before moved"])
+def test_a_true_up_moves_expense_between_departments_when_the_changes_cancel_out(client, books, history):
+    """S-1 (Sales) is raised by 100.000 and C (Ops since August) cut by 100.000 in a month
+    a later run carried them from: their provisions, capped, move by +1,800.000 and
+    -1,800.000 (18 x 100.000), so 2300 is already right, but Sales was charged 1,800.000
+    too much and Ops too little in the later month. The true-up says so, with no 2300
+    line: each department on the side its own net falls. Either way round: August
+    corrected after September was posted, or September drafted before August was."""
+    people = moved_staff(books)
+    books.run("2026-07")
+    move(books, people["C"], "Ops")
+    august = books.run("2026-08")
+    cancelling = {people["S-1"].id: {"basic": 1_100_000}, people["C"].id: {"basic": 6_900_000}}
+    if history == "an earlier month corrected":
+        september = books.run("2026-09")
+        moves.correct_run(august, cancelling, books.runtime)
+    else:
+        draft = drafts.build_draft_run(books.entity, "2026-09", books.runtime.clock)  # from August as it is
+        moves.correct_run(august, cancelling, books.runtime)  # the latest month then: nothing off yet
+        assert shown_lines(client, books, august, "true_up") == []
+        september = moves.finalize_run(draft, books.runtime)
+    # September's staff: Sales S-1 to S-4 (4); Ops O-1 to O-3 and C (4).
+    assert shown_lines(client, books, september, "true_up") == [
+        ("5300", "Ops", 4, "1800.000", "0.000"),  # C: September carried 126,000.000, August holds 124,200.000
+        ("5300", "Sales", 4, "0.000", "1800.000"),  # S-1: carried 18,000.000, August holds 19,800.000
     ]
     assert provision.tie(books.entity.id).true_up() == []

@@ -13,13 +13,19 @@ on 30 June as on 31 July. K-3 (hired 1 February 2023) is under the cap: what the
 them, month by month, is `books.owed`.
 """
 
+import functools
 import json
 from datetime import date
 
+import pytest
+
+from app.domain.access import companies
+from app.domain.kernel.errors import ValidationFailed
 from app.domain.kernel.money import format_minor
 from app.domain.payroll import drafts, moves, provision
-from app.models import Entity
-from tests.helpers import ok, refused
+from app.domain.people import actions as hr
+from app.models import Entity, JournalEntry, JournalLine, PayrollRun
+from tests.helpers import ok, one_each, refused
 
 JUNE_END = date(2026, 6, 30)
 HR = 39_600_000  # 18 x 1,300.000 + 18 x 900.000
@@ -122,3 +128,46 @@ def test_it_is_said_once_before_the_first_run_and_months_it_covers_are_not_draft
     moves.delete_run(july, books.runtime)
     refused(carried("--as-of", "2026-06-30", "--amount", "2"), "--entity: Ledger Test Co has journal entries")
     assert Entity.get_by_id(entity).eos_carried_minor == 39_000_000
+
+
+@pytest.fixture
+def fresh(committed, clock, runtime):
+    """A committed Kuwaiti company (the staff of `staffed`), removed afterwards."""
+    company = committed(companies.create_company, "Carried Race Co", "KW", clock)
+    entity = committed(Entity.get, Entity.company == company.id)
+    for number, hired, basic in (("K-1", date(2000, 3, 1), 1_300_000), ("K-2", date(1999, 9, 15), 900_000)):
+        committed(hr.hire, company, {"staff_number": number, "name_en": number, "employment_type": "full_time",
+                                     "hire_date": hired, "basic_salary_minor": basic, "entity": entity.id}, runtime)
+    yield entity
+    committed(lambda: company.delete_instance(recursive=True))
+
+
+def opened(run_id):
+    """What the run's opening credited to 2300."""
+    return [line.credit_minor - line.debit_minor for line in JournalLine.select().join(JournalEntry).where(
+        JournalEntry.run == run_id, JournalEntry.kind == "opening",
+        JournalLine.account_key == provision.PROVISION_KEY)]
+
+
+def test_said_while_the_first_run_is_finalized_it_is_either_counted_or_refused(committed, race, fresh, runtime):
+    """Both take the entity's lock: the carried amount lands before the first run posts
+    (and its opening is HR's excess) or after (refused: the run has posted), never
+    between, so the provision ties either way."""
+    for _ in range(4):
+        draft = committed(drafts.build_draft_run, fresh, "2026-07", runtime.clock)
+        outcomes = race(one_each(lambda: provision.set_carried(fresh.id, JUNE_END, 39_000_000),
+                                 functools.partial(moves.finalize_run, draft, runtime)))
+        [finalized] = [outcome for outcome in outcomes if isinstance(outcome, PayrollRun)]
+        [said] = [outcome for outcome in outcomes if outcome is not finalized]
+        state = committed(provision.tie, fresh.id)
+        assert state.true_up() == [] and state.provision == state.provision_owed == HR
+        opening = committed(opened, draft.id)
+        if isinstance(said, Entity):  # set first: the opening is HR's excess, 600.000
+            assert opening == [600_000]
+        else:  # the first run posted first: refused, naming the entity
+            assert isinstance(said, ValidationFailed) and said.errors[0][0] == "entity", said
+            assert opening == [HR]
+        committed(lambda: Entity.update(eos_carried_minor=None, eos_carried_as_of=None)
+                  .where(Entity.id == fresh.id).execute())
+        committed(lambda: [run.delete_instance(recursive=True) for run in
+                           PayrollRun.select().where(PayrollRun.entity == fresh.id)])

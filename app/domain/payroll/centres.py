@@ -115,6 +115,27 @@ def true_up(state: Tie, split_by: str) -> list[SplitLine]:
     return lines
 
 
+def in_step(latest: PayrollRun) -> bool:
+    """Whether the latest run carried everyone the posted run before it carries, each
+    from the balance that run holds for them (or, in the entity's first run, from their
+    opening): then it has no break and leaves none behind. Two runs' rows, whatever the
+    length of the history: what lets a move of the latest run skip `true_up`'s
+    attribution when nothing else is off (moves._tie)."""
+    before = (PayrollRun.select(PayrollRun.id).where(PayrollRun.entity == latest.entity_id,
+                                                      PayrollRun.status.in_(POSTED),
+                                                      PayrollRun.payroll_month < latest.payroll_month)
+              .order_by(PayrollRun.payroll_month.desc()).first())
+    previous_id = before.id if before is not None else ""
+    Now, Then = EndOfServiceBalance.alias(), EndOfServiceBalance.alias()
+    broken = (Now.select(Now.id)
+              .join(Then, JOIN.LEFT_OUTER, on=((Then.run == previous_id) & (Then.employee == Now.employee)))
+              .where(Now.run == latest.id, Now.booked_minor != fn.COALESCE(Then.balance_minor, Now.opening_minor,
+                                                                            Now.booked_minor)))
+    carried_on = Now.select(Now.id).where(Now.run == latest.id, Now.employee == Then.employee)
+    dropped = Then.select(Then.id).where(Then.run == previous_id, ~Then.settled, ~fn.EXISTS(carried_on))
+    return not broken.exists() and not dropped.exists()
+
+
 def _breaks(latest: PayrollRun) -> dict[str, dict[str, int]]:
     """{run id: {employee id: break}} over the entity's posted runs, the nonzero ones:
     what each run booked for an employee less the balance of the posted run before it

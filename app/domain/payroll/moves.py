@@ -329,7 +329,11 @@ def _tie(moved: PayrollRun, cause: JournalEntry, runtime: Runtime, change: str) 
     if latest is None:
         return
     split_by = Company.get_by_id(moved.company_id).journal_split
-    lines: Sequence[Line | SplitLine] = state.true_up() if split_by == "none" else centres.true_up(state, split_by)
+    # The expense tied and the latest run moved in step with the one before: no group can be
+    # off either (centres.in_step), so only the opening's part, if any, is posted, whole.
+    whole = split_by == "none" or (not state.expense_change and moved.id == latest.id and moved.status != "deleted"
+                                   and centres.in_step(latest))
+    lines: Sequence[Line | SplitLine] = state.true_up() if whole else centres.true_up(state, split_by)
     if not lines:
         return
     posting.post(latest, "true_up", lines, runtime.now(), caused_by=cause,
