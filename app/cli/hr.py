@@ -7,7 +7,7 @@
     flask --app wsgi payroll finalize|pay|delete|discard RUN_ID
     flask --app wsgi payroll correct RUN_ID --employee ID --basic 1250.500
     flask --app wsgi payroll wps RUN_ID --status submitted|accepted|rejected
-    flask --app wsgi payroll journal RUN_ID --format csv [--output FILE]
+    flask --app wsgi payroll journal RUN_ID|--entity ID --period 2026-11 [--format csv|xero|quickbooks] [--output FILE]
     flask --app wsgi payroll accounts list|set|reset --company ID [--entity ID] [--key KEY --code CODE ...]
 
 Money options are in major units of the company's currency ("1250.500" KWD).
@@ -264,21 +264,45 @@ def payroll_wps(run_id, wps_status):
 
 
 @payroll_cli.command("journal")
-@click.argument("run_id")
-@click.option("--format", "file_format", type=click.Choice(["csv"]), default="csv", show_default=True)
+@click.argument("run_id", required=False)
+@click.option("--entity", "entity_id", default=None, help="A legal entity's month: its ID (with --period).")
+@click.option("--period", default=None, help="YYYY-MM: the entries dated in that month (with --entity).")
+@click.option("--format", "file_format", type=click.Choice(journal_file.FORMATS), default="csv", show_default=True)
+@click.option("--tax-rate", default=None,
+              help=f"xero: the tax rate's name in your organisation [default: {journal_file.XERO_TAX_RATE}]")
+@click.option("--date-format", type=click.Choice(list(journal_file.QUICKBOOKS_DATE_FORMATS)), default=None,
+              help=f"quickbooks: your company's date format [default: {journal_file.QUICKBOOKS_DATE_FORMAT}]")
 @click.option("--output", type=click.Path(dir_okay=False, writable=True), default=None,
-              help="Write the file here instead of to standard output.")
+              help="Write the file here instead of to standard output (several Xero files: FILE-1.csv, ...).")
 @one_line_errors
-def payroll_journal(run_id, file_format, output):
-    """A closed run's journal as a file an accountant imports (QuickBooks, Xero): one row
-    per line; docs/partners/journals.md, "Importing a run's journal"."""
-    text = journal_file.journal_csv(run(run_id))
-    if output:
-        with open(output, "w", encoding="utf-8", newline="") as out:
+def payroll_journal(run_id, entity_id, period, file_format, tax_rate, date_format, output):
+    """Journal entries as a file an accountant imports: a closed run's (a deleted run's
+    too), or with --entity and --period a legal entity's month, each entry once;
+    docs/partners/journals.md, "Importing a period's journal"."""
+    if (run_id is None) == (entity_id is None and period is None) or (entity_id is None) != (period is None):
+        raise click.ClickException("name exactly one: a run (RUN_ID), or a legal entity's month (--entity ID "
+                                   "with --period YYYY-MM)")
+    posted = (journal_file.run_entries(None, run_id)[1] if run_id is not None
+              else journal_file.period_entries(get_entity(entity_id), period))
+    texts = journal_file.files(posted, file_format, tax_rate=tax_rate, date_format=date_format)
+    if output is None and len(texts) > 1:
+        raise click.ClickException(f"the Xero journal takes {len(texts)} files of at most "
+                                   f"{journal_file.XERO_LINES_PER_FILE} lines: name one with --output FILE and they "
+                                   "are written as FILE-1.csv, FILE-2.csv ...; nothing was written")
+    if output is None:
+        click.echo(texts[0], nl=False)
+        return
+    paths = [output] if len(texts) == 1 else [numbered(output, n) for n in range(1, len(texts) + 1)]
+    for path, text in zip(paths, texts, strict=True):
+        with open(path, "w", encoding="utf-8", newline="") as out:
             out.write(text)
-        click.echo(f"wrote {output}")
-    else:
-        click.echo(text, nl=False)
+    click.echo(f"wrote {', '.join(paths)}")
+
+
+def numbered(output, n):
+    """FILE-n.csv for the n-th of several files (july.csv: july-1.csv)."""
+    stem = output[:-4] if output.lower().endswith(".csv") else output
+    return f"{stem}-{n}.csv"
 
 
 accounts_cli = AppGroup("accounts", help="The company's chart of accounts for its journals (v1.3).")

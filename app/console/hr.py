@@ -6,7 +6,7 @@ event; a refusal (a paid run cannot be deleted, say) comes back as a message.
 
 from zoneinfo import ZoneInfo
 
-from flask import Response, abort, flash, g, redirect, render_template, request, url_for
+from flask import abort, flash, g, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import ngettext
 from wtforms import SelectChoice
@@ -27,7 +27,7 @@ from app.domain.kernel.countries import COUNTRIES
 from app.domain.kernel.errors import DomainError, ValidationFailed
 from app.domain.kernel.money import example_amount, format_minor, parse_major
 from app.domain.kernel.text import ascii_int
-from app.domain.payroll import accounts, drafts, journal_file, moves
+from app.domain.payroll import accounts, drafts, moves
 from app.domain.payroll.rules import COMPONENTS
 from app.domain.payroll.runs import journal_of
 from app.domain.people import actions
@@ -352,18 +352,6 @@ def _chart_page(form, entity_id):
     own = {row.key for row in accounts.mappings_of(g.company.id, entity_id)}
     return render_template("console/chart_of_accounts.html", chart=chart, own=own, form=form, entity_id=entity_id,
                            entities=entities_of(g.company.id), splits=accounts.SPLITS)
-
-
-@bp.get("/payroll/<run_id>/journal.csv")
-@requires("payroll.manage")
-def journal_download(run_id):
-    run = drafts.get_hr_run(g.company.id, run_id)
-    try:
-        text = journal_file.journal_csv(run)
-    except DomainError:
-        abort(404)
-    return Response(text, mimetype="text/csv", headers={
-        "Content-Disposition": f'attachment; filename="journal-{run.payroll_month}-{run.id}.csv"'})
 
 
 @bp.get("/payroll/<run_id>")
