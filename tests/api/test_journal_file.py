@@ -76,6 +76,11 @@ def test_a_name_a_spreadsheet_would_run_is_quoted(run, books, clock):
     moves.mark_paid(july, books.runtime)
     [bank] = [row for row in rows_of(ok(run("payroll", "journal", july.id))) if row["Account code"] == "1010"]
     assert bank["Account name"] == "'=HYPERLINK(\"x\")"
+    # The same in Xero's Description and QuickBooks' Account Name.
+    xero = csv.DictReader(io.StringIO(ok(run("payroll", "journal", july.id, "--format", "xero"))))
+    assert [row["Description"] for row in xero if row["*AccountCode"] == "1010"] == ["'=HYPERLINK(\"x\")"]
+    quickbooks = csv.DictReader(io.StringIO(ok(run("payroll", "journal", july.id, "--format", "quickbooks"))))
+    assert "'=HYPERLINK(\"x\")" in [row["Account Name"] for row in quickbooks]
 
 
 def test_a_months_file_lists_each_entry_dated_in_it_once_with_its_links_and_headcounts(run, clock, runtime):
