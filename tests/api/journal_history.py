@@ -44,7 +44,8 @@ def month(entity, payroll_month, runtime):
 def history(clock, runtime, *, teams=None, allowances=None, before=None):
     """The two months (`teams`: {department: basic}, three people each; `allowances`:
     {"housing": fils, ...} everyone is also paid; `before(company)` runs first, e.g. to
-    map an account)."""
+    map an account). For a test inside the `transaction` fixture (which `run` and
+    `client` hold), so that all of it is rolled back."""
     at(clock, date(2026, 7, 1))
     company = companies.create_company("Gulf Ledger LLC", "AE", clock)
     companies.enable_partner_api(company.id, runtime)

@@ -123,7 +123,7 @@ def test_more_than_300_lines_are_numbered_files_that_never_split_an_entry(run, c
         assert [archive.read(f"journal-2026-08-{books.entity.id}-xero-{n}.csv").decode() for n in (1, 2)] == texts
 
 
-def test_an_entry_xero_could_not_take_whole_is_refused(clock, runtime):
+def test_an_entry_xero_could_not_take_whole_is_refused(transaction, clock, runtime):
     books = history(clock, runtime)
     accrual = journal_file.period_entries(books.entity, "2026-07")[0]
     # 3 x 3 lines would fit; 101 x 3 = 303 lines cannot be one journal in one file.
