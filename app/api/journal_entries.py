@@ -38,8 +38,8 @@ EXAMPLE = {
     "id": "jrn_4TqP8vLm2XcN6bR9kZw1Yd", "kind": "true_up", "payroll_run_id": "prun_7Yc2NbX4kQ9mLr1TzWv8Pd",
     "payroll_month": "2026-10", "entity_id": "ent_8sQw2ZfLk4PnTr6YbVx0Md", "currency": "KWD",
     "posted_at": "2026-11-21T09:00:00Z", "accounting_date": "2026-10-31",
-    "memo": "Payroll 2026-10, Gulf Trading, true-up after the correction of payroll 2026-09, "
-            "prun_2NcVb8XmQ4kLp7RtZw9Yd1",
+    "memo": "Payroll 2026-10, Gulf Trading, end-of-service provision true-up (after the correction of payroll "
+            "2026-09, prun_2NcVb8XmQ4kLp7RtZw9Yd1)",
     "corrects": None, "reverses": None, "caused_by": "jrn_9XcN6bR4TqP8vLm2kZw1Yd",
     "lines": [{"account_key": "end_of_service_expense", "account_code": "5300",
                "account_name": "End-of-service benefits expense", "debit": "12.500", "credit": "0.000"},
@@ -72,6 +72,7 @@ class LedgerEntrySchema(JournalEntrySchema):
     caused_by = fields.String(allow_none=True, required=True, metadata={
         "description": "On a `true_up`, the id of the entry whose posting left the end-of-service provision off "
                        "(a correction, a reversal, an accrual), which its memo names; otherwise null."})
+
 
 LedgerEntryPageSchema = page_schema(LedgerEntrySchema, "LedgerEntryPage")
 
