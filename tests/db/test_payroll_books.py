@@ -7,6 +7,7 @@ net pay, credited to 2110 Salaries payable by the accrual, is the basic itself. 
 suite's clock reads 2026-11-21 09:00 UTC, 12:00 in Kuwait (UTC+3).
 """
 
+from dataclasses import replace
 from datetime import UTC, date, datetime
 
 import pytest
@@ -79,6 +80,19 @@ def test_a_correction_after_payment_is_paid_by_a_payment_for_the_difference(comp
     assert salaries_payable(run) == 0 and moves.owed(run) == 0
     assert again.status == "paid" and again.paid_at == first_paid_at  # paid_at keeps the first payment
     assert paid_events(company) == 2  # announced again: a payment journal was posted
+
+
+def test_without_v13_a_second_payment_is_told_as_the_contract_tells_a_changed_journal(company, person, runtime):
+    """The contract's states have no paid run paid again: while v1.3 is not live, the
+    second payment is announced as `payroll_run.corrected` ("journal lines may differ")."""
+    contract_only = replace(runtime, beyond_contract=False)
+    run = moves.mark_paid(finalized(company, "2026-10", contract_only), contract_only)
+    moves.correct_run(run, {person.id: {"basic": 1_250 * KWD}}, contract_only)
+    moves.mark_paid(run, contract_only)
+    corrected = OutboxEvent.select().where(OutboxEvent.company == company.id,
+                                           OutboxEvent.type == "payroll_run.corrected").count()
+    assert corrected == 2  # the correction's, and the second payment's
+    assert paid_events(company) == 1 and len(entries(run, "payment")) == 2
 
 
 def test_a_paid_run_that_owes_nothing_is_refused_and_nothing_is_posted(company, person, runtime):

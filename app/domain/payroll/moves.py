@@ -146,7 +146,8 @@ def mark_paid(run: PayrollRun, runtime: Runtime, *, on: date | None = None) -> P
     A finalized run pays its net pay and becomes paid. A paid run that a correction left
     owing (salaries payable, over its entries, in credit: `owed`) pays the difference: it
     stays paid, `paid_at` keeps the first payment, and `payroll_run.paid` is announced
-    again (a payment entry was posted). A paid run that owes nothing, or was overpaid, is
+    again (a payment entry was posted; `payroll_run.corrected` while v1.3 is not live, as
+    the contract's states have no paid run paid again). A paid run that owes nothing, or was overpaid, is
     refused (Conflict), nothing posted. What is owed is read under the run's lock: of two
     clicks at once the second sees the first's payment and is refused."""
     with write_transaction():
@@ -168,7 +169,9 @@ def mark_paid(run: PayrollRun, runtime: Runtime, *, on: date | None = None) -> P
         posting.post(run, "payment", payment_journal(due), runtime.now(), on=day)
         run.updated_at = to_db(runtime.now())  # partners read the new entry in the run's journal
         run.save()
-        _announce(run, "payroll_run.paid", runtime)
+        # A paid run paid again is beyond the contract's states (v1.3); without v1.3 it is
+        # told as the contract tells a change to a paid run's journal lines.
+        _announce(run, "payroll_run.paid" if runtime.beyond_contract else "payroll_run.corrected", runtime)
         return run
 
 
