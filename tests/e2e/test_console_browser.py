@@ -490,7 +490,7 @@ def test_every_page_fits_a_phone_and_wide_tables_scroll_in_place(page, service):
     sign_in(page, ADMIN)
     page.set_viewport_size({"width": 390, "height": 844})
     paths = ["/console/integrations", "/console/webhooks", "/console/employees", "/console/payroll",
-             "/console/attendance", "/console/apps", "/console/sandbox"]
+             "/console/payroll/books", "/console/attendance", "/console/apps", "/console/sandbox"]
     page.goto("/console/webhooks")
     links = page.locator("a[href^='/console/webhooks/whk_']")
     if links.count():
@@ -588,7 +588,8 @@ def test_every_console_page_in_arabic_reads_right_to_left_mirrored_and_fits(page
                                   ("/console/payroll", "a[href^='/console/payroll/prun_']")])
     assert len(records) == 2 and delivery, (records, delivery)
     check_arabic_pages(page, ["/console/apps", "/console/employees", "/console/employees/new", "/console/payroll",
-                              "/console/payroll/accounts", "/console/attendance", "/console/sandbox",
+                              "/console/payroll/accounts", "/console/payroll/books", "/console/attendance",
+                              "/console/sandbox",
                               "/console/employees/emp_none", *records])
 
 
