@@ -214,14 +214,14 @@ def payroll_pay(run_id, value_date):
     day = parse_date(value_date, "--date", errors) if value_date is not None else None
     if errors:
         raise ValidationFailed("invalid date", errors)
-    target = run(run_id)
-    owing = target.status == "paid"
     try:
-        paid = moves.mark_paid(target, runtime(), on=day)
+        paid = moves.mark_paid(run(run_id), runtime(), on=day)
     except ValidationFailed as exc:  # the value date: named as the command spells it
         raise ValidationFailed(exc.message, [("--date" if path == "date" else path, message)
                                              for path, message in exc.errors]) from None
-    entry, lines = journal_of(paid)[-1]  # the payment just posted
+    journal = journal_of(paid)
+    entry, lines = journal[-1]  # the payment just posted
+    owing = sum(1 for posted, _lines in journal if posted.kind == "payment") > 1
     amount = format_minor(sum(line.debit_minor for line in lines), paid.currency)
     click.echo(f"paid {'what it still owed, ' if owing else ''}{amount} {paid.currency}, of {run_id}, "
                f"dated {entry.accounting_date}")

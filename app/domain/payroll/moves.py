@@ -147,9 +147,9 @@ def mark_paid(run: PayrollRun, runtime: Runtime, *, on: date | None = None) -> P
     owing (salaries payable, over its entries, in credit: `owed`) pays the difference: it
     stays paid, `paid_at` keeps the first payment, and `payroll_run.paid` is announced
     again (a payment entry was posted; `payroll_run.corrected` while v1.3 is not live, as
-    the contract's states have no paid run paid again). A paid run that owes nothing, or was overpaid, is
-    refused (Conflict), nothing posted. What is owed is read under the run's lock: of two
-    clicks at once the second sees the first's payment and is refused."""
+    the contract's states have no paid run paid again). A paid run that owes nothing, or
+    was overpaid, is refused (Conflict), nothing posted. What is owed is read under the
+    run's lock: of two clicks at once the second sees the first's payment and is refused."""
     with write_transaction():
         run = _taken(run, "pay")
         if run.status == "finalized":
