@@ -262,6 +262,23 @@ class DraftRunForm(FlaskForm):
     month = MonthField(_l("Month"), validators=[InputRequired()])
 
 
+class PayForm(FlaskForm):
+    """A run's payment, on the bank's value date (app/domain/payroll/books.py judges it)."""
+
+    on = DateField(_l("Value date"), validators=[Optional()],
+                   description=_l("The day the bank paid: the payment entry is dated on it."))
+
+
+class CloseBooksForm(FlaskForm):
+    through = DateField(_l("Close through"), validators=[InputRequired()],
+                        description=_l("The last day of the closed period, today at the latest."))
+
+
+class ReopenBooksForm(FlaskForm):
+    keep_through = DateField(_l("Keep closed through"), validators=[Optional()],
+                             description=_l("An earlier date; left empty, every period opens."))
+
+
 class AccountMappingForm(FlaskForm):
     """The company's own code and name for one journal account (app/domain/payroll/accounts.py
     judges them)."""
