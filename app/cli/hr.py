@@ -4,11 +4,13 @@
     flask --app wsgi employees update|end|archive EMPLOYEE [--company ID] ...   (end: --date, --resigned)
     flask --app wsgi employees import FILE.csv --company ID
     flask --app wsgi payroll draft --entity ID --month 2026-11
-    flask --app wsgi payroll finalize|pay|delete|discard RUN_ID
+    flask --app wsgi payroll finalize|delete|discard RUN_ID
+    flask --app wsgi payroll pay RUN_ID [--date YYYY-MM-DD]
     flask --app wsgi payroll correct RUN_ID --employee ID --basic 1250.500
     flask --app wsgi payroll wps RUN_ID --status submitted|accepted|rejected
     flask --app wsgi payroll journal RUN_ID|--entity ID --period 2026-11 [--format csv|xero|quickbooks] [--output FILE]
     flask --app wsgi payroll accounts list|set|reset --company ID [--entity ID] [--key KEY --code CODE ...]
+    flask --app wsgi payroll books show|close|reopen --company ID ...   (books.py)
 
 Money options are in major units of the company's currency ("1250.500" KWD).
 """
@@ -19,11 +21,13 @@ from decimal import InvalidOperation
 import click
 from flask.cli import AppGroup
 
+from app.cli.books import books_cli
 from app.cli.common import emit, json_option, one_line_errors, shown
 from app.domain.access.companies import get_company, get_entity
 from app.domain.kernel.errors import NotFound, ValidationFailed
-from app.domain.kernel.money import example_amount, parse_major
+from app.domain.kernel.money import example_amount, format_minor, parse_major
 from app.domain.payroll import accounts, drafts, journal_file, moves
+from app.domain.payroll.runs import journal_of
 from app.domain.people import actions as hr
 from app.domain.people import bulk
 from app.domain.people.employees import resolve_employee
@@ -199,11 +203,28 @@ def payroll_finalize(run_id):
 
 @payroll_cli.command("pay")
 @click.argument("run_id")
+@click.option("--date", "value_date", default=None,
+              help="The bank's value date, YYYY-MM-DD: the payment's accounting date (default: today, in the "
+                   "company's time zone).")
 @one_line_errors
-def payroll_pay(run_id):
-    """Mark a finalized run paid and post the payment journal (payroll_run.paid)."""
-    moves.mark_paid(run(run_id), runtime())
-    click.echo(f"paid {run_id}")
+def payroll_pay(run_id, value_date):
+    """Pay what a run owes and post the payment journal (payroll_run.paid): a finalized
+    run's net pay, or what a correction after payment left owing."""
+    errors = []
+    day = parse_date(value_date, "--date", errors) if value_date is not None else None
+    if errors:
+        raise ValidationFailed("invalid date", errors)
+    try:
+        paid = moves.mark_paid(run(run_id), runtime(), on=day)
+    except ValidationFailed as exc:  # the value date: named as the command spells it
+        raise ValidationFailed(exc.message, [("--date" if path == "date" else path, message)
+                                             for path, message in exc.errors]) from None
+    journal = journal_of(paid)
+    entry, lines = journal[-1]  # the payment just posted
+    owing = sum(1 for posted, _lines in journal if posted.kind == "payment") > 1
+    amount = format_minor(sum(line.debit_minor for line in lines), paid.currency)
+    click.echo(f"paid {'what it still owed, ' if owing else ''}{amount} {paid.currency}, of {run_id}, "
+               f"dated {entry.accounting_date}")
 
 
 @payroll_cli.command("correct")
@@ -307,6 +328,7 @@ def numbered(output, n):
 
 accounts_cli = AppGroup("accounts", help="The company's chart of accounts for its journals (v1.3).")
 payroll_cli.add_command(accounts_cli)
+payroll_cli.add_command(books_cli)
 
 
 def _chart_options(command):

@@ -263,6 +263,23 @@ class DraftRunForm(FlaskForm):
     month = MonthField(_l("Month"), validators=[InputRequired()])
 
 
+class PayForm(FlaskForm):
+    """A run's payment, on the bank's value date (app/domain/payroll/books.py judges it)."""
+
+    on = DateField(_l("Value date"), validators=[Optional()],
+                   description=_l("The day the bank paid: the payment entry is dated on it."))
+
+
+class CloseBooksForm(FlaskForm):
+    through = DateField(_l("Close through"), validators=[InputRequired()],
+                        description=_l("The last day of the closed period, today at the latest."))
+
+
+class ReopenBooksForm(FlaskForm):
+    keep_through = DateField(_l("Keep closed through"), validators=[Optional()],
+                             description=_l("An earlier date; left empty, every period opens."))
+
+
 class JournalFileForm(FlaskForm):
     """Which file a journal download is (journal_file.py). Sent by GET, as a download
     changes nothing, so it carries no CSRF token."""

@@ -19,6 +19,7 @@ from app.console.forms import (
     DraftRunForm,
     EmployeeForm,
     EndEmploymentForm,
+    PayForm,
     options,
     stored_options,
 )
@@ -358,18 +359,19 @@ def _chart_page(form, entity_id):
 @requires("payroll.manage")
 def payroll_run(run_id):
     run = drafts.get_hr_run(g.company.id, run_id)
+    today = runtime().now().astimezone(ZoneInfo(g.company.timezone)).date()
     return render_template(
         "console/payroll_run.html", run=run, rows=drafts.pay_rows(run), earnings=drafts.EARNINGS,
         components=COMPONENTS,
         journal=journal_of(run), entity=get_entity(run.entity_id), wps_next=moves.WPS_NEXT,
+        pay_form=PayForm(formdata=None, on=today), owed=moves.owed(run) if run.status == "paid" else None,
     )
 
 
-# action -> (domain function, what it did)
+# action -> (domain function, what it did); paying takes a date (books.py)
 RUN_ACTIONS = {
     "finalize": (moves.finalize_run,
                  _l("Finalized: the accrual is posted and payroll_run.finalized is on its way.")),
-    "pay": (moves.mark_paid, _l("Marked paid: the payment is posted and payroll_run.paid is on its way.")),
     "delete": (moves.delete_run, _l("Deleted: the journal is reversed and payroll_run.deleted is on its way.")),
     "discard": (lambda run, runtime: moves.discard_draft(run), _l("Draft discarded.")),
     # Where the run's salary file stands with the bank (v1.3): one step a click.
