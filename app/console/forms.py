@@ -294,14 +294,15 @@ class JournalFileForm(FlaskForm):
                            description=_l("For Xero: the rate's name as your organisation's tax settings spell it."),
                            render_kw=LATIN)
     date_format = SelectField(_l("QuickBooks date format"), default=QUICKBOOKS_DATE_FORMAT,
-                              choices=options((name, name) for name in QUICKBOOKS_DATE_FORMATS),
+                              choices=[SelectChoice(name, name, render_kw=LATIN) for name in QUICKBOOKS_DATE_FORMATS],
                               description=_l("For QuickBooks Online: your company's date format."))
 
 
 class JournalPeriodForm(JournalFileForm):
     # Ids of their own: the payroll page's draft form has an entity and a month too.
     entity = SelectField(_l("Legal entity"), choices=[], id="journal-entity")
-    month = MonthField(_l("Month"), validators=[InputRequired()], id="journal-month")
+    month = MonthField(_l("Period"), validators=[InputRequired()], id="journal-month",
+                       description=_l("The month the entries are dated in."))
 
 
 class AccountMappingForm(FlaskForm):
