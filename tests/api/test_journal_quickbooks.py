@@ -86,3 +86,17 @@ def test_options_of_another_format_are_refused(run, clock, runtime):
     refused(run("payroll", "journal", *period, "--format", "quickbooks", "--tax-rate", "No VAT"),
             "tax_rate: only for the Xero format")
     refused(run("payroll", "journal", *period, "--format", "quickbooks", "--date-format", "yyyy/dd/MM"), "MM/dd/yyyy")
+
+
+def test_a_kuwaiti_entitys_fils_are_written_in_hundredths_and_each_entry_still_balances(run, books):
+    # As Xero's (test_journal_xero.py works it by hand): basic 1,234.567 + 987.654 =
+    # 2,222.221 KWD is written 2,222.22; every entry still balances.
+    books.hire("K-1", date(2014, 3, 1), 1_234_567)
+    books.hire("K-2", date(2015, 3, 1), 987_654)
+    books.run("2026-07")
+    entries = entries_of(ok(run("payroll", "journal", "--entity", books.entity.id, "--period", "2026-07",
+                                "--format", "quickbooks")), "%d/%m/%Y")
+    for _day, rows in entries.values():
+        assert balance(rows) == 0
+    salaries = [row for _day, rows in entries.values() for row in rows if row["Account Name"] == "Basic salaries"]
+    assert [row["Debits"] for row in salaries] == ["2222.22"]

@@ -147,3 +147,23 @@ def test_a_code_longer_than_xeros_10_characters_is_refused_naming_it_and_nothing
     answer = client.get(f"/console/payroll/journal?entity={books.entity.id}&month=2026-07&file_format=xero",
                         follow_redirects=True)
     assert answer.mimetype == "text/html" and "code SALARIES-5100, 13 characters" in answer.get_data(as_text=True)
+
+
+def test_a_kuwaiti_entitys_fils_are_written_in_hundredths_and_each_journal_still_balances(run, books, clock):
+    # Kuwait's dinar has three decimals; Xero keeps two. Basic 1,234.567 and 987.654 KWD:
+    # the accrual debits 5100 with 2,222.221, written 2,222.22; every other line is
+    # within a hundredth of what was posted, and every journal sums to zero.
+    books.hire("K-1", date(2014, 3, 1), 1_234_567)
+    books.hire("K-2", date(2015, 3, 1), 987_654)
+    books.run("2026-07")
+    journals = journals_of(ok(run("payroll", "journal", "--entity", books.entity.id, "--period", "2026-07",
+                                  "--format", "xero")))
+    for rows in journals.values():
+        assert sum(Decimal(row["*Amount"]) for row in rows) == 0
+    assert by_code(journals)["5100"] == Decimal("2222.22")
+    posted = defaultdict(Decimal)
+    for found in journal_file.period_entries(books.entity, "2026-07"):
+        for line in found.lines:
+            posted[line.account_code] += Decimal(line.debit_minor - line.credit_minor) / 1000
+    assert set(by_code(journals)) == set(posted)
+    assert all(abs(by_code(journals)[code] - posted[code]) < Decimal("0.01") for code in posted)

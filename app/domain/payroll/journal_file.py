@@ -9,7 +9,10 @@ same entries the ledger feed lists (ledger.py), in one of three formats:
                 account's name, debits and credits, the company's date format
 
 docs/partners/journals.md, "Importing a period's journal", says where each rule comes
-from. Every entry carries one journal number (`number`): its place in the company's
+from. Xero and QuickBooks Online keep an amount to two decimal places: an entity paid in
+a three-decimal currency (KWD, BHD, OMR) has its lines written to two there, each entry's
+debits and credits rounded so that they still balance (`in_two_decimals`); the CSV
+carries every amount as posted. Every entry carries one journal number (`number`): its place in the company's
 posting order, so unique in the company and the same in every file. Debits equal credits
 in every entry, so in every group an importer makes of the file's rows.
 """
@@ -21,7 +24,7 @@ from datetime import date
 from typing import NamedTuple
 
 from app.domain.kernel.errors import Conflict, NotFound, ValidationFailed, Words
-from app.domain.kernel.money import format_minor
+from app.domain.kernel.money import format_minor, minor_digits
 from app.domain.kernel.text import not_in_a_line
 from app.domain.payroll import ledger
 from app.domain.payroll.ledger import Posted
@@ -172,10 +175,10 @@ def _xero_files(posted: Iterable[Posted], tax_rate: str) -> list[list[XeroRow]]:
                                  limit=XERO_LINES_PER_FILE))
         narration = _text(f"{_memo(found)} [{number(entry)}]")  # unique: Xero groups by narration and date
         rows = [XeroRow(narration, _date(entry).strftime("%d/%m/%Y"), _text(line.account_name),
-                        _text(_xero_code(line)), _text(tax_rate),
-                        format_minor(line.debit_minor - line.credit_minor, entry.currency),
+                        _text(_xero_code(line)), _text(tax_rate), _cents(debit - credit),
                         XERO_TRACKING.get(line.split_by, "") if line.split_by else "", _text(_group(line)), "", "")
-                for line in found.lines]
+                for line, (debit, credit) in zip(found.lines, in_two_decimals(found), strict=True)
+                if debit or credit]  # a line of less than half a hundredth holds nothing there
         if len(batches[-1]) + len(rows) > XERO_LINES_PER_FILE:
             batches.append([])
         batches[-1].extend(rows)
@@ -186,10 +189,47 @@ def _quickbooks_rows(posted: Iterable[Posted], date_format: str) -> Iterable[Qui
     for found in posted:
         entry = found.entry
         day = _date(entry).strftime(QUICKBOOKS_DATE_FORMATS[date_format])
-        for line in found.lines:
-            yield QuickBooksRow(number(entry), day, _text(line.account_name),
-                                _amount(line.debit_minor, entry.currency), _amount(line.credit_minor, entry.currency),
-                                _text(_memo(found)), "", _text(_group(line)))
+        for line, (debit, credit) in zip(found.lines, in_two_decimals(found), strict=True):
+            if not debit and not credit:
+                continue  # less than half a hundredth: nothing in a two-decimal ledger
+            yield QuickBooksRow(number(entry), day, _text(line.account_name), _cents(debit) if debit else "",
+                                _cents(credit) if credit else "", _text(_memo(found)), "", _text(_group(line)))
+
+
+def in_two_decimals(found: Posted) -> list[tuple[int, int]]:
+    """Each line's (debit, credit) in hundredths of the entry's currency, for a ledger that
+    keeps two decimal places. Two-decimal currencies are as posted. In a three-decimal one
+    the entry's total is rounded half up to the hundredth, and each side's lines are its
+    amounts cut to the hundredth with the hundredths left over given one each to the lines
+    that lost most (ties: the first): every line within a hundredth of what was posted,
+    and debits equal to credits, so the entry imports and balances."""
+    digits = minor_digits(found.entry.currency)
+    pairs = [(line.debit_minor, line.credit_minor) for line in found.lines]
+    if digits <= 2:
+        scale = 10 ** (2 - digits)
+        return [(debit * scale, credit * scale) for debit, credit in pairs]
+    unit = 10 ** (digits - 2)
+    total = sum(debit for debit, _credit in pairs)
+    target = (total + unit // 2) // unit  # half up: amounts are never negative
+    sides = [_largest_remainder([pair[side] for pair in pairs], unit, target) for side in (0, 1)]
+    return list(zip(sides[0], sides[1], strict=True))
+
+
+def _largest_remainder(amounts: list[int], unit: int, target: int) -> list[int]:
+    """`amounts` divided by `unit`, cut down, then one more for the largest remainders
+    until they sum to `target`."""
+    cut = [amount // unit for amount in amounts]
+    short = target - sum(cut)
+    order = sorted(range(len(amounts)), key=lambda i: (-(amounts[i] % unit), i))
+    for i in order[:short]:
+        cut[i] += 1
+    return cut
+
+
+def _cents(hundredths: int) -> str:
+    sign = "-" if hundredths < 0 else ""
+    whole, cents = divmod(abs(hundredths), 100)
+    return f"{sign}{whole}.{cents:02d}"
 
 
 def _xero_code(line: JournalLine) -> str:
