@@ -17,6 +17,7 @@ from app.api import (
     event_types,
     events,
     journal_accounts,
+    journal_entries,
     payroll,
     problems,
     request_id,
@@ -139,7 +140,8 @@ def create_app(config=None, **overrides):
                                       "(`svc_at_...`, preview) with the same scopes."}
     )
     for blueprint in (company.blp, employees.blp, payroll.blp, attendance_api.blp, webhooks_api.blp,
-                      event_types.blp, events.blp, journal_accounts.blp, sandbox_events.blp):
+                      event_types.blp, events.blp, journal_accounts.blp, journal_entries.blp,
+                      sandbox_events.blp):
         api.register_blueprint(blueprint)
     event_types.register_schemas(api.spec)
     app.extensions["partner_api"] = api

@@ -60,7 +60,9 @@ CATALOG: dict[str, tuple[str, str, type[Schema]]] = {
     "employee.updated": ("Any field of the Employee schema changed.", "v1.2", EmployeeEventDataSchema),
     "employee.left": ("Employment ended.", "v1.2", EmployeeEventDataSchema),
     "payroll_run.finalized": ("A run was closed and its journal posted.", "v1.2", PayrollRunEventDataSchema),
-    "payroll_run.paid": ("A run was marked paid and its payment journal posted.", "v1.2", PayrollRunEventDataSchema),
+    "payroll_run.paid": ("A run was marked paid and its payment journal posted; with v1.3, also when a paid run "
+                         "pays what a correction left owing (another payment entry).", "v1.2",
+                         PayrollRunEventDataSchema),
     "payroll_run.corrected": ("Amounts of a finalized or paid run changed: re-fetch the run.", "v1.2",
                               PayrollRunEventDataSchema),
     "payroll_run.deleted": ("A finalized run was deleted and its journal reversed.", "v1.2",

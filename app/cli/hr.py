@@ -4,11 +4,13 @@
     flask --app wsgi employees update|end|archive EMPLOYEE [--company ID] ...   (end: --date, --resigned)
     flask --app wsgi employees import FILE.csv --company ID
     flask --app wsgi payroll draft --entity ID --month 2026-11
-    flask --app wsgi payroll finalize|pay|delete|discard RUN_ID
+    flask --app wsgi payroll finalize|delete|discard RUN_ID
+    flask --app wsgi payroll pay RUN_ID [--date YYYY-MM-DD]
     flask --app wsgi payroll correct RUN_ID --employee ID --basic 1250.500
     flask --app wsgi payroll wps RUN_ID --status submitted|accepted|rejected
-    flask --app wsgi payroll journal RUN_ID --format csv [--output FILE]
+    flask --app wsgi payroll journal RUN_ID|--entity ID --period 2026-11 [--format csv|xero|quickbooks] [--output FILE]
     flask --app wsgi payroll accounts list|set|reset --company ID [--entity ID] [--key KEY --code CODE ...]
+    flask --app wsgi payroll books show|close|reopen --company ID ...   (books.py)
     flask --app wsgi payroll provision carried|show --entity ID ...   (provision.py)
 
 Money options are in major units of the company's currency ("1250.500" KWD).
@@ -20,12 +22,14 @@ from decimal import InvalidOperation
 import click
 from flask.cli import AppGroup
 
+from app.cli.books import books_cli
 from app.cli.common import emit, json_option, one_line_errors, shown
 from app.cli.provision import provision_cli
 from app.domain.access.companies import get_company, get_entity
 from app.domain.kernel.errors import NotFound, ValidationFailed
-from app.domain.kernel.money import example_amount, parse_major
+from app.domain.kernel.money import example_amount, format_minor, parse_major
 from app.domain.payroll import accounts, drafts, journal_file, moves
+from app.domain.payroll.runs import journal_of
 from app.domain.people import actions as hr
 from app.domain.people import bulk
 from app.domain.people.employees import resolve_employee
@@ -201,11 +205,28 @@ def payroll_finalize(run_id):
 
 @payroll_cli.command("pay")
 @click.argument("run_id")
+@click.option("--date", "value_date", default=None,
+              help="The bank's value date, YYYY-MM-DD: the payment's accounting date (default: today, in the "
+                   "company's time zone).")
 @one_line_errors
-def payroll_pay(run_id):
-    """Mark a finalized run paid and post the payment journal (payroll_run.paid)."""
-    moves.mark_paid(run(run_id), runtime())
-    click.echo(f"paid {run_id}")
+def payroll_pay(run_id, value_date):
+    """Pay what a run owes and post the payment journal (payroll_run.paid): a finalized
+    run's net pay, or what a correction after payment left owing."""
+    errors = []
+    day = parse_date(value_date, "--date", errors) if value_date is not None else None
+    if errors:
+        raise ValidationFailed("invalid date", errors)
+    try:
+        paid = moves.mark_paid(run(run_id), runtime(), on=day)
+    except ValidationFailed as exc:  # the value date: named as the command spells it
+        raise ValidationFailed(exc.message, [("--date" if path == "date" else path, message)
+                                             for path, message in exc.errors]) from None
+    journal = journal_of(paid)
+    entry, lines = journal[-1]  # the payment just posted
+    owing = sum(1 for posted, _lines in journal if posted.kind == "payment") > 1
+    amount = format_minor(sum(line.debit_minor for line in lines), paid.currency)
+    click.echo(f"paid {'what it still owed, ' if owing else ''}{amount} {paid.currency}, of {run_id}, "
+               f"dated {entry.accounting_date}")
 
 
 @payroll_cli.command("correct")
@@ -266,25 +287,50 @@ def payroll_wps(run_id, wps_status):
 
 
 @payroll_cli.command("journal")
-@click.argument("run_id")
-@click.option("--format", "file_format", type=click.Choice(["csv"]), default="csv", show_default=True)
+@click.argument("run_id", required=False)
+@click.option("--entity", "entity_id", default=None, help="A legal entity's month: its ID (with --period).")
+@click.option("--period", default=None, help="YYYY-MM: the entries dated in that month (with --entity).")
+@click.option("--format", "file_format", type=click.Choice(journal_file.FORMATS), default="csv", show_default=True)
+@click.option("--tax-rate", default=None,
+              help=f"xero: the tax rate's name in your organisation [default: {journal_file.XERO_TAX_RATE}]")
+@click.option("--date-format", type=click.Choice(list(journal_file.QUICKBOOKS_DATE_FORMATS)), default=None,
+              help=f"quickbooks: your company's date format [default: {journal_file.QUICKBOOKS_DATE_FORMAT}]")
 @click.option("--output", type=click.Path(dir_okay=False, writable=True), default=None,
-              help="Write the file here instead of to standard output.")
+              help="Write the file here instead of to standard output (several Xero files: FILE-1.csv, ...).")
 @one_line_errors
-def payroll_journal(run_id, file_format, output):
-    """A closed run's journal as a file an accountant imports (QuickBooks, Xero): one row
-    per line; docs/partners/journals.md, "Importing a run's journal"."""
-    text = journal_file.journal_csv(run(run_id))
-    if output:
-        with open(output, "w", encoding="utf-8", newline="") as out:
+def payroll_journal(run_id, entity_id, period, file_format, tax_rate, date_format, output):
+    """Journal entries as a file an accountant imports: a closed run's (a deleted run's
+    too), or with --entity and --period a legal entity's month, each entry once;
+    docs/partners/journals.md, "Importing a period's journal"."""
+    if (run_id is None) == (entity_id is None and period is None) or (entity_id is None) != (period is None):
+        raise click.ClickException("name exactly one: a run (RUN_ID), or a legal entity's month (--entity ID "
+                                   "with --period YYYY-MM)")
+    posted = (journal_file.run_entries(None, run_id)[1] if run_id is not None
+              else journal_file.period_entries(get_entity(entity_id), period))
+    texts = journal_file.files(posted, file_format, tax_rate=tax_rate, date_format=date_format)
+    if output is None and len(texts) > 1:
+        raise click.ClickException(f"the Xero journal takes {len(texts)} files of at most "
+                                   f"{journal_file.XERO_LINES_PER_FILE} lines: name one with --output FILE and they "
+                                   "are written as FILE-1.csv, FILE-2.csv ...; nothing was written")
+    if output is None:
+        click.echo(texts[0], nl=False)
+        return
+    paths = [output] if len(texts) == 1 else [numbered(output, n) for n in range(1, len(texts) + 1)]
+    for path, text in zip(paths, texts, strict=True):
+        with open(path, "w", encoding="utf-8", newline="") as out:
             out.write(text)
-        click.echo(f"wrote {output}")
-    else:
-        click.echo(text, nl=False)
+    click.echo(f"wrote {', '.join(paths)}")
+
+
+def numbered(output, n):
+    """FILE-n.csv for the n-th of several files (july.csv: july-1.csv)."""
+    stem = output[:-4] if output.lower().endswith(".csv") else output
+    return f"{stem}-{n}.csv"
 
 
 accounts_cli = AppGroup("accounts", help="The company's chart of accounts for its journals (v1.3).")
 payroll_cli.add_command(accounts_cli)
+payroll_cli.add_command(books_cli)
 payroll_cli.add_command(provision_cli)
 
 

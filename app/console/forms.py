@@ -25,6 +25,7 @@ from app.domain.attendance.ingest import REF_TYPES
 from app.domain.attendance.pairing import EVENT_TYPES
 from app.domain.kernel.countries import COUNTRIES
 from app.domain.kernel.text import ascii_digits, foreign_digit
+from app.domain.payroll.journal_file import QUICKBOOKS_DATE_FORMAT, QUICKBOOKS_DATE_FORMATS, XERO_TAX_RATE
 from app.domain.people.actions import EDITABLE_STATUSES, EMPLOYMENT_TYPES
 from app.domain.sandbox import TRIGGERS
 from app.domain.webhooks.endpoints import SUBSCRIBABLE
@@ -260,6 +261,48 @@ class EndEmploymentForm(FlaskForm):
 class DraftRunForm(FlaskForm):
     entity = SelectField(_l("Legal entity"), choices=[])
     month = MonthField(_l("Month"), validators=[InputRequired()])
+
+
+class PayForm(FlaskForm):
+    """A run's payment, on the bank's value date (app/domain/payroll/books.py judges it)."""
+
+    on = DateField(_l("Value date"), validators=[Optional()],
+                   description=_l("The day the bank paid: the payment entry is dated on it."))
+
+
+class CloseBooksForm(FlaskForm):
+    through = DateField(_l("Close through"), validators=[InputRequired()],
+                        description=_l("The last day of the closed period, today at the latest."))
+
+
+class ReopenBooksForm(FlaskForm):
+    keep_through = DateField(_l("Keep closed through"), validators=[Optional()],
+                             description=_l("An earlier date; left empty, every period opens."))
+
+
+class JournalFileForm(FlaskForm):
+    """Which file a journal download is (journal_file.py). Sent by GET, as a download
+    changes nothing, so it carries no CSRF token."""
+
+    class Meta:
+        csrf = False
+
+    file_format = SelectField(_l("Format"), default="csv", choices=options((
+        ("csv", _l("CSV, every column")), ("xero", _l("Xero manual journals")),
+        ("quickbooks", _l("QuickBooks Online journal entries")))))
+    tax_rate = StringField(_l("Xero tax rate"), default=XERO_TAX_RATE, validators=[Optional(), Length(max=100)],
+                           description=_l("For Xero: the rate's name as your organisation's tax settings spell it."),
+                           render_kw=LATIN)
+    date_format = SelectField(_l("QuickBooks date format"), default=QUICKBOOKS_DATE_FORMAT,
+                              choices=[SelectChoice(name, name, render_kw=LATIN) for name in QUICKBOOKS_DATE_FORMATS],
+                              description=_l("For QuickBooks Online: your company's date format."))
+
+
+class JournalPeriodForm(JournalFileForm):
+    # Ids of their own: the payroll page's draft form has an entity and a month too.
+    entity = SelectField(_l("Legal entity"), choices=[], id="journal-entity")
+    month = MonthField(_l("Period"), validators=[InputRequired()], id="journal-month",
+                       description=_l("The month the entries are dated in."))
 
 
 class AccountMappingForm(FlaskForm):

@@ -6,7 +6,7 @@ event; a refusal (a paid run cannot be deleted, say) comes back as a message.
 
 from zoneinfo import ZoneInfo
 
-from flask import Response, abort, flash, g, redirect, render_template, request, url_for
+from flask import abort, flash, g, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import ngettext
 from wtforms import SelectChoice
@@ -19,6 +19,7 @@ from app.console.forms import (
     DraftRunForm,
     EmployeeForm,
     EndEmploymentForm,
+    PayForm,
     options,
     stored_options,
 )
@@ -27,7 +28,7 @@ from app.domain.kernel.countries import COUNTRIES
 from app.domain.kernel.errors import DomainError, ValidationFailed
 from app.domain.kernel.money import example_amount, format_minor, parse_major
 from app.domain.kernel.text import ascii_int
-from app.domain.payroll import accounts, drafts, journal_file, moves
+from app.domain.payroll import accounts, drafts, moves
 from app.domain.payroll.rules import COMPONENTS
 from app.domain.payroll.runs import journal_of
 from app.domain.people import actions
@@ -354,34 +355,23 @@ def _chart_page(form, entity_id):
                            entities=entities_of(g.company.id), splits=accounts.SPLITS)
 
 
-@bp.get("/payroll/<run_id>/journal.csv")
-@requires("payroll.manage")
-def journal_download(run_id):
-    run = drafts.get_hr_run(g.company.id, run_id)
-    try:
-        text = journal_file.journal_csv(run)
-    except DomainError:
-        abort(404)
-    return Response(text, mimetype="text/csv", headers={
-        "Content-Disposition": f'attachment; filename="journal-{run.payroll_month}-{run.id}.csv"'})
-
-
 @bp.get("/payroll/<run_id>")
 @requires("payroll.manage")
 def payroll_run(run_id):
     run = drafts.get_hr_run(g.company.id, run_id)
+    today = runtime().now().astimezone(ZoneInfo(g.company.timezone)).date()
     return render_template(
         "console/payroll_run.html", run=run, rows=drafts.pay_rows(run), earnings=drafts.EARNINGS,
         components=COMPONENTS,
         journal=journal_of(run), entity=get_entity(run.entity_id), wps_next=moves.WPS_NEXT,
+        pay_form=PayForm(formdata=None, on=today), owed=moves.owed(run) if run.status == "paid" else None,
     )
 
 
-# action -> (domain function, what it did)
+# action -> (domain function, what it did); paying takes a date (books.py)
 RUN_ACTIONS = {
     "finalize": (moves.finalize_run,
                  _l("Finalized: the accrual is posted and payroll_run.finalized is on its way.")),
-    "pay": (moves.mark_paid, _l("Marked paid: the payment is posted and payroll_run.paid is on its way.")),
     "delete": (moves.delete_run, _l("Deleted: the journal is reversed and payroll_run.deleted is on its way.")),
     "discard": (lambda run, runtime: moves.discard_draft(run), _l("Draft discarded.")),
     # Where the run's salary file stands with the bank (v1.3): one step a click.

@@ -111,27 +111,44 @@ def payroll_run_full(run: PayrollRun, components: Iterable[PayrollComponent],
         }
         for c in components
     ]
-    form["journal_entries"] = [
-        {
-            "id": entry.id,
-            "kind": entry.kind,
-            "posted_at": format_utc(entry.posted_at),
-            **(_entry_additions(entry) if beyond_contract else {}),
-            "lines": [
-                {
-                    **({"account_key": line.account_key} if beyond_contract else {}),
-                    "account_code": line.account_code,
-                    "account_name": line.account_name,
-                    "debit": format_minor(line.debit_minor, money),
-                    "credit": format_minor(line.credit_minor, money),
-                    **(_split(line) if beyond_contract and line.split_by else {}),
-                }
-                for line in lines
-            ],
-        }
-        for entry, lines in entries
-    ]
+    form["journal_entries"] = [journal_entry_form(entry, lines, money, beyond_contract=beyond_contract)
+                               for entry, lines in entries]
     return form
+
+
+def journal_entry_form(entry: JournalEntry, lines: Iterable[JournalLine], currency: str, *,
+                       beyond_contract: bool = True) -> dict[str, Any]:
+    """One posted entry as getPayrollRun shows it, amounts in `currency`; with
+    `beyond_contract`, its v1.3 fields and each line's key and cost centre."""
+    return {
+        "id": entry.id,
+        "kind": entry.kind,
+        "posted_at": format_utc(entry.posted_at),
+        **(_entry_additions(entry) if beyond_contract else {}),
+        "lines": [_line_form(line, currency, beyond_contract) for line in lines],
+    }
+
+
+def ledger_entry_form(entry: JournalEntry, run: PayrollRun, lines: Iterable[JournalLine]) -> dict[str, Any]:
+    """One entry of the ledger feed (listJournalEntries, v1.3): the entry as getPayrollRun
+    shows it (the same lines), with what a ledger files it under (its run, month, legal
+    entity and currency) and, on a true-up, the entry whose change caused it. The run may
+    be deleted: its entries stay in the books."""
+    return {"id": entry.id, "kind": entry.kind, "payroll_run_id": run.id, "payroll_month": run.payroll_month,
+            "entity_id": run.entity_id, "currency": entry.currency, "posted_at": format_utc(entry.posted_at),
+            **_entry_additions(entry), "caused_by": entry.caused_by,
+            "lines": [_line_form(line, entry.currency, True) for line in lines]}
+
+
+def _line_form(line: JournalLine, currency: str, beyond_contract: bool) -> dict[str, Any]:
+    return {
+        **({"account_key": line.account_key} if beyond_contract else {}),
+        "account_code": line.account_code,
+        "account_name": line.account_name,
+        "debit": format_minor(line.debit_minor, currency),
+        "credit": format_minor(line.credit_minor, currency),
+        **(_split(line) if beyond_contract and line.split_by else {}),
+    }
 
 
 def _entry_additions(entry: JournalEntry) -> dict[str, Any]:

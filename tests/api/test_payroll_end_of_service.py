@@ -10,6 +10,7 @@ from decimal import Decimal
 
 import pytest
 
+from app.domain.access import companies
 from app.domain.kernel.countries import COUNTRIES
 from app.domain.kernel.money import minor_digits, percent_of
 from app.domain.payroll import drafts, moves, posting
@@ -215,3 +216,31 @@ def test_without_v1_3_a_run_carries_no_end_of_service_line(make_sandbox, clock):
     assert not {code for code in codes if code.startswith("end_of_service")}
     assert draft.eos_opening_minor == 0 and not EndOfServiceBalance.select().where(
         EndOfServiceBalance.run == draft).exists()
+
+
+def test_a_uae_leaver_of_a_full_year_is_paid_21_days_in_the_final_settlement(client, transaction, runtime, make_key):
+    """Issue 47 part 7: an expatriate hired 1 March 2025, last day 28 February 2026, basic
+    AED 10,000.00. Both days are served: 365 days, a full year (Decree-Law 33/2021 art. 51),
+    so February's run pays 21 days' basic: 21 x 10,000 x 12 / 365 = 6,904.109... -> 6,904.11."""
+    company = companies.create_company("Full Year Co", "AE", runtime.clock)
+    companies.enable_partner_api(company.id, runtime)
+    headers = bearer(make_key(company))
+    person = hr.hire(company, {"staff_number": "FY-1", "name_en": "FY-1", "employment_type": "full_time",
+                               "hire_date": date(2025, 3, 1), "basic_salary_minor": 1_000_000, "nationality": "IN"},
+                     runtime)
+    hr.end_employment(company.id, person.id, date(2026, 2, 28), runtime)
+    run = read(client, headers, next_run(company, runtime, "2026-02").id)
+    benefit = component(run, "end_of_service_benefit")
+    assert (benefit["kind"], benefit["amount"], benefit["employee_count"]) == ("earning", "6904.11", 1)
+    assert component(run, "end_of_service_release") is None  # vested: none of the provision goes back
+    # The entity's first run: its opening is what was earned 1 March 2025 to 31 January 2026,
+    # 337 days: 21 x 10,000 x 12 / 365 x 337 / 365 = 6,374.479... -> 6,374.48, Dr 3100 / Cr 2300
+    opening = next(entry for entry in run["journal_entries"] if entry["kind"] == "opening")
+    assert [(line["account_code"], line["debit"], line["credit"]) for line in opening["lines"]] == [
+        ("3100", "6374.48", "0.00"), ("2300", "0.00", "6374.48")]
+    assert component(run, "end_of_service_accrual")["amount"] == "529.63"  # February's 28 days: 6,904.11 - 6,374.48
+    assert balances(run)["2300"] == 0  # paid out whole: the books carry nothing for them after
+    # The final settlement: February's whole basic and the benefit (no social insurance for an
+    # expatriate in the UAE), payable with the salaries: 10,000.00 + 6,904.11 = 16,904.11
+    assert component(run, "basic")["amount"] == "10000.00"
+    assert -balances(run)["2110"] == Decimal("16904.11") == Decimal(run["totals"]["net"])

@@ -51,7 +51,7 @@ def operations(app, transaction, monkeypatch):
 # What schemathesis.toml lets a schema-valid request be refused with, and the only reasons
 # it may give (a 400's detail begins with one; a 422 names only these fields, or is an
 # Idempotency-Key sent before with another request).
-UNKNOWABLE = {400: ("Unknown cursor: ", "after: no event ", "to: must not be before `from`",
+UNKNOWABLE = {400: ("Unknown cursor: ", "after: no event ", "after: no journal entry ", "to: must not be before `from`",
                     "to: must be at most 62 days after `from`"),
               422: ("url",)}
 BETWEEN_REQUESTS = "idempotency_key_reused"

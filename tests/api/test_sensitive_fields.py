@@ -52,7 +52,7 @@ def test_no_response_ever_carries_a_sensitive_value(client, sandbox, make_key, c
     for company_id, employee_ids in due_for_pairing(clock.now()).items():
         settle(company_id, employee_ids, runtime)
     urls = ["/v1/company", "/v1/employees?limit=200", "/v1/employees?status=left", "/v1/payroll-runs",
-            "/v1/attendance?from=2026-11-01&to=2026-11-30&limit=200"]
+            "/v1/attendance?from=2026-11-01&to=2026-11-30&limit=200", "/v1/journal-entries?limit=200"]
     urls += [f"/v1/employees/{e['id']}" for e in employees] + [f"/v1/payroll-runs/{r['id']}" for r in runs]
     bodies = [client.get(url, headers=headers).get_data(as_text=True) for url in urls]
     urls.append("POST /v1/attendance/events")

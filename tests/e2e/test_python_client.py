@@ -49,6 +49,9 @@ with Client(api_key=key, base_url=base) as client:
     assert client.events.get(made.id).id == made.id
     assert any(event.id == made.id for event in client.events.list(types=["employee.updated"], limit=50))
     assert client.event_types() and client.journal_accounts()
+    entries = list(client.journal_entries.list(limit=1))  # the sandbox's run's entries, a page each
+    assert len(entries) >= 2 and isinstance(entries[0].lines[0].debit, Decimal), entries
+    assert list(client.journal_entries.list(after=entries[-1].id)) == []  # nothing posted since
     store = FileCursorStore(sys.argv[3])  # follow: from the place kept, each event once across restarts
     store.set(made.id)
     later = [client.sandbox.trigger("employee.updated").id for _ in range(2)]

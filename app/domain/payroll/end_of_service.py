@@ -11,11 +11,27 @@ short; a leaver before the year is paid nothing and the accrual is released). Wh
 resigns. The reason for leaving is never returned (Contract), though a run with a single
 leaver lets a partner work it out (docs/partners/authentication.md, What a run reveals).
 
-Service is counted in days, a year being 365 of them, and every part of a year counts
-pro rata. Wages are the current monthly terms (the law's "last wage"). The model keeps
-no unpaid periods, so none is deducted. The rules, with the articles they come from
-(read in the laws' published English texts; where readings differ, the one Gulf
-payroll accountants use, as said):
+Service is counted in days, from the first day of work to the last, both served
+(`years_served`): hired 1 March 2025 with a last day of 28 February 2026 is 365 days, a
+full year. The laws pay parts of a year in proportion to the time worked: "the period of
+service" (Kuwait art. 51), "duration of employment" (Qatar art. 54), "the period spent at
+work" (UAE art. 51(2)), continuous service running "from the date of commencement of
+work" (UAE art. 1); the last day is a day worked, and the payroll pays it as one
+(`rules.employed_share`). Gulf
+gratuity calculators take the service's start and end (Qatar's ministry's e-service) or
+its first and last working day (UAE calculators); a Saudi HR user counts 1 January 2024 to 20 February
+2025 as one year, one month and 20 days, both ends in (frappe/hrms#2938); Frappe HRMS's
+own `(relieving_date - date_of_joining).days` is the one-day-short count this replaces.
+A year is 365 days (as the old UAE Labour Law, Federal Law 8/1980 art. 8, took it) and
+every part of a year counts pro rata, so a span that holds a 29 February reaches each
+whole year a day before its anniversary's eve. The provision at a date is at the end of
+that day, so that day is served too; where a law changes on a date, the day before is
+the old law's last. docs/reference/end-of-service-sources.md lists the sources.
+
+Wages are the current monthly terms (the law's "last wage"). The model keeps no unpaid
+periods, so none is deducted. The rules, with the articles they come from (read in the
+laws' published English texts; where readings differ, the one Gulf payroll accountants
+use, as said):
 
 - Saudi Arabia, Labor Law (Royal Decree M/51 of 1426H) art. 84: half a month's wage
   for each of the first five years, a month's wage for each year after; "wage" is the
@@ -31,28 +47,34 @@ payroll accountants use, as said):
   month's wage for each year after, at most 18 months' wage; a day's wage is the
   month's over 26 (the law's working month). Art. 53, on resignation: nothing under
   three years, half from three to five, two thirds from five to ten, all from ten.
-  Kuwaitis alike: since the 2020 amendment the employer pays the whole indemnity
-  without setting PIFSS contributions against it.
+  Kuwaitis alike, and in full: art. 51 as enacted in 2010 had the employer pay only "the
+  net difference" between the indemnity and what the worker's PIFSS subscription
+  accrued (the reading "only the part above PIFSS"), but Law 85 of 2017 replaced that
+  sentence (the worker is entitled to the full indemnity without deducting social
+  security amounts), and the amendment the National Assembly passed on 19 August 2020
+  words it (our translation): the full indemnity when service ends after Law 6/2010 came
+  into force, "without deducting the amounts the employer bore for the worker's
+  subscription" to PIFSS. So the provision for a Kuwaiti is the whole indemnity.
 - Qatar, Law 14 of 2004 art. 54: from one year of service, at least three weeks' (21
   days') basic wage for each year; a day's wage is the month's basic over 30. No
   reduction on resignation. Qataris are under the pension law instead: none here.
 - Bahrain, Law 36 of 2012 art. 116 and Edict 109 of 2023: for expatriates, half a
   month's wage for each of the first three years and a month's for each year after,
-  earned by the employer's book only until 29 February 2024; from 1 March 2024 the
-  employer pays the SIO 4.2% of the month's wage (8.4% once three years of service are
-  complete) and the SIO pays the benefit of that time. The provision is the accrual
-  before March 2024 (it stays the employer's, on the last wage); the contribution is a
-  cost of each month (`sio_contribution`). Bahrainis are in SIO pensions: none here.
+  earned by the employer's book only until 29 February 2024 (that day served); from 1
+  March 2024 the employer pays the SIO 4.2% of the month's wage (8.4% once three years of
+  service are complete) and the SIO pays the benefit of that time. The provision is the
+  accrual before March 2024 (it stays the employer's, on the last wage); the contribution
+  is a cost of each month (`sio_contribution`). Bahrainis are in SIO pensions: none here.
 - Oman, Labour Law (Royal Decree 53/2023, in force 26 July 2023) art. 61: for workers
   outside the Social Protection Law (expatriates), at least a month's basic wage for
-  each year of service, on the last basic wage. Service before the law keeps the old
-  law's rate (Royal Decree 35/2003 art. 39: 15 days' wage for each of the first three
-  years, a month's after), as the Ministry of Labour's clarification of art. 61 says.
-  Omanis are under the Social Protection Fund: none here.
+  each year of service, on the last basic wage. Service to 25 July 2023 (that day
+  served) keeps the old law's rate (Royal Decree 35/2003 art. 39: 15 days' wage for each
+  of the first three years, a month's after), as the Ministry of Labour's clarification
+  of art. 61 says. Omanis are under the Social Protection Fund: none here.
 """
 
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from typing import Literal
@@ -60,6 +82,7 @@ from typing import Literal
 Reason = Literal["termination", "resignation"]
 BAHRAIN_SIO_FROM = date(2024, 3, 1)  # Edict 109 of 2023 in force
 OMAN_LAW_OF_2023_FROM = date(2023, 7, 26)  # Royal Decree 53/2023 in force
+DAY = timedelta(days=1)
 DAYS_A_YEAR = 365
 
 
@@ -79,9 +102,10 @@ class Service:
         return self.basic + self.allowances
 
 
-def years_between(start: date, end: date) -> Fraction:
-    """Years of service from `start` to `end` (days over 365; none before it begins)."""
-    return Fraction(max((end - start).days, 0), DAYS_A_YEAR)
+def years_served(first_day: date, last_day: date) -> Fraction:
+    """Years of service from `first_day` to `last_day`, both days served (days over 365;
+    none when the last day is before the first): 1 March 2025 to 28 February 2026 is one."""
+    return Fraction(max((last_day - first_day).days + 1, 0), DAYS_A_YEAR)
 
 
 def _minor(amount: Fraction) -> int:
@@ -104,7 +128,7 @@ def _full(service: Service, years: Fraction, *, from_the_first_day: bool = False
     paid on leaving keeps the law's year."""
     country = service.country
     if country == "OM" and not service.is_national:
-        before = min(years, years_between(service.hire_date, OMAN_LAW_OF_2023_FROM))
+        before = min(years, years_served(service.hire_date, OMAN_LAW_OF_2023_FROM - DAY))  # the old law's days
         return service.basic * (_tiers(before, 3, Fraction(1, 2), Fraction(1)) + (years - before))
     if country == "SA":
         return service.wage * _tiers(years, 5, Fraction(1, 2), Fraction(1))
@@ -127,15 +151,16 @@ def _full(service: Service, years: Fraction, *, from_the_first_day: bool = False
 
 
 def _booked_years(service: Service, at: date) -> Fraction:
-    """The years whose benefit the employer's own books carry: in Bahrain, those before
-    the SIO took the benefit over; elsewhere all of them."""
+    """The years served to the end of `at` whose benefit the employer's own books carry:
+    in Bahrain, those to 29 February 2024, before the SIO took the benefit over;
+    elsewhere all of them."""
     if service.country == "BH":
-        return years_between(service.hire_date, min(at, BAHRAIN_SIO_FROM))
-    return years_between(service.hire_date, at)
+        return years_served(service.hire_date, min(at, BAHRAIN_SIO_FROM - DAY))
+    return years_served(service.hire_date, at)
 
 
 def liability(service: Service, at: date) -> int:
-    """The provision for this employee at the end of `at`'s day: what ending the
+    """The provision for this employee at the end of `at`'s day (`at` served): what ending the
     employment that day would owe (before any resignation reduction), accrued from the
     first day where the law pays only from one year (released on leaving before it)."""
     return _minor(_full(service, _booked_years(service, at), from_the_first_day=True))
@@ -157,11 +182,13 @@ def resignation_share(country: str, years: Fraction) -> Fraction:
 
 
 def owed(service: Service, end: date, reason: Reason) -> int:
-    """What the employer pays an employee whose last day is `end`, leaving for `reason`.
+    """What the employer pays an employee whose last day is `end` (served), leaving for
+    `reason`; a resignation's share goes by the years served to that day, so a threshold
+    is reached on its anniversary's eve (a day before it for each 29 February served).
     (In Bahrain, the benefit of service from March 2024 is the SIO's to pay.)"""
     full = _full(service, _booked_years(service, end))
     if reason == "resignation":
-        full *= resignation_share(service.country, years_between(service.hire_date, end))
+        full *= resignation_share(service.country, years_served(service.hire_date, end))
     return _minor(full)
 
 
@@ -169,10 +196,11 @@ def sio_contribution(service: Service, month_start: date) -> int:
     """Bahrain: the employer's monthly end-of-service contribution to the SIO for an
     expatriate, for the month that begins on `month_start` (none before March 2024,
     none for Bahrainis or elsewhere): 4.2% of the wage, 8.4% once three years of
-    service are complete at the month's start."""
+    service are complete at the month's start (served to its eve)."""
     if service.country != "BH" or service.is_national or month_start < BAHRAIN_SIO_FROM:
         return 0
-    rate = Fraction(84, 1000) if years_between(service.hire_date, month_start) >= 3 else Fraction(42, 1000)
+    complete = years_served(service.hire_date, month_start - DAY) >= 3
+    rate = Fraction(84, 1000) if complete else Fraction(42, 1000)
     return _minor(service.wage * rate)
 
 

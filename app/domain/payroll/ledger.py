@@ -13,6 +13,7 @@ from datetime import date
 
 from peewee import prefetch
 
+from app.domain.access.companies import get_entity
 from app.domain.kernel.errors import ValidationFailed, Words
 from app.domain.kernel.paging import Page, Position, page_of
 from app.domain.payroll.drafts import is_month, month_bounds
@@ -35,7 +36,10 @@ def entries(company_id: str, *, entity_id: str | None = None, period: str | None
     legal entity, of one month `period` (YYYY-MM: entries whose accounting date falls in
     it), after the position `after` (a page's `next_after`: the entry's `position`) or
     else after the entry `after_entry` (an id of one of the company's entries;
-    ValidationFailed naming `after` if it is none of them)."""
+    ValidationFailed naming `after` if it is none of them). An `entity_id` that is not
+    the company's is NotFound, as its id is everywhere else."""
+    if entity_id is not None:
+        get_entity(entity_id, company_id=company_id)
     query = (JournalEntry.select(JournalEntry, PayrollRun).join(PayrollRun)
              .where(JournalEntry.company == company_id))
     if entity_id is not None:
@@ -60,7 +64,15 @@ def entries(company_id: str, *, entity_id: str | None = None, period: str | None
     posted = [Posted(entry, entry.run, list(entry.lines)) for entry in rows]
     if limit is None:
         return Page(posted, None)
-    return page_of(posted, limit, lambda found: (found.entry.position,))
+    return page_of(posted, limit, _position)
+
+
+def _position(posted: Posted) -> Position:
+    """An entry's place in the feed: every entry has one (posting.py numbers each as it is
+    posted; migration 021 numbered those posted before)."""
+    position = posted.entry.position
+    assert position is not None
+    return (position,)
 
 
 def period_bounds(period: str) -> tuple[date, date]:

@@ -1,7 +1,8 @@
 """Payroll runs through their states, each move one function with its outbox event.
 
     finalize_run      draft -> finalized, accrual posted  payroll_run.finalized
-    mark_paid         finalized -> paid, payment posted   payroll_run.paid
+    mark_paid         finalized -> paid, payment posted;  payroll_run.paid
+                      paid and owing, the rest paid
     correct_run       finalized or paid, lines changed,   payroll_run.corrected
                       a correcting entry posted
     delete_run        finalized -> deleted, reversed      payroll_run.deleted
@@ -24,15 +25,16 @@ Drafting is drafts.py's.
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import date
 
 from app.domain.kernel import events
 from app.domain.kernel.clock import to_db
 from app.domain.kernel.countries import get_country
 from app.domain.kernel.errors import Conflict, NotFound, ValidationFailed, Words
-from app.domain.kernel.money import MAX_AMOUNT_MINOR
+from app.domain.kernel.money import MAX_AMOUNT_MINOR, format_minor
 from app.domain.kernel.runtime import Runtime
 from app.domain.partner_safe import payroll_run_summary
-from app.domain.payroll import centres, posting, provision
+from app.domain.payroll import books, centres, posting, provision
 from app.domain.payroll.drafts import (
     EARNINGS,
     lines_by_employee,
@@ -47,6 +49,7 @@ from app.domain.payroll.drafts import (
 from app.domain.payroll.end_of_service import liability, provision_lines
 from app.domain.payroll.locks import hold
 from app.domain.payroll.rules import (
+    SALARIES_PAYABLE,
     Line,
     Pay,
     SplitLine,
@@ -89,9 +92,10 @@ def _why(template: str) -> str:
 
 MOVES = {
     "finalize": Move(("draft",), Words("payroll run %(run)s is %(status)s; only a draft can be finalized")),
-    "pay": Move(("finalized",), Words("payroll run %(run)s is %(status)s; only a finalized run can be marked paid"),
-                {"draft": Words("payroll run %(run)s is %(status)s; finalize it before marking it paid"),
-                 "paid": Words("payroll run %(run)s is %(status)s; a run is marked paid once")}),
+    # A paid run is paid again only for what a correction left owing (mark_paid).
+    "pay": Move(("finalized", "paid"),
+                Words("payroll run %(run)s is %(status)s; only a finalized or paid run can be paid"),
+                {"draft": Words("payroll run %(run)s is %(status)s; finalize it before marking it paid")}),
     "correct": Move(("finalized", "paid"),
                     Words("payroll run %(run)s is %(status)s; only a finalized or paid run can be corrected")),
     "delete": Move(("finalized",), Words("payroll run %(run)s is %(status)s; only a finalized run can be deleted"),
@@ -134,11 +138,50 @@ def finalize_run(run: PayrollRun, runtime: Runtime) -> PayrollRun:
         return run
 
 
-def mark_paid(run: PayrollRun, runtime: Runtime) -> PayrollRun:
-    """Record that a finalized run's net pay went out, and post the payment journal."""
+def mark_paid(run: PayrollRun, runtime: Runtime, *, on: date | None = None) -> PayrollRun:
+    """Record that what a run owes its employees went out, and post the payment journal
+    (Dr salaries payable / Cr bank), dated `on` (the bank's value date; default the
+    company's today: books.payment_day judges it).
+
+    A finalized run pays its net pay and becomes paid. A paid run that a correction left
+    owing (salaries payable, over its entries, in credit: `owed`) pays the difference: it
+    stays paid, `paid_at` keeps the first payment, and `payroll_run.paid` is announced
+    again (a payment entry was posted; `payroll_run.corrected` while v1.3 is not live, as
+    the contract's states have no paid run paid again). A paid run that owes nothing, or
+    was overpaid, is refused (Conflict), nothing posted. What is owed is read under the
+    run's lock: of two clicks at once the second sees the first's payment and is refused."""
     with write_transaction():
         run = _taken(run, "pay")
-        return _move(run, "paid", "payment", payment_journal(run.net_minor), runtime, stamp="paid_at")[0]
+        if run.status == "finalized":
+            day = books.payment_day(run, on, runtime.now())
+            return _move(run, "paid", "payment", payment_journal(run.net_minor), runtime, stamp="paid_at",
+                         on=day)[0]
+        due = owed(run)
+        if due == 0:
+            raise Conflict(Words("payroll run %(run)s is %(status)s and owes nothing: its salaries payable is "
+                                 "settled", run=run.id, status=run.status))
+        if due < 0:
+            raise Conflict(Words("payroll run %(run)s is %(status)s and owes nothing: it paid %(amount)s %(currency)s "
+                                 "more than it owes now, which is recovered outside payroll, not by a payment",
+                                 run=run.id, status=run.status, amount=format_minor(-due, run.currency),
+                                 currency=run.currency))
+        day = books.payment_day(run, on, runtime.now())
+        posting.post(run, "payment", payment_journal(due), runtime.now(), on=day)
+        run.updated_at = to_db(runtime.now())  # partners read the new entry in the run's journal
+        run.save()
+        # A paid run paid again is beyond the contract's states (v1.3); without v1.3 it is
+        # told as the contract tells a change to a paid run's journal lines.
+        _announce(run, "payroll_run.paid" if runtime.beyond_contract else "payroll_run.corrected", runtime)
+        return run
+
+
+def owed(run: PayrollRun) -> int:
+    """What the run still owes its employees, in minor units: the credit balance of
+    salaries payable (by key) over every entry posted on it (negative: paid more than it
+    owes)."""
+    code = SALARIES_PAYABLE[0]
+    return sum(credit - debit for entry in posting.posted_lines(run) for account, _name, debit, credit, *_ in entry
+               if account == code)
 
 
 def correct_run(run: PayrollRun, earnings_by_employee: dict[str, dict[str, int]], runtime: Runtime) -> PayrollRun:
@@ -299,11 +342,11 @@ def discard_draft(run: PayrollRun) -> None:
 
 
 def _move(run: PayrollRun, status: str, journal_kind: str, lines: Sequence[Line | SplitLine],
-          runtime: Runtime, *, stamp: str | None = None) -> tuple[PayrollRun, JournalEntry]:
-    """Post one journal entry and move the locked run to `status`, with its event (inside
-    the caller's write transaction): the run and the entry."""
+          runtime: Runtime, *, stamp: str | None = None, on: date | None = None) -> tuple[PayrollRun, JournalEntry]:
+    """Post one journal entry (a payment dated `on`) and move the locked run to `status`,
+    with its event (inside the caller's write transaction): the run and the entry."""
     now = runtime.now()
-    entry = posting.post(run, journal_kind, lines, now)
+    entry = posting.post(run, journal_kind, lines, now, on=on)
     run.status = status
     run.updated_at = to_db(now)
     if stamp:

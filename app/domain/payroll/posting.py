@@ -11,13 +11,12 @@ move holds it first), so two postings never take one number; the unique index on
 from collections.abc import Sequence
 from datetime import date, datetime
 from typing import Any, cast
-from zoneinfo import ZoneInfo
 
 from peewee import fn
 
 from app.domain.kernel.clock import to_db
 from app.domain.kernel.ids import new_id
-from app.domain.payroll import accounts, centres
+from app.domain.payroll import accounts, books, centres
 from app.domain.payroll.drafts import month_bounds
 from app.domain.payroll.rules import (
     ComponentTotal,
@@ -89,15 +88,13 @@ MEMO_WORDS = {
 
 
 def post(run: PayrollRun, kind: str, lines: Sequence[Line | SplitLine], now: datetime, *,
-         caused_by: JournalEntry | None = None, because: str | None = None) -> JournalEntry:
+         caused_by: JournalEntry | None = None, because: str | None = None, on: date | None = None) -> JournalEntry:
     """Post one balanced entry on `run` (its lines in default codes), each line under the
     code and name the company's chart gives its account now, with its key, as the next
-    entry of the company's posting order; dated for the accountant (v1.3): an accrual or
-    an opening on the payroll month's last day; a payment on the day it was paid (the
-    company's date); a correction, reversal or true-up in the latest period, the last day
-    of the entity's latest posted month (posted months are not reopened: provision.py).
-    A correction names the accrual it corrects, a reversal the accrual it reverses, a
-    true-up the entry that `caused_by` it, whose change `because` says in its memo."""
+    entry of the company's posting order; dated for the accountant (`accounting_date`,
+    a payment on the bank's value date `on` when given). A correction names the accrual
+    it corrects, a reversal the accrual it reverses, a true-up the entry that `caused_by`
+    it, whose change `because` says in its memo."""
     check_balanced(lines)
     sequence = JournalEntry.select().where(JournalEntry.run == run).count() + 1
     position = (JournalEntry.select(fn.MAX(JournalEntry.position)).where(JournalEntry.company == run.company_id)
@@ -109,7 +106,7 @@ def post(run: PayrollRun, kind: str, lines: Sequence[Line | SplitLine], now: dat
     entry = JournalEntry.create(
         id=new_id("jrn"), company=run.company_id, run=run, kind=kind,
         currency=run.currency, posted_at=to_db(now), sequence=sequence, position=position,
-        accounting_date=accounting_date(run, kind, now), memo=(f"{memo} ({because})" if because else memo)[:200],
+        accounting_date=accounting_date(run, kind, now, on=on), memo=(f"{memo} ({because})" if because else memo)[:200],
         corrects=accrual.id if accrual is not None and kind == "correction" else None,
         reverses=accrual.id if accrual is not None and kind == "reversal" else None,
         caused_by=caused_by.id if caused_by is not None else None,
@@ -134,12 +131,24 @@ def split_fields(line: Line | SplitLine) -> dict[str, Any]:
     return {"split_by": split_by, "split_group": group, "employee_count": line[5]}
 
 
-def accounting_date(run: PayrollRun, kind: str, now: datetime) -> date:
+def accounting_date(run: PayrollRun, kind: str, now: datetime, *, on: date | None = None) -> date:
+    """The date an entry of `kind` posted on `run` now is dated (v1.3): an accrual or an
+    opening on the payroll month's last day; a payment on the bank's value date `on`, or
+    else the company's date it was paid; a correction, reversal or true-up in the latest
+    period, the last day of the entity's latest posted month (posted months are not
+    reopened: provision.py). Whatever the kind, never on or before the date the company's
+    books are closed through: such an entry is dated the first open day, the day after it
+    (books.py; a payment there was refused before it got here). Read under the company's
+    lock, which every posting holds, so a close of the books waits for it or it for the
+    close."""
+    company = Company.get_by_id(run.company_id)
     if kind in ("accrual", "opening"):
-        return month_bounds(run.payroll_month)[1]
-    if kind == "payment":
-        return now.astimezone(ZoneInfo(Company.get_by_id(run.company_id).timezone)).date()
-    latest = (PayrollRun.select(PayrollRun.payroll_month)
-              .where(PayrollRun.entity == run.entity_id, PayrollRun.status.in_(("finalized", "paid")))
-              .order_by(PayrollRun.payroll_month.desc()).first())
-    return month_bounds(latest.payroll_month if latest is not None else run.payroll_month)[1]
+        day = month_bounds(run.payroll_month)[1]
+    elif kind == "payment":
+        day = on or books.today(company, now)
+    else:
+        latest = (PayrollRun.select(PayrollRun.payroll_month)
+                  .where(PayrollRun.entity == run.entity_id, PayrollRun.status.in_(("finalized", "paid")))
+                  .order_by(PayrollRun.payroll_month.desc()).first())
+        day = month_bounds(latest.payroll_month if latest is not None else run.payroll_month)[1]
+    return books.first_open_day(day, company.books_closed_through)

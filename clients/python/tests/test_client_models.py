@@ -43,6 +43,37 @@ def test_lists_walk_every_page_with_the_callers_page_size():
     assert seen[0] == {"limit": "1", "status": "active"} and seen[2]["cursor"] == "c2"
 
 
+ENTRY = {"id": "jrn_2", "kind": "true_up", "payroll_run_id": "prun_1", "payroll_month": "2026-10",
+         "entity_id": "ent_1", "currency": "KWD", "posted_at": "2026-11-21T09:00:00Z", "accounting_date": "2026-10-31",
+         "memo": "Payroll 2026-10, Gulf Trading, end-of-service provision true-up", "corrects": None,
+         "reverses": None, "caused_by": "jrn_1",
+         "lines": [{"account_key": "end_of_service_expense", "account_code": "5300", "account_name": "x",
+                    "debit": "12.500", "credit": "0.000"},
+                   {"account_key": "end_of_service_provision", "account_code": "2300", "account_name": "y",
+                    "debit": "0.000", "credit": "12.500"}]}
+
+
+def test_journal_entries_walk_every_page_with_their_filters_and_amounts_as_decimal():
+    seen = []
+
+    def handler(request):
+        seen.append((request.url.path, dict(request.url.params)))
+        cursor = request.url.params.get("cursor")
+        page = {None: ({**ENTRY, "id": "jrn_2"}, "c1"), "c1": ({**ENTRY, "id": "jrn_3"}, None)}[cursor]
+        return httpx.Response(200, json={"data": [page[0]], "next_cursor": page[1]})
+
+    entries = list(client_of(handler).journal_entries.list(entity_id="ent_1", period="2026-10", after="jrn_1",
+                                                           limit=1))
+    assert [entry.id for entry in entries] == ["jrn_2", "jrn_3"]
+    asked = {"entity_id": "ent_1", "period": "2026-10", "after": "jrn_1", "limit": "1"}
+    assert seen == [("/v1/journal-entries", asked), ("/v1/journal-entries", {**asked, "cursor": "c1"})]
+    entry = entries[0]
+    assert entry.accounting_date == date(2026, 10, 31) and entry.caused_by == "jrn_1" and entry.corrects is None
+    assert entry.posted_at == datetime(2026, 11, 21, 9, 0, tzinfo=timezone.utc)
+    assert [line.debit - line.credit for line in entry.lines] == [Decimal("12.500"), Decimal("-12.500")]
+    assert list(client_of(handler).journal_entries.list()) and seen[-2][1] == {}  # no filter: none sent
+
+
 def test_a_refusal_is_an_api_error_with_the_problems_fields():
     problem = {"type": "x#validation_failed", "title": "The request body failed validation", "status": 422,
                "code": "validation_failed", "request_id": "req_1", "detail": "bad",

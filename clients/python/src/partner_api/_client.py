@@ -266,6 +266,17 @@ class PayrollRuns(_Resource):
         return self._get(_path("payroll-runs", payroll_run_id))
 
 
+class JournalEntries(_Resource):
+    def list(self, *, entity_id: str | None = None, period: str | None = None, after: str | None = None,
+             limit: int | None = None) -> Iterator[Model]:
+        """listJournalEntries (v1.3): every journal entry the company posted, each once, in
+        posting order, deleted runs' entries included; of one legal entity, of one
+        accounting month (`period`: YYYY-MM), or posted after the entry `after` (the id of
+        the last one handled)."""
+        return self._pages("/v1/journal-entries", {"entity_id": entity_id, "period": period, "after": after,
+                                                   "limit": limit})
+
+
 class Attendance(_Resource):
     def ingest(self, events: Sequence[Mapping[str, Any]], *, idempotency_key: str | None = None) -> list[Model]:
         """ingestAttendanceEvents: one result per event, in order. Every POST method takes
@@ -493,6 +504,7 @@ class Client:
         self._http = _Http(_Credential(token, oauth_app, on_token_refresh), base_url, timeout, max_retries, transport)
         self.employees = Employees(self._http)
         self.payroll_runs = PayrollRuns(self._http)
+        self.journal_entries = JournalEntries(self._http)
         self.attendance = Attendance(self._http)
         self.events = Events(self._http)
         self.webhooks = Webhooks(self._http)
@@ -533,5 +545,6 @@ OPERATIONS = {
     "rotateWebhookSecret": "webhooks.rotate_secret", "listWebhookDeliveries": "webhooks.deliveries",
     "replayWebhookEvents": "webhooks.replay", "redeliverWebhook": "webhooks.redeliver",
     "listEventTypes": "event_types", "listEvents": "events.list", "getEvent": "events.get",
-    "listJournalAccounts": "journal_accounts", "triggerSandboxEvent": "sandbox.trigger",
+    "listJournalAccounts": "journal_accounts", "listJournalEntries": "journal_entries.list",
+    "triggerSandboxEvent": "sandbox.trigger",
 }

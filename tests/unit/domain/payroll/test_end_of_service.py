@@ -2,10 +2,12 @@
 examples computed by hand from each article, and properties that hold for all inputs.
 
 Service spans are whole multiples of 365 days, the rules' year, so each example's years
-are exact; amounts are minor units (fils, halalas, dirhams, baisa) and each expected
-figure shows its arithmetic."""
+are exact: `after(3)` is the last day of three years' service, both the first and the last
+day served (365 x 3 days in all). Amounts are minor units (fils, halalas, dirhams, baisa)
+and each expected figure shows its arithmetic."""
 
 from datetime import date, timedelta
+from fractions import Fraction
 
 import pytest
 from hypothesis import given
@@ -19,13 +21,15 @@ from app.domain.payroll.end_of_service import (
     liability,
     owed,
     sio_contribution,
+    years_served,
 )
 
 HIRED = date(2010, 1, 4)
 
 
 def after(years: float, start: date = HIRED) -> date:
-    return start + timedelta(days=round(365 * years))
+    """The last day of `years` of service begun on `start` (that day and the first both served)."""
+    return start + timedelta(days=round(365 * years) - 1)
 
 
 # ---- Saudi Arabia: art. 84 (half a month's wage a year for 5 years, a month after), art. 85
@@ -95,9 +99,13 @@ def test_kuwait_15_days_over_26_then_months_capped_at_18_with_resignation_shares
     assert owed(KW, after(years), "resignation") == resignation
 
 
-def test_kuwaitis_get_the_same_indemnity():
+def test_kuwaitis_get_the_whole_indemnity_with_nothing_set_against_their_pifss_contributions():
+    """Art. 51 as replaced by Law 85/2017 and the 2020 amendment: the full indemnity,
+    without deducting what the employer paid to PIFSS for the worker (not, as art. 51
+    said in 2010, only the net difference above what the PIFSS subscription accrued)."""
     national = Service("KW", HIRED, is_national=True, basic=500_000, allowances=100_000)
-    assert owed(national, after(8), "termination") == 3_530_769
+    assert owed(national, after(8), "termination") == 3_530_769  # as an expatriate's, above
+    assert liability(national, after(8)) == 3_530_769
 
 
 # ---- Qatar: art. 54 (three weeks' basic a year, from one year)
@@ -135,11 +143,90 @@ def test_bahrain_sio_contribution_is_4_2_percent_in_the_first_three_years():
 def test_oman_a_month_of_basic_a_year_and_the_old_rate_before_the_law():
     straddling = Service("OM", OMAN_LAW_OF_2023_FROM - timedelta(days=2 * 365), is_national=False,
                          basic=700_000, allowances=150_000)  # basic OMR 700.000
-    # 2 years before the law at 15 days (1/2 month) + 3 after at a month = 4 months of basic
-    assert owed(straddling, OMAN_LAW_OF_2023_FROM + timedelta(days=3 * 365), "termination") == 2_800_000
+    # 2 years to 25 July 2023 at 15 days (1/2 month) + 3 from 26 July 2023 at a month = 4 months of basic
+    assert owed(straddling, after(3, OMAN_LAW_OF_2023_FROM), "termination") == 2_800_000
     hired_since = Service("OM", OMAN_LAW_OF_2023_FROM, is_national=False, basic=700_000)
     assert owed(hired_since, after(4, OMAN_LAW_OF_2023_FROM), "resignation") == 2_800_000  # 4 x 1 month
     assert liability(Service("OM", HIRED, is_national=True, basic=700_000), after(10)) == 0
+
+
+# ---- Days of service: the first day and the last both count (issue 47 part 7)
+def test_a_full_year_worked_is_exactly_one_year():
+    assert years_served(date(2025, 3, 1), date(2026, 2, 28)) == 1  # 1 March to 28 February: 365 days
+    assert years_served(date(2025, 3, 1), date(2025, 3, 1)) == Fraction(1, 365)  # the first day alone is a day
+    assert years_served(date(2025, 3, 1), date(2025, 2, 28)) == 0  # a last day before the first: none
+    assert years_served(date(2023, 3, 1), date(2024, 2, 29)) == Fraction(366, 365)  # the leap year's 366 days
+
+
+@pytest.mark.parametrize("country, hired, last_day, expected", [
+    # basic 1,000,000 (10,000.00), allowances 200,000: a year's figure, where the old count (364 days) fell short
+    ("AE", date(2025, 3, 1), date(2026, 2, 28), 690_411),  # 21 x 1,000,000 x 12 / 365 = 690,410.96 (old: 0, unvested)
+    ("QA", date(2025, 3, 1), date(2026, 2, 28), 700_000),  # 21 x 1,000,000 / 30 (old: 0, unvested)
+    ("SA", date(2025, 3, 1), date(2026, 2, 28), 600_000),  # 1/2 x 1,200,000 (old: x 364/365 = 598,356)
+    ("KW", date(2025, 3, 1), date(2026, 2, 28), 692_308),  # 15 x 1,200,000 / 26 = 692,307.69
+    ("OM", date(2024, 3, 1), date(2025, 2, 28), 1_000_000),  # after the 2023 law: a month's basic
+    ("OM", date(2022, 7, 26), date(2023, 7, 25), 500_000),  # all before it: 1/2 month's basic (art. 39)
+    ("BH", date(2022, 3, 1), date(2023, 2, 28), 600_000),  # before the SIO: 1/2 x 1,200,000
+])
+def test_a_year_worked_to_the_anniversarys_eve_earns_a_years_benefit_in_every_country(
+        country, hired, last_day, expected):
+    service = Service(country, hired, is_national=False, basic=1_000_000, allowances=200_000)
+    assert owed(service, last_day, "termination") == expected == liability(service, last_day)
+
+
+def test_the_issues_example_a_uae_year_on_a_basic_of_10000_is_6904_11():
+    service = Service("AE", date(2025, 3, 1), is_national=False, basic=1_000_000)
+    # 21 days x 10,000 x 12 / 365 = 6,904.109... -> 6,904.11 (Decree-Law 33/2021 art. 51)
+    assert owed(service, date(2026, 2, 28), "termination") == 690_411
+    assert owed(service, date(2026, 2, 28), "resignation") == 690_411  # no reduction in the UAE
+    assert owed(service, date(2026, 2, 27), "termination") == 0  # 364 days: a day short of the year
+
+
+@pytest.mark.parametrize("country, hired, last_day, resigning", [
+    # SA art. 85 and KW art. 53 on a wage of 1,200,000 (a KW day: 1,200,000 / 26). A span without
+    # a 29 February reaches its threshold on the anniversary's eve exactly, and not the day before:
+    ("SA", date(2022, 3, 1), date(2024, 2, 28), 400_000),  # 730 days, two years: 2 x 1/2 month = 1,200,000; a third
+    ("SA", date(2022, 3, 1), date(2024, 2, 27), 0),  # 729 days: under two years, nothing
+    ("KW", date(2021, 3, 1), date(2024, 2, 28), 1_038_462),  # 1,095 days: 45 days' wage = 2,076,923.08; half
+    ("KW", date(2021, 3, 1), date(2024, 2, 27), 0),  # 1,094 days: under three years
+    # a span holding a 29 February reaches it a day earlier for each one served (a year is 365 days):
+    ("SA", date(2019, 3, 1), date(2024, 2, 27), 2_000_000),  # 1,825 days (29 Feb 2020 in): 2.5 months; two thirds
+    ("SA", date(2019, 3, 1), date(2024, 2, 26), 999_452),  # 1,824: 600,000 x 1,824 / 365 = 2,998,356.16; a third
+    ("KW", date(2016, 3, 1), date(2026, 2, 26), 9_461_538),  # 3,650 (2020, 2024 in): 75 + 5 x 26 days' wage, all
+    # 3,649 days: (75 + 26 x (3,649 / 365 - 5)) x 1,200,000 / 26 = 9,458,250.79; two thirds = 6,305,500.53
+    ("KW", date(2016, 3, 1), date(2026, 2, 25), 6_305_501),
+])
+def test_resignation_thresholds_are_reached_with_the_last_day_served(country, hired, last_day, resigning):
+    service = Service(country, hired, is_national=False, basic=1_000_000, allowances=200_000)
+    assert owed(service, last_day, "resignation") == resigning
+
+
+def test_leap_years_the_366th_day_counts_and_a_february_provision_counts_its_29th():
+    service = Service("AE", date(2023, 3, 1), is_national=False, basic=1_000_000)
+    assert owed(service, date(2024, 2, 28), "termination") == 690_411  # 365 days: vested, 690,410.96
+    # 366 days: 252,000,000 / 365 x 366 / 365 = 692,302.50 -> 692,302 (half up of .4958)
+    assert owed(service, date(2024, 2, 29), "termination") == 692_302
+    february = Service("AE", date(2024, 2, 1), is_national=False, basic=1_000_000)
+    # the month's-end provision: 29 days served, 252,000,000 / 365 x 29 / 365 = 54,854.57 (old: 28 days, 52,963)
+    assert liability(february, date(2024, 2, 29)) == 54_855
+    assert liability(february, date(2024, 1, 31)) == 0  # the day before the first: nothing served
+
+
+def test_bahrains_books_keep_29_february_2024_and_the_sio_takes_1_march():
+    service = Service("BH", date(2023, 3, 1), is_national=False, basic=800_000)
+    assert liability(service, date(2024, 2, 28)) == 400_000  # 365 days: 1/2 x 800,000 (old: 364 days, 398,904)
+    assert liability(service, date(2024, 2, 29)) == 401_096  # 366 days: 400,000 x 366 / 365 = 401,095.89
+    assert liability(service, date(2024, 3, 1)) == 401_096  # 1 March 2024 on: the SIO's
+    assert owed(service, date(2026, 11, 30), "resignation") == 401_096
+
+
+def test_omans_old_law_ends_on_25_july_2023_and_the_new_law_counts_from_26_july():
+    service = Service("OM", date(2022, 7, 26), is_national=False, basic=700_000)
+    # 365 days to 25 July 2023 at 1/2 month = 350,000; 26 July 2023 to 25 July 2024 is 366 days
+    # (29 Feb 2024 in) at a month: 700,000 x 366 / 365 = 701,917.81; 1,051,917.81 in all (old: 1,050,000)
+    assert owed(service, date(2024, 7, 25), "termination") == 1_051_918
+    hired_on_the_day = Service("OM", OMAN_LAW_OF_2023_FROM, is_national=False, basic=700_000)
+    assert owed(hired_on_the_day, date(2024, 7, 25), "termination") == 701_918  # the new law's rate only
 
 
 # ---- Properties, for every country and every input
@@ -157,6 +244,18 @@ def test_the_liability_never_falls_while_employed(service, first, second):
     assert liability(service, start + timedelta(days=early)) <= liability(service, start + timedelta(days=late))
 
 
+@given(services, st.integers(-3, 45 * 365))
+def test_a_last_day_one_day_later_serves_one_more_day_and_never_owes_less(service, days):
+    last = service.hire_date + timedelta(days=days)
+    later = last + timedelta(days=1)
+    assert years_served(service.hire_date, last) == Fraction(max(days + 1, 0), 365)  # both ends served
+    assert years_served(service.hire_date, later) - years_served(service.hire_date, last) == (
+        Fraction(1, 365) if later >= service.hire_date else 0)  # the hire date itself is a day
+    assert liability(service, later) >= liability(service, last)
+    for reason in ("termination", "resignation"):
+        assert owed(service, later, reason) >= owed(service, last, reason)
+
+
 @given(services, spans, spans, st.sampled_from(["termination", "resignation"]))
 def test_a_later_last_day_never_owes_less(service, first, second, reason):
     early, late = sorted((first, second))
@@ -168,7 +267,7 @@ def test_a_later_last_day_never_owes_less(service, first, second, reason):
 def test_caps_hold_and_resigning_never_owes_more(service, days):
     end = service.hire_date + timedelta(days=days)
     full = owed(service, end, "termination")
-    vesting = service.country in ("AE", "QA") and days < 365  # accrued, not yet owed
+    vesting = service.country in ("AE", "QA") and days + 1 < 365  # days + 1 served: accrued, not yet owed
     assert full == (0 if vesting else liability(service, end))
     assert 0 <= owed(service, end, "resignation") <= full
     if service.country == "AE":
