@@ -8,13 +8,12 @@ Closing through a later date is the operator's (logged as "operator"); reopening
 earlier date or none, is an owner's act, named by `--by` (app/domain/payroll/books.py).
 """
 
-import re
 from datetime import date, timedelta
 
 import click
 from flask.cli import AppGroup
 
-from app.cli.common import emit, json_option, one_line_errors, shown
+from app.cli.common import day_of, emit, json_option, one_line_errors, shown
 from app.domain.access.companies import get_company
 from app.domain.kernel.clock import format_utc, from_db
 from app.domain.kernel.errors import ValidationFailed
@@ -25,14 +24,12 @@ books_cli = AppGroup("books", help="Close the company's books through a date: no
                                    "before it.")
 
 
-def day_of(text: str, option: str) -> date:
-    """A date written YYYY-MM-DD with the digits 0-9; a refusal naming `option` otherwise."""
-    try:
-        if re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", text):
-            return date.fromisoformat(text)
-    except ValueError:
-        pass
-    raise ValidationFailed("invalid date", [(option, "a date (YYYY-MM-DD)")])
+def day_named(text: str, option: str) -> date:
+    """A date written YYYY-MM-DD (common.day_of); a refusal naming `option` otherwise."""
+    day = day_of(text)
+    if day is None:
+        raise ValidationFailed("invalid date", [(option, "a date (YYYY-MM-DD)")])
+    return day
 
 
 def _named(exc: ValidationFailed, options: dict[str, str]) -> ValidationFailed:
@@ -70,7 +67,7 @@ def books_close(company_id, through):
     """Close the books through a later date: every entry posted from now on is dated after it."""
     get_company(company_id)
     try:
-        change = books.close(company_id, day_of(through, "--through"), books.COMMAND, runtime())
+        change = books.close(company_id, day_named(through, "--through"), books.COMMAND, runtime())
     except ValidationFailed as exc:
         raise _named(exc, {"through": "--through"}) from None
     last = f"#{change.last_position}" if change.last_position is not None else "none yet"
@@ -89,9 +86,9 @@ def books_close(company_id, through):
 def books_reopen(company_id, through, by):
     """Reopen the books (an owner's act): move the closing date earlier, or clear it."""
     get_company(company_id)
-    day = day_of(through, "--through") if through is not None else None
+    day = day_named(through, "--through") if through is not None else None
     try:
-        change = books.reopen(company_id, day, by, runtime())
+        change = books.reopen(company_id, day, by, runtime(), by_command=True)
     except ValidationFailed as exc:
         raise _named(exc, {"through": "--through", "by": "--by", "email": "--by"}) from None
     click.echo(f"reopened by {shown(change.by)}: the books are {_closed(change.closed_through)} "

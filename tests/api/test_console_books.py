@@ -37,9 +37,8 @@ def test_mark_paid_takes_the_value_date_today_by_default(client, admin, october)
     path = f"/console/payroll/{october.id}"
     page = text(client.get(path))
     assert 'type="date" value="2026-11-21">' in page and "Mark paid" in page  # today in Kuwait
-    refused = post(client, f"{path}/pay", {"on": "2026-09-30"}, page=path)
-    assert "2026-09-30 is before payroll month 2026-10" in text(refused) and payments(october) == []
     assert "2026-11-22 is in the future" in text(post(client, f"{path}/pay", {"on": "2026-11-22"}, page=path))
+    assert payments(october) == []
     assert "Give the value date as YYYY-MM-DD" in text(post(client, f"{path}/pay", {"on": "31/10"}, page=path))
     done = post(client, f"{path}/pay", {"on": "2026-10-31"}, page=path)
     assert "Marked paid, dated 2026-10-31" in text(done)

@@ -31,7 +31,6 @@ from app.domain.access.signin import normalize_email
 from app.domain.access.users import owners_of
 from app.domain.kernel.clock import Clock, to_db
 from app.domain.kernel.errors import Conflict, NotFound, ValidationFailed, Words
-from app.domain.payroll.drafts import month_bounds
 from app.domain.payroll.locks import hold
 from app.models import BooksClosing, Company, JournalEntry, PayrollRun
 from app.models.base import write_transaction
@@ -116,10 +115,13 @@ def close(company_id: str, through: date, by: str, clock: Clock) -> Change:
     return change
 
 
-def reopen(company_id: str, through: date | None, by: str, clock: Clock) -> Change:
+def reopen(company_id: str, through: date | None, by: str, clock: Clock, *, by_command: bool = False) -> Change:
     """Move the date the company's books are closed through earlier (`through`), or clear
-    it (None: every period open), as `by`, who must be an owner (`is_owner`)."""
+    it (None: every period open), as `by`, who must be an owner (`is_owner`).
+    `by_command`: an operator's command named the owner (who did not sign in), so the log
+    says "operator for <email>"."""
     email = normalize_email(by)
+    logged = f"{COMMAND} for {email}" if by_command else email
     with write_transaction():
         hold(company_id)
         company = _company(company_id)
@@ -133,26 +135,22 @@ def reopen(company_id: str, through: date | None, by: str, clock: Clock) -> Chan
         if through is not None and through >= previous:
             raise Conflict(Words("the books are closed through %(closed)s; reopening moves that date earlier (to "
                                  "close through a later date, close them)", closed=previous.isoformat()))
-        change = _changed(company, through, email, clock, None)
+        change = _changed(company, through, logged, clock, None)
     log.warning("books of company %s reopened by %s: closed through %s (before: %s)",
-                company_id, email, through or "none (every period open)", previous)
+                company_id, logged, through or "none (every period open)", previous)
     return change
 
 
 def payment_day(run: PayrollRun, on: date | None, now: datetime) -> date:
     """The accounting date of a payment of `run` made now: the bank's value date `on`, or
     the company's today. Call under the company's lock (a move's): the closed date is
-    read there. A value date before the payroll month's first day, after today, or in a
-    closed period is refused (ValidationFailed naming `date`); so is a payment without
-    one on a day the books are closed through (Conflict)."""
+    read there. One rule whichever door the payment comes through: a value date after
+    today, or in a closed period, is refused (ValidationFailed naming `date`); so is a
+    payment without one on a day the books are closed through (Conflict). A date before
+    the payroll month is a payment in advance (salaries paid before Eid), and is taken."""
     company = _company(run.company_id)
     day, current = on or today(company, now), today(company, now)
-    first = month_bounds(run.payroll_month)[0]
     closed = company.books_closed_through
-    if on is not None and on < first:
-        raise ValidationFailed(Words("invalid value date"), [("date", Words(
-            "%(date)s is before payroll month %(month)s: a payment of its pay is dated on or after %(first)s",
-            date=on.isoformat(), month=run.payroll_month, first=first.isoformat()))])
     if on is not None and on > current:
         raise ValidationFailed(Words("invalid value date"), [("date", Words(
             "%(date)s is in the future: the value date is the day the bank paid, today (%(today)s) at the latest",
