@@ -3,6 +3,8 @@ printed so that it cannot drive the terminal (`shown`)."""
 
 import functools
 import json
+import re
+from datetime import date
 from urllib.parse import urlsplit, urlunsplit
 
 import click
@@ -33,6 +35,17 @@ class WholeNumber(click.IntRange):
         if isinstance(value, str) and ascii_int(value) is None:
             self.fail(f"{value!r} is not a whole number: the digits 0-9, at most 18 of them.", param, ctx)
         return super().convert(value, param, ctx)
+
+
+def day_of(text: str) -> date | None:
+    """A date written YYYY-MM-DD with the digits 0 to 9, or None. (date.fromisoformat
+    alone also takes 20260630 and 2026-W26-2: every command reads dates one way.)"""
+    if not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", text):
+        return None
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        return None
 
 
 def one_line_errors(command):

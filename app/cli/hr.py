@@ -16,14 +16,13 @@
 Money options are in major units of the company's currency ("1250.500" KWD).
 """
 
-from datetime import date
 from decimal import InvalidOperation
 
 import click
 from flask.cli import AppGroup
 
 from app.cli.books import books_cli
-from app.cli.common import emit, json_option, one_line_errors, shown
+from app.cli.common import day_of, emit, json_option, one_line_errors, shown
 from app.cli.provision import provision_cli
 from app.domain.access.companies import get_company, get_entity
 from app.domain.kernel.errors import NotFound, ValidationFailed
@@ -75,10 +74,10 @@ def fields_from(options, currency):
 
 
 def parse_date(text, name, errors):
-    try:
-        return date.fromisoformat(text)
-    except ValueError:
+    day = day_of(text)
+    if day is None:
         errors.append((name, "a date (YYYY-MM-DD)"))
+    return day
 
 
 company_option = click.option("--company", "company_id", default=None,

@@ -8,13 +8,12 @@ last day of the month before it (app/domain/payroll/provision.py, docs/partners/
 "A provision the books already carry"). The amount is in the entity's currency.
 """
 
-from datetime import date
 from decimal import InvalidOperation
 
 import click
 from flask.cli import AppGroup
 
-from app.cli.common import emit, json_option, one_line_errors, shown
+from app.cli.common import day_of, emit, json_option, one_line_errors, shown
 from app.domain.access.companies import get_entity
 from app.domain.kernel.errors import ValidationFailed
 from app.domain.kernel.money import example_amount, format_minor, parse_major
@@ -35,10 +34,8 @@ def provision_carried(entity_id, as_of, amount):
     entity's first run): its first run's opening then posts only HR's excess."""
     entity = get_entity(entity_id)
     errors = []
-    try:
-        day = date.fromisoformat(as_of)
-    except ValueError:
-        day = None
+    day = day_of(as_of)
+    if day is None:
         errors.append(("--as-of", "a date, YYYY-MM-DD (the last day of a month)"))
     try:
         minor = parse_major(amount, entity.currency)
