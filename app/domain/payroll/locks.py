@@ -2,7 +2,8 @@
 the run.
 
 Every move of payroll (a draft, finalize, pay, correct, delete, discard, a WPS step, the
-provision's true-up, a change to the chart of accounts or its split) locks through `hold`
+provision's true-up, a change to the chart of accounts or its split, closing or reopening
+the books, recording a provision the books already carried) locks through `hold`
 before it decides, whichever door it comes through (console, CLI, the API's sandbox
 triggers, jobs). What a move writes afterwards is its company's, entity's or run's, or
 rows only movers of that entity write (the true-up posts on the entity's latest run,

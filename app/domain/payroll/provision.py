@@ -153,10 +153,11 @@ def set_carried(entity_id: str, as_of: object, amount: object) -> Entity:
         raise ValidationFailed(Words("invalid carried provision"), errors)
     assert isinstance(as_of, date) and isinstance(amount, int)
     with write_transaction():
-        entity = Entity.get_or_none(Entity.id == entity_id)
-        if entity is None:
+        hint = Entity.get_or_none(Entity.id == entity_id)  # its company, which never changes
+        if hint is None:
             raise NotFound(Words("no legal entity %(entity)s", entity=entity_id))
-        hold(entity.company_id, entity.id)  # a finalize of its first run waits, or is waited for
+        hold(hint.company_id, hint.id)  # a finalize of its first run waits, or is waited for
+        entity = Entity.get_by_id(hint.id)  # as stored now, under the lock
         first = (PayrollRun.select().join(JournalEntry, on=(JournalEntry.run == PayrollRun.id))
                  .where(PayrollRun.entity == entity.id).order_by(JournalEntry.position).first())
         if first is not None:
@@ -170,8 +171,8 @@ def set_carried(entity_id: str, as_of: object, amount: object) -> Entity:
             raise ValidationFailed(Words("a draft is in the way"), [("as_of", Words(
                 "discard the draft %(run)s for %(month)s first: the other system paid the months to %(as_of)s",
                 run=draft.id, month=draft.payroll_month, as_of=as_of.isoformat()))])
+        Entity.update(eos_carried_minor=amount, eos_carried_as_of=as_of).where(Entity.id == entity.id).execute()
         entity.eos_carried_minor, entity.eos_carried_as_of = amount, as_of
-        entity.save()
     return entity
 
 
