@@ -10,7 +10,7 @@ from datetime import timedelta
 from flask import abort, flash, g, redirect, render_template, url_for
 from flask_babel import gettext as _
 
-from app.console.common import console_blueprint, requires, said
+from app.console.common import console_blueprint, refusal, requires, said
 from app.console.forms import CloseBooksForm, PayForm, ReopenBooksForm
 from app.domain.kernel.errors import DomainError, ValidationFailed
 from app.domain.payroll import books, drafts, moves
@@ -32,7 +32,7 @@ def pay(run_id):
     try:
         moves.mark_paid(run, runtime(), on=form.on.data)
     except DomainError as exc:
-        flash(_message(exc), "error")
+        flash(refusal(exc), "error")
     else:
         day = (form.on.data or books.today(g.company, runtime().now())).isoformat()
         flash(_("Paid what the run still owed, dated %(date)s: the payment is posted and payroll_run.paid is on its "
@@ -59,7 +59,7 @@ def close():
         except ValidationFailed as exc:
             form.through.errors = [*form.through.errors, *(said(message) for _path, message in exc.errors)]
         except DomainError as exc:
-            flash(_message(exc), "error")
+            flash(refusal(exc), "error")
             return redirect(url_for("books.closing"))
         else:
             flash(_("The books are closed through %(date)s: every entry posted from now on is dated after it.",
@@ -78,7 +78,7 @@ def reopen():
         try:
             change = books.reopen(g.company.id, form.keep_through.data, g.user.email, runtime())
         except DomainError as exc:
-            flash(_message(exc), "error")
+            flash(refusal(exc), "error")
         else:
             flash(_("Reopened: the books are closed through %(date)s.", date=change.closed_through.isoformat())
                   if change.closed_through else _("Reopened: every period is open."), "success")
@@ -93,7 +93,3 @@ def _page(close_form, reopen_form, status=200):
     return render_template("console/books.html", books=found, first_open=first_open, close_form=close_form,
                            reopen_form=reopen_form if owner else None), status
 
-
-def _message(exc):
-    errors = getattr(exc, "errors", None)
-    return "; ".join(said(message) for _path, message in errors) if errors else said(exc.message)

@@ -242,6 +242,12 @@ def _render_error(status, message):
     return render_template("console/error.html", status=status, message=message), status
 
 
+def refusal(exc: DomainError) -> str:
+    """What a refused action says on its page: each field's problem, or the refusal."""
+    errors = getattr(exc, "errors", None)
+    return "; ".join(said(message) for _path, message in errors) if errors else said(exc.message)
+
+
 def said(message: str) -> str:
     """The domain's words (a refusal, a field's problem) in the page's language: from the
     catalogs where the domain wrote them as Words; as they are (English) otherwise."""

@@ -11,7 +11,7 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 from wtforms import SelectChoice
 
-from app.console.common import console_blueprint, requires, said, sentence
+from app.console.common import console_blueprint, refusal, requires, said, sentence
 from app.console.forms import (
     EMPLOYMENT_TYPE_WORDS,
     STATUS_WORDS,
@@ -134,7 +134,7 @@ def end_employment(employee_id):
                                            reason=(form.reason.data or "").strip() or None,
                                            resigned=form.leaving.data == "resignation")
         except DomainError as exc:
-            flash(_message(exc), "error")
+            flash(refusal(exc), "error")
         else:
             day = form.termination_date.data
             flash(_("%(staff_number)s has left as of %(day)s. employee.left is on its way.",
@@ -229,10 +229,6 @@ def _form_status():
     return 422 if request.method == "POST" else 200
 
 
-def _message(exc):
-    errors = getattr(exc, "errors", None)
-    return "; ".join(said(message) for _path, message in errors) if errors else said(exc.message)
-
 
 # ---- payroll ---------------------------------------------------------------------
 
@@ -258,7 +254,7 @@ def draft_run():
             run = drafts.build_draft_run(entity, form.month.data.strftime("%Y-%m"), current,
                                                   end_of_service=current.beyond_contract)
         except DomainError as exc:
-            flash(_message(exc), "error")
+            flash(refusal(exc), "error")
         else:
             flash(_("Draft for %(month)s built. Partners see it once it is finalized.", month=run.payroll_month),
                   "success")
@@ -291,7 +287,7 @@ def map_account():
             for name, message in exc.errors:
                 getattr(form, name).errors = [*getattr(form, name).errors, said(message)]
         except DomainError as exc:
-            flash(_message(exc), "error")
+            flash(refusal(exc), "error")
         else:
             flash(_("%(key)s is now %(code)s %(name)s: entries posted from now on use it; those posted keep their "
                     "codes.", key=mapped.account.key, code=mapped.code, name=mapped.name_en), "success")
@@ -306,7 +302,7 @@ def reset_account():
     try:
         mapped = accounts.reset_mapping(g.company.id, request.form.get("key", ""), entity_id=entity_id)
     except DomainError as exc:
-        flash(_message(exc), "error")
+        flash(refusal(exc), "error")
     else:
         flash(_("%(key)s is back to %(code)s %(name)s.", key=mapped.account.key, code=mapped.code,
                 name=mapped.name_en), "success")
@@ -319,7 +315,7 @@ def split_accounts():
     try:
         by = accounts.set_split(g.company.id, request.form.get("by", ""))
     except DomainError as exc:
-        flash(_message(exc), "error")
+        flash(refusal(exc), "error")
     else:
         flash(_("Expense lines are not split.") if by == "none" else
               _("Expense lines of the journals posted from now on are split by %(split)s, never a line for fewer "
@@ -392,7 +388,7 @@ def run_action(run_id, action):
     try:
         act(run, runtime())
     except DomainError as exc:
-        flash(_message(exc), "error")
+        flash(refusal(exc), "error")
         return redirect(url_for("hr.payroll_run", run_id=run.id))
     flash(str(done), "success")
     if action in ("delete", "discard"):
@@ -424,7 +420,7 @@ def correct(run_id):
         try:
             moves.correct_run(run, changes, runtime())
         except DomainError as exc:
-            flash(_message(exc), "error")
+            flash(refusal(exc), "error")
         else:
             # English says "employee(s)" for any number; the plural forms are Arabic's.
             flash(ngettext("Corrected %(num)d employee(s): a correcting entry is posted and "

@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo
 from flask import Response, abort, flash, g, redirect, request, url_for
 from flask_babel import gettext as _
 
-from app.console.common import console_blueprint, requires, said
+from app.console.common import console_blueprint, refusal, requires
 from app.console.forms import JournalFileForm, JournalPeriodForm, options
 from app.domain.access.companies import entities_of, get_entity
 from app.domain.kernel.errors import DomainError
@@ -42,7 +42,7 @@ def period_file():
     try:
         texts = journal_file.files(journal_file.period_entries(entity, period), **_options(form))
     except DomainError as exc:
-        flash(_refusal(exc), "error")
+        flash(refusal(exc), "error")
         return redirect(url_for("hr.payroll_runs"))
     return _download(texts, f"journal-{period}-{entity.id}", form.file_format.data)
 
@@ -61,7 +61,7 @@ def run_file(run_id):
     try:
         texts = journal_file.files(posted, **_options(form))
     except DomainError as exc:
-        flash(_refusal(exc), "error")
+        flash(refusal(exc), "error")
         if run.status == "deleted":  # a deleted run has no page of its own
             return redirect(url_for("hr.payroll_runs"))
         return redirect(url_for("hr.payroll_run", run_id=run.id))
@@ -97,7 +97,3 @@ def _period_form(form):
 def _this_month():
     return runtime().now().astimezone(ZoneInfo(g.company.timezone)).date().replace(day=1)
 
-
-def _refusal(exc):
-    errors = getattr(exc, "errors", None)
-    return "; ".join(said(message) for _path, message in errors) if errors else said(exc.message)
