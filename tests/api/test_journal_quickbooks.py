@@ -98,5 +98,9 @@ def test_a_kuwaiti_entitys_fils_are_written_in_hundredths_and_each_entry_still_b
                                 "--format", "quickbooks")), "%d/%m/%Y")
     for _day, rows in entries.values():
         assert balance(rows) == 0
+    # QuickBooks reads a colon in Account Name as Parent:Sub: no default name has one
+    # (PIFSS's employer contributions among them).
+    assert "PIFSS employer contributions" in {row["Account Name"] for _day, rows in entries.values() for row in rows}
+    assert not any(":" in row["Account Name"] for _day, rows in entries.values() for row in rows)
     salaries = [row for _day, rows in entries.values() for row in rows if row["Account Name"] == "Basic salaries"]
     assert [row["Debits"] for row in salaries] == ["2222.22"]

@@ -94,12 +94,12 @@ def test_another_companys_run_is_404(client, headers, make_sandbox):
 
 
 @pytest.mark.parametrize("country, payable, expense", [
-    ("SA", ("2121", "GOSI payable"), ("5201", "Employer contributions: GOSI")),
-    ("KW", ("2122", "PIFSS payable"), ("5202", "Employer contributions: PIFSS")),
-    ("AE", ("2123", "GPSSA payable"), ("5203", "Employer contributions: GPSSA")),
-    ("QA", ("2124", "GRSIA payable"), ("5204", "Employer contributions: GRSIA")),
-    ("BH", ("2125", "SIO payable"), ("5205", "Employer contributions: SIO")),
-    ("OM", ("2126", "SPF payable"), ("5206", "Employer contributions: SPF")),
+    ("SA", ("2121", "GOSI payable"), ("5201", "GOSI employer contributions")),
+    ("KW", ("2122", "PIFSS payable"), ("5202", "PIFSS employer contributions")),
+    ("AE", ("2123", "GPSSA payable"), ("5203", "GPSSA employer contributions")),
+    ("QA", ("2124", "GRSIA payable"), ("5204", "GRSIA employer contributions")),
+    ("BH", ("2125", "SIO payable"), ("5205", "SIO employer contributions")),
+    ("OM", ("2126", "SPF payable"), ("5206", "SPF employer contributions")),
 ])
 def test_social_insurance_is_owed_to_each_countrys_agency_on_its_own_accounts(client, make_sandbox, make_key,
                                                                                country, payable, expense):

@@ -187,15 +187,15 @@ class Agency:
 
 AGENCIES = {
     "SA": Agency("GOSI", "General Organization for Social Insurance", "social_insurance_payable_gosi",
-                 ("2121", "GOSI payable"), ("5201", "Employer contributions: GOSI")),
+                 ("2121", "GOSI payable"), ("5201", "GOSI employer contributions")),
     "KW": Agency("PIFSS", "Public Institution for Social Security", "social_insurance_payable_pifss",
-                 ("2122", "PIFSS payable"), ("5202", "Employer contributions: PIFSS")),
+                 ("2122", "PIFSS payable"), ("5202", "PIFSS employer contributions")),
     "AE": Agency("GPSSA", "General Pension and Social Security Authority", "social_insurance_payable_gpssa",
-                 ("2123", "GPSSA payable"), ("5203", "Employer contributions: GPSSA")),
+                 ("2123", "GPSSA payable"), ("5203", "GPSSA employer contributions")),
     "QA": Agency("GRSIA", "General Retirement and Social Insurance Authority", "social_insurance_payable_grsia",
-                 ("2124", "GRSIA payable"), ("5204", "Employer contributions: GRSIA")),
+                 ("2124", "GRSIA payable"), ("5204", "GRSIA employer contributions")),
     "BH": Agency("SIO", "Social Insurance Organization", "social_insurance_payable_sio",
-                 ("2125", "SIO payable"), ("5205", "Employer contributions: SIO")),
+                 ("2125", "SIO payable"), ("5205", "SIO employer contributions")),
     "OM": Agency("SPF", "Social Protection Fund", "social_insurance_payable_spf",
-                 ("2126", "SPF payable"), ("5206", "Employer contributions: SPF")),
+                 ("2126", "SPF payable"), ("5206", "SPF employer contributions")),
 }

@@ -64,7 +64,7 @@ def test_a_bahrain_sio_contribution_is_an_employer_cost_owed_with_social_insuran
     components, totals = summarize([lines])
     journal = accrual_journal(components, "BH")
     assert ("5210", "End-of-service contributions", 67_200, 0) in journal
-    assert ("5205", "Employer contributions: SIO", 32_000, 0) in journal
+    assert ("5205", "SIO employer contributions", 32_000, 0) in journal
     owed = {line[0]: line[3] for line in journal if line[3]}
     # expatriate social insurance: 1% + 4% of 800,000, and the SIO contribution beside it, all owed to the SIO
     assert owed["2125"] == 8_000 + 32_000 + 67_200 and totals.employer_contributions == 32_000 + 67_200
