@@ -101,11 +101,13 @@ class JournalLineSchema(OpenSchema):
         "description": "Beyond the contract (v1.3), only on an expense line split by the company's cost centres: "
                        "`{\"department\": <name or null>}` (or `branch`); null is the unassigned group. A split "
                        "line never stands for fewer than 3 employees: smaller groups are shown unassigned, and a "
-                       "small unassigned group joins the smallest named one, shown unassigned too. The split "
-                       "lines of an account sum to what it would be whole."})
+                       "small unassigned group joins the smallest named one, shown unassigned too (only when "
+                       "fewer than 3 share the account's amount at all is it one unassigned line for them). "
+                       "The split lines of an account sum to what it would be whole."})
     employee_count = fields.Integer(metadata={
         "x-release": ADDITIONS, "description": "Beyond the contract (v1.3), only on a split line: the employees "
-                                               "it stands for (3 or more)."})
+                                               "it stands for: 3 or more, unless fewer than 3 share the "
+                                               "account's amount at all (then one unassigned line)."})
 
 
 class JournalEntrySchema(OpenSchema):

@@ -21,6 +21,7 @@ import pytest
 from app.domain.kernel.errors import Conflict
 from app.domain.payroll import accounts, journal_file
 from app.domain.payroll.ledger import Posted
+from app.models import JournalLine
 from tests.api.console import member, sign_in
 from tests.api.journal_history import history
 from tests.helpers import ok, refused
@@ -123,13 +124,27 @@ def test_more_than_300_lines_are_numbered_files_that_never_split_an_entry(run, c
         assert [archive.read(f"journal-2026-08-{books.entity.id}-xero-{n}.csv").decode() for n in (1, 2)] == texts
 
 
-def test_an_entry_xero_could_not_take_whole_is_refused(transaction, clock, runtime):
+def test_an_entry_of_more_lines_than_a_file_is_written_by_account_and_one_beyond_even_that_is_refused(
+        transaction, clock, runtime):
     books = history(clock, runtime)
     accrual = journal_file.period_entries(books.entity, "2026-07")[0]
-    # 3 x 3 lines would fit; 101 x 3 = 303 lines cannot be one journal in one file.
+    # 101 x its 3 lines = 303 lines cannot be one journal in one file: each account's
+    # lines are summed (101 x each amount), tracking left out, and it still balances.
     oversized = Posted(accrual.entry, accrual.run, accrual.lines * 101)
-    with pytest.raises(Conflict, match="PAYROLL-1 .* has 303 lines: Xero imports at most 300"):
-        journal_file.files([oversized], "xero")
+    [written] = journals_of(*journal_file.files([oversized], "xero")).values()
+    assert len(written) == len({(line.account_code, line.debit_minor > 0) for line in accrual.lines})
+    assert sum(Decimal(row["*Amount"]) for row in written) == 0
+    assert all(row["TrackingName1"] == "" for row in written)
+    expected = defaultdict(Decimal)
+    for line in accrual.lines:
+        expected[line.account_code] += Decimal(101 * (line.debit_minor - line.credit_minor)) / 100
+    assert {row["*AccountCode"]: Decimal(row["*Amount"]) for row in written} == expected
+    # 301 accounts cannot be fewer than 301 lines.
+    many = [JournalLine(account_code=f"X{n}", account_name=f"X{n}", debit_minor=100, credit_minor=0)
+            for n in range(301)] + [JournalLine(account_code="2110", account_name="Salaries payable",
+                                                debit_minor=0, credit_minor=30_100)]
+    with pytest.raises(Conflict, match="PAYROLL-1 .* has 302 lines: Xero imports at most 300"):
+        journal_file.files([Posted(accrual.entry, accrual.run, many)], "xero")
 
 
 def test_a_code_longer_than_xeros_10_characters_is_refused_naming_it_and_nothing_is_written(run, client, clock,

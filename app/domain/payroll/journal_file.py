@@ -164,25 +164,44 @@ def _csv_rows(posted: Iterable[Posted]) -> Iterable[CsvRow]:
 
 def _xero_files(posted: Iterable[Posted], tax_rate: str) -> list[list[XeroRow]]:
     """Each entry's rows, gathered into files of at most XERO_LINES_PER_FILE rows, each
-    entry whole in one (at least one file, which may hold none)."""
+    entry whole in one (at least one file, which may hold none). An entry of more lines
+    than a file holds (a split accrual of very many cost centres) is written whole by
+    account instead, without its tracking (`_by_account`); the CSV keeps its groups."""
     batches: list[list[XeroRow]] = [[]]
     for found in posted:
         entry = found.entry
-        if len(found.lines) > XERO_LINES_PER_FILE:
+        lines = list(zip(found.lines, in_two_decimals(found), strict=True))
+        if len(lines) > XERO_LINES_PER_FILE:
+            lines = _by_account(lines)
+        if len(lines) > XERO_LINES_PER_FILE:
             raise Conflict(Words("journal entry %(number)s (%(entry)s) has %(count)s lines: Xero imports at most "
                                  "%(limit)s lines a file and an entry is never split across two files, so nothing "
-                                 "was written", number=number(entry), entry=entry.id, count=len(found.lines),
+                                 "was written", number=number(entry), entry=entry.id, count=len(lines),
                                  limit=XERO_LINES_PER_FILE))
         narration = _text(f"{_memo(found)} [{number(entry)}]")  # unique: Xero groups by narration and date
         rows = [XeroRow(narration, _date(entry).strftime("%d/%m/%Y"), _text(line.account_name),
                         _text(_xero_code(line)), _text(tax_rate), _cents(debit - credit),
                         XERO_TRACKING.get(line.split_by, "") if line.split_by else "", _text(_group(line)), "", "")
-                for line, (debit, credit) in zip(found.lines, in_two_decimals(found), strict=True)
+                for line, (debit, credit) in lines
                 if debit or credit]  # a line of less than half a hundredth holds nothing there
         if len(batches[-1]) + len(rows) > XERO_LINES_PER_FILE:
             batches.append([])
         batches[-1].extend(rows)
     return batches
+
+
+def _by_account(lines: list[tuple[JournalLine, tuple[int, int]]]) -> list[tuple[JournalLine, tuple[int, int]]]:
+    """An entry's lines (with their amounts in hundredths) made one per account and side:
+    each account's lines summed, split lines no longer split. The entry still balances."""
+    merged: dict[tuple[str, str, bool], tuple[JournalLine, list[int]]] = {}
+    for line, (debit, credit) in lines:
+        key = (line.account_code, line.account_name, debit > 0)
+        whole, sums = merged.setdefault(key, (JournalLine(account_code=line.account_code,
+                                                          account_name=line.account_name,
+                                                          account_key=line.account_key), [0, 0]))
+        sums[0] += debit
+        sums[1] += credit
+    return [(whole, (sums[0], sums[1])) for whole, sums in merged.values()]
 
 
 def _quickbooks_rows(posted: Iterable[Posted], date_format: str) -> Iterable[QuickBooksRow]:

@@ -166,7 +166,8 @@ def mark_paid(run: PayrollRun, runtime: Runtime, *, on: date | None = None) -> P
                                  run=run.id, status=run.status, amount=format_minor(-due, run.currency),
                                  currency=run.currency))
         day = books.payment_day(run, on, runtime.now())
-        posting.post(run, "payment", payment_journal(due), runtime.now(), on=day)
+        posting.post(run, "payment", payment_journal(due), runtime.now(), on=day,
+                     because="what corrections added since it was paid")
         run.updated_at = to_db(runtime.now())  # partners read the new entry in the run's journal
         run.save()
         # A paid run paid again is beyond the contract's states (v1.3); without v1.3 it is
