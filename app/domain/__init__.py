@@ -1,17 +1,18 @@
 """Business rules of the Partner API, by business area.
 
 The areas depend one way: an area imports its own modules and those of the areas listed
-before it here (kernel first, the lowest), never one listed after it, and the areas of
-one line do not import one another (tests/unit/test_layers.py, DOMAIN_AREAS, holds this
-order).
+before it here (kernel first, the lowest), never one listed after it, and people and
+attendance (one rank) do not import one another (tests/unit/test_layers.py, DOMAIN_AREAS,
+holds this order).
 
     kernel         what every area shares: clock and Runtime, ids, money, errors, text,
                    the six countries' rules, the outbox of events
     access         users, companies, console sign-in, API keys, the principal of a request
     partner_safe   what partners see of every area (the API and event payloads)
     people         employees: what partners read, HR's actions, bulk tools
-    payroll        the pure rules, the runs partners read, HR's moves of a run
     attendance     storing clock events, pairing them (pure), attendance days
+    leave          the six laws' leave rules, requests, balances, what leave does to pay
+    payroll        the pure rules, the runs partners read, HR's moves of a run
     webhooks       endpoints, their URLs' safety, signing, deliveries and how they are sent
     oauth          apps, approvals, connections and their tokens (which end their endpoints)
     credentials    every credential /v1 accepts (keys, OAuth tokens), and revoking a key
