@@ -6,7 +6,7 @@ attendance (one rank) do not import one another (tests/unit/test_layers.py, DOMA
 holds this order).
 
     kernel         what every area shares: clock and Runtime, ids, money, errors, text,
-                   the six countries' rules, the outbox of events
+                   the six countries' rules, the outbox of events, the order of locks
     access         users, companies, console sign-in, API keys, the principal of a request
     partner_safe   what partners see of every area (the API and event payloads)
     people         employees: what partners read, HR's actions, bulk tools

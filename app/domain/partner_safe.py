@@ -13,7 +13,7 @@ from typing import Any
 
 from app.domain.kernel.clock import format_utc
 from app.domain.kernel.money import format_minor
-from app.models import Company, Entity, JournalEntry, JournalLine, PayrollComponent, PayrollRun
+from app.models import Company, Entity, JournalEntry, JournalLine, LeaveRequest, PayrollComponent, PayrollRun
 
 
 def _iso_date(value: date | None) -> str | None:
@@ -161,3 +161,16 @@ def _split(line: JournalLine) -> dict[str, Any]:
     """v1.3 cost centres: the group a split expense line stands for, and how many people
     (never fewer than three, app/domain/payroll/rules.py floor_groups)."""
     return {"dimensions": {line.split_by: line.split_group}, "employee_count": line.employee_count}
+
+
+# What a partner is told of a leave's type (v1.3): health and family stay in the service.
+PARTNER_LEAVE_TYPE = {"annual": "annual", "unpaid": "unpaid"}  # every other type is "other"
+
+
+def leave_form(leave: LeaveRequest) -> dict[str, Any]:
+    """A leave as partners see it (v1.3): its type only as `annual`, `unpaid` or `other`
+    (sick leave, maternity and the other kinds that tell of health or family never leave
+    the service), and never HR's note."""
+    return {"id": leave.id, "employee_id": leave.employee_id, "type": PARTNER_LEAVE_TYPE.get(leave.type, "other"),
+            "status": leave.status, "start_date": leave.start_date.isoformat(), "end_date": leave.end_date.isoformat(),
+            "days": leave.days, "updated_at": format_utc(leave.updated_at)}

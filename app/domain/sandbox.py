@@ -25,10 +25,10 @@ from app.domain.kernel.clock import Clock, to_db
 from app.domain.kernel.countries import EXPATRIATE_POOLS, Country, get_country
 from app.domain.kernel.errors import Conflict, ValidationFailed, Words
 from app.domain.kernel.ids import new_id
+from app.domain.kernel.locks import hold
 from app.domain.kernel.money import minor_digits
 from app.domain.kernel.runtime import Runtime
 from app.domain.payroll.drafts import build_draft_run
-from app.domain.payroll.locks import hold
 from app.domain.payroll.moves import correct_run, delete_run, finalize_run, mark_paid, set_wps_status
 from app.domain.people.actions import announce, end_employment, hire, update_employee
 from app.models import Branch, Company, Employee, Entity, PayrollLine, PayrollRun, User
@@ -259,7 +259,7 @@ def trigger(company: Company, event_type: str, runtime: Runtime) -> str:
     partner developer can get any webhook on demand. Returns what was done, in words.
 
     The action is chosen and done under the company's lock, the first lock of every
-    payroll move (app/domain/payroll/locks.py): triggers of one sandbox at once take
+    payroll move (app/domain/kernel/locks.py): triggers of one sandbox at once take
     turns, each choosing its employee, staff number or run after the one before it has
     committed, so none is refused for what another did."""
     if not company.sandbox:

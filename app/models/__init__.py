@@ -7,6 +7,7 @@ from app.models.employees import Employee
 from app.models.events import EmployeeAnnouncement, OutboxEvent
 from app.models.idempotency import IdempotencyKey
 from app.models.keys import ApiKey, CredentialsVersion
+from app.models.leave import LeaveProvisionBalance, LeaveRequest, PayrollLeave
 from app.models.oauth import OAuthApp, OAuthCode, OAuthConnection, OAuthToken
 from app.models.payroll import (
     AccountMapping,
@@ -28,7 +29,8 @@ ALL_MODELS = (
     PayrollComponent, PayrollMember, JournalEntry, JournalLine, AccountMapping, BooksClosing, ApiKey, OutboxEvent,
     EmployeeAnnouncement,
     AttendanceEvent, IdentityLink, AttendanceDay, ConsoleSession, PasswordReset, WebhookEndpoint, WebhookDelivery,
-    OAuthApp, OAuthConnection, OAuthCode, OAuthToken, IdempotencyKey, CredentialsVersion,
+    OAuthApp, OAuthConnection, OAuthCode, OAuthToken, IdempotencyKey, CredentialsVersion, LeaveRequest, PayrollLeave,
+    LeaveProvisionBalance,
 )
 
 __all__ = [
@@ -36,7 +38,8 @@ __all__ = [
     "Company",
     "ConsoleSession", "CredentialsVersion",
     "Employee", "EmployeeAnnouncement", "EndOfServiceBalance", "Entity", "IdempotencyKey", "IdentityLink",
-    "JournalEntry", "JournalLine", "Membership",
+    "JournalEntry", "JournalLine", "LeaveProvisionBalance", "LeaveRequest", "Membership",
     "OAuthApp", "OAuthCode", "OAuthConnection", "OAuthToken", "OutboxEvent", "PasswordReset", "PayrollComponent",
-    "PayrollLine", "PayrollMember", "PayrollRun", "User", "WebhookDelivery", "WebhookEndpoint", "db", "make_database",
+    "PayrollLeave", "PayrollLine", "PayrollMember", "PayrollRun", "User", "WebhookDelivery", "WebhookEndpoint", "db",
+    "make_database",
 ]

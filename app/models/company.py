@@ -27,6 +27,12 @@ class Company(BaseModel):
     journal_split = pw.CharField(max_length=16, default="none")  # cost centres: none, department, branch (v1.3)
     # No journal entry is dated on or before this date (issue 47; BooksClosing is its log).
     books_closed_through = pw.DateField(null=True)
+    # Leave where the law leaves the choice to the contract (app/domain/leave/law.py): more
+    # annual days a year than the law's (None: the law's), a cap on the days carried into
+    # the next leave year (None: all carried), and whether annual leave may go below zero.
+    leave_annual_days = pw.IntegerField(null=True)
+    leave_carry_over_days = pw.IntegerField(null=True)
+    leave_negative_allowed = pw.BooleanField(default=False)
     # The user a sandbox was made for; unique, so each user has at most one sandbox.
     sandbox_owner = pw.ForeignKeyField(User, null=True, unique=True, backref="sandboxes")
     sandbox_owner_id: str | None

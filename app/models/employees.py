@@ -23,6 +23,9 @@ class Employee(BaseModel):
     job_title = pw.CharField(max_length=200, null=True)
     department = pw.CharField(max_length=200, null=True)
     status = pw.CharField(max_length=16)  # active, on_leave, suspended, left
+    # The approved leave that made the status `on_leave` (app/domain/leave/status.py); None
+    # when HR set the status: only leave's own `on_leave` ends with the leave.
+    on_leave_by = pw.CharField(max_length=40, null=True)
     employment_type = pw.CharField(max_length=16)  # full_time, part_time, contract
     country = pw.CharField(max_length=2)
     contact_email = pw.CharField(max_length=254, null=True)

@@ -1,6 +1,6 @@
 """Paying what a run owes, and closing the books, at the same time as other moves (issue
 47 parts 3 and 4). What is owed is read under the run's lock, and the closed date under
-the company's lock (app/domain/payroll/locks.py), so:
+the company's lock (app/domain/kernel/locks.py), so:
 
 - two pays at once of what a correction left owing: one pays it, the other is refused as
   a later click would be (it owes nothing then);

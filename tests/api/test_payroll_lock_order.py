@@ -1,5 +1,5 @@
 """Every pair of payroll moves at once, on two runs of one entity and on runs of two
-entities of one company, never deadlocks (issue 46 part 1; app/domain/payroll/locks.py):
+entities of one company, never deadlocks (issue 46 part 1; app/domain/kernel/locks.py):
 each move is done once or refused as a later click would be (409), never a 500.
 
 PostgreSQL is where this matters (row locks); SQLite, one writer at a time, must hold too.

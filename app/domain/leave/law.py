@@ -18,8 +18,7 @@ from fractions import Fraction
 from typing import Literal
 
 TYPES = ("annual", "sick", "unpaid", "maternity", "hajj", "bereavement", "marriage", "other")
-# What a partner is told of a leave's type (Contract beyond, v1.3): health and family stay here.
-PARTNER_TYPE = {"annual": "annual", "unpaid": "unpaid"}  # every other type is "other"
+# Partners are told `annual`, `unpaid` or `other` (partner_safe.leave_form).
 
 FULL, THREE_QUARTERS, HALF, QUARTER, NONE = Fraction(1), Fraction(3, 4), Fraction(1, 2), Fraction(1, 4), Fraction(0)
 
@@ -59,6 +58,7 @@ class LeaveLaw:
     kinds: dict[str, Kind] = field(default_factory=dict)
     annual_days_later: int | None = None  # a year's annual leave from `later_after_years` of service
     later_after_years: int = 0
+    first_year_days: int | None = None  # a year's rate earned within the first year (UAE: 2 days a month)
 
     def annual_days_in_year(self, service_year: int, company_days: int | None = None) -> int:
         """Days of annual leave earned over the service year `service_year` (0: the first),
@@ -93,7 +93,8 @@ LAWS = {
     "AE": LeaveLaw(
         country="AE", law="Federal Decree-Law 33 of 2021 on the Regulation of Labour Relations",
         annual_days=30, annual_article="art. 29(1): 30 days a year; 2 days a month after six months in the first year",
-        counted_in="calendar", qualifying_months=6, leave_wage="basic", day_of_month=Fraction(365, 12),
+        counted_in="calendar", qualifying_months=6, first_year_days=24, leave_wage="basic",
+        day_of_month=Fraction(365, 12),
         encashment_article="art. 29(9): the basic wage for the days of leave due on leaving",
         unpaid_service_days=0,
         unpaid_article="art. 51(8): days of unpaid absence are not counted in the period of service",

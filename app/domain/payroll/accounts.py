@@ -18,8 +18,8 @@ from typing import Any
 from app.domain.kernel.clock import Clock, to_db
 from app.domain.kernel.countries import AGENCIES
 from app.domain.kernel.errors import NotFound, ValidationFailed, Words
+from app.domain.kernel.locks import hold
 from app.domain.kernel.text import line_problem
-from app.domain.payroll.locks import hold
 from app.models import AccountMapping, Company, Entity
 from app.models.base import write_transaction
 

@@ -31,7 +31,7 @@ from app.domain.access.signin import normalize_email
 from app.domain.access.users import owners_of
 from app.domain.kernel.clock import Clock, to_db
 from app.domain.kernel.errors import Conflict, NotFound, ValidationFailed, Words
-from app.domain.payroll.locks import hold
+from app.domain.kernel.locks import hold
 from app.models import BooksClosing, Company, JournalEntry, PayrollRun
 from app.models.base import write_transaction
 

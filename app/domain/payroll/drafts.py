@@ -11,6 +11,7 @@ from calendar import monthrange
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
+from decimal import Decimal
 from fractions import Fraction
 
 from peewee import JOIN
@@ -19,9 +20,13 @@ from app.domain.kernel.clock import Clock, to_db
 from app.domain.kernel.countries import Country, get_country
 from app.domain.kernel.errors import Conflict, NotFound, ValidationFailed, Words
 from app.domain.kernel.ids import new_id
+from app.domain.kernel.locks import hold
 from app.domain.kernel.text import ascii_int
+from app.domain.leave.balances import approved_leave, unpaid_spans
+from app.domain.leave.days import excluded_spans
+from app.domain.leave.law import LAWS
+from app.domain.leave.pay import Leave, Segment, segments
 from app.domain.payroll.end_of_service import Reason, Service, liability, owed, provision_lines, sio_contribution
-from app.domain.payroll.locks import hold
 from app.domain.payroll.rules import (
     COMPONENTS,
     DEDUCTION,
@@ -36,7 +41,16 @@ from app.domain.payroll.rules import (
     pro_rata,
     summarize,
 )
-from app.models import Branch, Employee, EndOfServiceBalance, Entity, PayrollComponent, PayrollLine, PayrollRun
+from app.models import (
+    Branch,
+    Employee,
+    EndOfServiceBalance,
+    Entity,
+    PayrollComponent,
+    PayrollLeave,
+    PayrollLine,
+    PayrollRun,
+)
 from app.models.base import row_of, tuple_rows, write_transaction
 
 
@@ -111,13 +125,21 @@ def build_draft_run(entity: Entity, payroll_month: str, clock: Clock, *, end_of_
             (Employee.status != "left") | (Employee.termination_date >= month_start),
         ).order_by(Employee.created_at, Employee.id)
     )
-    lines = {employee.id: lines_for(employee, pay_of(employee), country, payroll_month, sio=end_of_service)
+    # Approved leave that may touch the month's pay: a sick leave a year back moves this
+    # month's sick days down the tiers (app/domain/leave/pay.py).
+    leave = approved_leave(entity_id=entity.id, since=month_start - timedelta(days=366))
+    lines = {employee.id: lines_for(employee, pay_of(employee), country, payroll_month, sio=end_of_service,
+                                    leave=leave.get(employee.id, ()))
              for employee in paid}
+    effects = [row for employee in paid
+               for row in leave_effects(employee, pay_of(employee), country.code, payroll_month,
+                                        leave.get(employee.id, ()))]
     # Whoever's last day falls in the month (left already, or leaving later this month: HR
     # runs payroll before the month ends) is settled in this run, their final settlement.
     staying = [employee for employee in paid if employee.termination_date is None
                or employee.termination_date > month_end]
-    balances, opening = _end_of_service(entity, payroll_month, staying, lines) if end_of_service else ({}, 0)
+    balances, opening = (_end_of_service(entity, payroll_month, staying, lines, leave) if end_of_service
+                         else ({}, 0))
     components, totals = summarize(lines.values())
     now = to_db(clock.now())
     with write_transaction():
@@ -143,6 +165,8 @@ def build_draft_run(entity: Entity, payroll_month: str, clock: Clock, *, end_of_
         )
         store_lines(run, lines)
         store_components(run, components)
+        if effects:
+            PayrollLeave.insert_many([{"run": run.id, **row} for row in effects]).execute()
         if balances:
             EndOfServiceBalance.insert_many([
                 {"run": run.id, "employee": employee_id, "booked_minor": held.booked, "balance_minor": held.balance,
@@ -171,9 +195,12 @@ def _check_month(payroll_month: object) -> None:
             "a month YYYY-MM (the month 01 to 12), written with the digits 0 to 9 (e.g. 2026-11)"))])
 
 
-def service_of(employee: Employee, pay: Pay, country_code: str) -> Service:
+def service_of(employee: Employee, pay: Pay, country_code: str, leave: Sequence[Leave] = ()) -> Service:
+    """What the end-of-service rules need of `employee`: their `leave` (approved, any
+    time) takes the unpaid days the law does not count out of their service."""
     return Service(country_code, employee.hire_date, pay.is_national, pay.basic,
-                   pay.housing + pay.transport + pay.other_allowance)
+                   pay.housing + pay.transport + pay.other_allowance,
+                   tuple(excluded_spans(LAWS[country_code], unpaid_spans(leave))))
 
 
 @dataclass(frozen=True)
@@ -187,7 +214,8 @@ class Carried:
 
 
 def _end_of_service(entity: Entity, payroll_month: str, employees: Sequence[Employee],
-                    lines: dict[str, dict[str, int]]) -> tuple[dict[str, Carried], int]:
+                    lines: dict[str, dict[str, int]],
+                    leave: dict[str, list[Leave]]) -> tuple[dict[str, Carried], int]:
     """Add each employee's end-of-service lines to `lines` (app/domain/payroll/end_of_service.py):
     those paid move the provision the books carry for them to what they have earned at
     the month's end; a leaver not yet settled is paid what the law owes (by how they
@@ -218,7 +246,7 @@ def _end_of_service(entity: Entity, payroll_month: str, employees: Sequence[Empl
         return earned_before, earned_before
 
     for employee in employees:
-        service = service_of(employee, pay_of(employee), entity.country)
+        service = service_of(employee, pay_of(employee), entity.country, leave.get(employee.id, ()))
         held, opening = bring(employee, service)
         earned = liability(service, month_end)
         lines[employee.id].update(provision_lines(held, earned))
@@ -228,7 +256,7 @@ def _end_of_service(entity: Entity, payroll_month: str, employees: Sequence[Empl
     leavers = Employee.select().where(Employee.entity == entity, Employee.termination_date <= month_end,
                                       (Employee.termination_date >= month_start) | Employee.id.in_(list(booked)))
     for employee in leavers:
-        service = service_of(employee, pay_of(employee), entity.country)
+        service = service_of(employee, pay_of(employee), entity.country, leave.get(employee.id, ()))
         held, opening = bring(employee, service)
         last_day = employee.termination_date
         assert last_day is not None  # the query's `termination_date <= month_end` holds for no NULL
@@ -243,22 +271,66 @@ def _end_of_service(entity: Entity, payroll_month: str, employees: Sequence[Empl
 
 
 def lines_for(employee: Employee, pay: Pay, country: Country, payroll_month: str, *, sio: bool = True,
-              as_paid: bool = False) -> dict[str, int]:
+              as_paid: bool = False, leave: Sequence[Leave] = ()) -> dict[str, int]:
     """One employee's lines for a month: `pay` (monthly terms) by the country's rules for
-    the days they were employed in it, and (`sio`, v1.3) in Bahrain the SIO end-of-service
+    the days they were employed in it and paid for (`share_of`: less what their approved
+    `leave` does not pay), and (`sio`, v1.3) in Bahrain the SIO end-of-service
     contribution of an expatriate (end_of_service.py). `as_paid`: `pay` is already what
     the month pays (a correction states the month's amounts)."""
-    share = share_of(employee, country.code, payroll_month)
+    share = share_of(employee, country.code, payroll_month, leave)
     earned, monthly = (pay, monthly_terms(pay, share)) if as_paid else (pro_rata(pay, share), pay)
     if not sio:
         return employee_lines(earned, country)
     month_start = month_bounds(payroll_month)[0]
     return employee_lines(earned, country,
-                          sio=sio_contribution(service_of(employee, monthly, country.code), month_start))
+                          sio=sio_contribution(service_of(employee, monthly, country.code, leave), month_start))
 
 
-def share_of(employee: Employee, country_code: str, payroll_month: str) -> Fraction:
-    return employed_share(country_code, *month_bounds(payroll_month), employee.hire_date, employee.termination_date)
+def share_of(employee: Employee, country_code: str, payroll_month: str, leave: Sequence[Leave] = ()) -> Fraction:
+    """The part of the month's pay `employee` is paid: the days employed in it
+    (`rules.employed_share`) less, for each run of days of `leave` paid at a share of the
+    wage, those days (counted by the same rule) times the share not paid."""
+    return _paid_share(employee, country_code, payroll_month, leave)[0]
+
+
+def _paid_share(employee: Employee, country_code: str, payroll_month: str,
+                leave: Sequence[Leave]) -> tuple[Fraction, list[tuple[Segment, Fraction]]]:
+    """(share_of, [(each run of leave days in the month, the share of the month's pay it
+    takes off)])."""
+    month_start, month_end = month_bounds(payroll_month)
+    employed = employed_share(country_code, month_start, month_end, employee.hire_date, employee.termination_date)
+    off = [(segment, employed_share(country_code, month_start, month_end, segment.first, segment.last)
+            * (1 - segment.paid))
+           for segment in segments(country_code, employee.hire_date, leave, month_start, month_end)]
+    return max(employed - sum(share for _, share in off), Fraction(0)), off
+
+
+def leave_effects(employee: Employee, pay: Pay, country_code: str, payroll_month: str,
+                  leave: Sequence[Leave]) -> list[dict[str, object]]:
+    """What each leave did to `employee`'s pay of the month (PayrollLeave's fields but
+    the run), one row per leave and share paid: its days, and the earnings they took
+    off, which add up to the difference leave made to the month's earnings (to the
+    minor unit; a rounding difference goes to the last row that took anything)."""
+    share, off = _paid_share(employee, country_code, payroll_month, leave)
+    if not off:
+        return []
+    month_start, month_end = month_bounds(payroll_month)
+    employed = employed_share(country_code, month_start, month_end, employee.hire_date, employee.termination_date)
+    total = (sum(getattr(pro_rata(pay, employed), name) for name in EARNINGS)
+             - sum(getattr(pro_rata(pay, share), name) for name in EARNINGS))
+    monthly = sum(getattr(pay, name) for name in EARNINGS)
+    days: dict[tuple[Leave, Fraction], int] = {}
+    exact: dict[tuple[Leave, Fraction], Fraction] = {}
+    for segment, taken in off:
+        key = (segment.leave, segment.paid)
+        days[key] = days.get(key, 0) + segment.days
+        exact[key] = exact.get(key, Fraction(0)) + monthly * taken
+    reductions = {key: round(amount) for key, amount in exact.items()}
+    last = [key for key, amount in reductions.items() if amount] or list(reductions)
+    reductions[last[-1]] += total - sum(reductions.values())
+    return [{"employee": employee.id, "leave": row.id, "type": row.type, "days": days[(row, paid)],
+             "paid_percent": Decimal(paid.numerator * 100) / paid.denominator,
+             "reduction_minor": reductions[(row, paid)]} for row, paid in days]
 
 
 def hr_runs(company_id: str, limit: int = 120) -> list[PayrollRun]:

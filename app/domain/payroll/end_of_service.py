@@ -28,10 +28,11 @@ whole year a day before its anniversary's eve. The provision at a date is at the
 that day, so that day is served too; where a law changes on a date, the day before is
 the old law's last. docs/reference/end-of-service-sources.md lists the sources.
 
-Wages are the current monthly terms (the law's "last wage"). The model keeps no unpaid
-periods, so none is deducted. The rules, with the articles they come from (read in the
-laws' published English texts; where readings differ, the one Gulf payroll accountants
-use, as said):
+Wages are the current monthly terms (the law's "last wage"). Unpaid leave the law takes
+out of service (app/domain/leave/law.py, `unpaid_service_days`: the UAE's art. 51, Saudi
+Arabia's art. 116) is left out of the days served (`Service.excluded`). The rules, with
+the articles they come from (read in the laws' published English texts; where readings
+differ, the one Gulf payroll accountants use, as said):
 
 - Saudi Arabia, Labor Law (Royal Decree M/51 of 1426H) art. 84: half a month's wage
   for each of the first five years, a month's wage for each year after; "wage" is the
@@ -79,6 +80,8 @@ from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from typing import Literal
 
+from app.domain.leave.days import Span, served_days
+
 Reason = Literal["termination", "resignation"]
 BAHRAIN_SIO_FROM = date(2024, 3, 1)  # Edict 109 of 2023 in force
 OMAN_LAW_OF_2023_FROM = date(2023, 7, 26)  # Royal Decree 53/2023 in force
@@ -96,6 +99,7 @@ class Service:
     is_national: bool
     basic: int
     allowances: int = 0
+    excluded: tuple[Span, ...] = ()  # days of unpaid leave the law does not count as service
 
     @property
     def wage(self) -> int:
@@ -128,7 +132,7 @@ def _full(service: Service, years: Fraction, *, from_the_first_day: bool = False
     paid on leaving keeps the law's year."""
     country = service.country
     if country == "OM" and not service.is_national:
-        before = min(years, years_served(service.hire_date, OMAN_LAW_OF_2023_FROM - DAY))  # the old law's days
+        before = min(years, served(service, OMAN_LAW_OF_2023_FROM - DAY))  # the old law's days
         return service.basic * (_tiers(before, 3, Fraction(1, 2), Fraction(1)) + (years - before))
     if country == "SA":
         return service.wage * _tiers(years, 5, Fraction(1, 2), Fraction(1))
@@ -150,13 +154,19 @@ def _full(service: Service, years: Fraction, *, from_the_first_day: bool = False
     raise ValueError(f"no end-of-service rule for country {country!r}")
 
 
+def served(service: Service, through: date) -> Fraction:
+    """Years of service to the end of `through` (`years_served`), less unpaid leave the
+    law does not count (`Service.excluded`)."""
+    return Fraction(served_days(service.hire_date, through, service.excluded), DAYS_A_YEAR)
+
+
 def _booked_years(service: Service, at: date) -> Fraction:
     """The years served to the end of `at` whose benefit the employer's own books carry:
     in Bahrain, those to 29 February 2024, before the SIO took the benefit over;
     elsewhere all of them."""
     if service.country == "BH":
-        return years_served(service.hire_date, min(at, BAHRAIN_SIO_FROM - DAY))
-    return years_served(service.hire_date, at)
+        return served(service, min(at, BAHRAIN_SIO_FROM - DAY))
+    return served(service, at)
 
 
 def liability(service: Service, at: date) -> int:
@@ -188,7 +198,7 @@ def owed(service: Service, end: date, reason: Reason) -> int:
     (In Bahrain, the benefit of service from March 2024 is the SIO's to pay.)"""
     full = _full(service, _booked_years(service, end))
     if reason == "resignation":
-        full *= resignation_share(service.country, years_served(service.hire_date, end))
+        full *= resignation_share(service.country, served(service, end))
     return _minor(full)
 
 
@@ -199,7 +209,7 @@ def sio_contribution(service: Service, month_start: date) -> int:
     service are complete at the month's start (served to its eve)."""
     if service.country != "BH" or service.is_national or month_start < BAHRAIN_SIO_FROM:
         return 0
-    complete = years_served(service.hire_date, month_start - DAY) >= 3
+    complete = served(service, month_start - DAY) >= 3
     rate = Fraction(84, 1000) if complete else Fraction(42, 1000)
     return _minor(service.wage * rate)
 

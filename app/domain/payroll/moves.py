@@ -25,14 +25,16 @@ Drafting is drafts.py's.
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, timedelta
 
 from app.domain.kernel import events
 from app.domain.kernel.clock import to_db
 from app.domain.kernel.countries import get_country
 from app.domain.kernel.errors import Conflict, NotFound, ValidationFailed, Words
+from app.domain.kernel.locks import hold
 from app.domain.kernel.money import MAX_AMOUNT_MINOR, format_minor
 from app.domain.kernel.runtime import Runtime
+from app.domain.leave.balances import approved_leave
 from app.domain.partner_safe import payroll_run_summary
 from app.domain.payroll import books, centres, posting, provision
 from app.domain.payroll.drafts import (
@@ -47,7 +49,6 @@ from app.domain.payroll.drafts import (
     totals_fields,
 )
 from app.domain.payroll.end_of_service import liability, provision_lines
-from app.domain.payroll.locks import hold
 from app.domain.payroll.rules import (
     SALARIES_PAYABLE,
     Line,
@@ -223,6 +224,7 @@ def _correct(run: PayrollRun, earnings_by_employee: dict[str, dict[str, int]],
     eos = {row.employee_id: row for row in EndOfServiceBalance.select().where(EndOfServiceBalance.run == run)}
     employees = {e.id: e for e in Employee.select().where(Employee.id.in_(list(earnings_by_employee)),
                                                           Employee.entity == run.entity_id)}
+    leave = approved_leave(employees, since=month_bounds(run.payroll_month)[0] - timedelta(days=366))
     errors: list[tuple[str, str]] = []
     for employee_id, earnings in earnings_by_employee.items():
         employee = employees.get(employee_id)
@@ -246,11 +248,14 @@ def _correct(run: PayrollRun, earnings_by_employee: dict[str, dict[str, int]],
         paid = Pay(**{k: earnings.get(k, current.get(k, 0)) for k in ("basic", "housing", "transport",
                                                                         "other_allowance")},
                    is_national=employee.is_national)
-        lines[employee_id] = lines_for(employee, paid, country, run.payroll_month, sio=bool(eos), as_paid=True)
+        lines[employee_id] = lines_for(employee, paid, country, run.payroll_month, sio=bool(eos), as_paid=True,
+                                       leave=leave.get(employee_id, ()))
         carried = eos.get(employee_id)
         if carried is not None:  # the provision follows the corrected wage (the month's terms)
-            monthly = monthly_terms(paid, share_of(employee, country.code, run.payroll_month))
-            earned = liability(service_of(employee, monthly, run.country), month_bounds(run.payroll_month)[1])
+            monthly = monthly_terms(paid, share_of(employee, country.code, run.payroll_month,
+                                                   leave.get(employee_id, ())))
+            earned = liability(service_of(employee, monthly, run.country, leave.get(employee_id, ())),
+                               month_bounds(run.payroll_month)[1])
             lines[employee_id].update(provision_lines(carried.booked_minor, earned))
             carried.balance_minor = earned
     if errors:

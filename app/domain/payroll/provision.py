@@ -31,8 +31,8 @@ from datetime import date, timedelta
 from peewee import fn
 
 from app.domain.kernel.errors import NotFound, ValidationFailed, Words
+from app.domain.kernel.locks import hold
 from app.domain.kernel.money import MAX_AMOUNT_MINOR, format_minor
-from app.domain.payroll.locks import hold
 from app.domain.payroll.rules import EOS_EXPENSE, EOS_PROVISION, OPENING_EQUITY, Line, difference_journal
 from app.models import EndOfServiceBalance, Entity, JournalEntry, JournalLine, PayrollRun
 from app.models.base import first_tuple, tuple_rows, write_transaction

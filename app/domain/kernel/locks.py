@@ -1,5 +1,5 @@
-"""The one order in which payroll takes its locks: the company, then the legal entity, then
-the run.
+"""The one order in which payroll and leave take their locks: the company, then the legal
+entity, then the run (payroll) or the employee (leave, app/domain/leave/requests.py).
 
 Every move of payroll (a draft, finalize, pay, correct, delete, discard, a WPS step, the
 provision's true-up, a change to the chart of accounts or its split, closing or reopening

@@ -1,0 +1,115 @@
+"""An employee's annual leave as of any date: accrued, taken, planned, balance.
+
+`accrued` is what the law owes to the end of the day (`days.Accrual.accrued`: earned
+day by day, nothing before the qualifying service), less what a company's carry-over
+cap forfeited at the end of each leave year; `taken` the approved annual days on or
+before the day; `planned` the approved annual days after it; `balance` accrued less
+taken. A day ahead is projected: service to it, and the leave approved until then.
+"""
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import date
+from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
+
+from app.domain.leave.days import Accrual, Span, counts, each_day, excluded_spans
+from app.domain.leave.law import LAWS
+from app.domain.leave.pay import Leave
+from app.models import Company, Employee, LeaveRequest
+
+# What a status of a leave means for balances and pay: approved leave is taken or planned.
+LIVE = ("requested", "approved")
+
+
+@dataclass(frozen=True)
+class Balance:
+    employee_id: str
+    as_of: date
+    accrued: Fraction
+    taken: int
+    planned: int
+    forfeited: Fraction = Fraction(0)
+
+    @property
+    def balance(self) -> Fraction:
+        return self.accrued - self.taken
+
+    def as_dict(self) -> dict[str, object]:
+        return {"employee_id": self.employee_id, "type": "annual", "as_of": self.as_of.isoformat(),
+                "accrued_days": in_days(self.accrued), "taken_days": self.taken, "planned_days": self.planned,
+                "balance_days": in_days(self.balance), "forfeited_days": in_days(self.forfeited)}
+
+
+def in_days(days: Fraction | int) -> float:
+    """Days to two decimals, half up (what people read; the provision keeps them exact)."""
+    exact = Fraction(days)
+    return float((Decimal(exact.numerator) / Decimal(exact.denominator)).quantize(Decimal("0.01"),
+                                                                                rounding=ROUND_HALF_UP))
+
+
+def accrual_of(employee: Employee, company: Company, unpaid: Iterable[Span]) -> Accrual:
+    law = LAWS[employee.country]
+    return Accrual(law, employee.hire_date, company.leave_annual_days, tuple(excluded_spans(law, unpaid)))
+
+
+def annual_days_through(law_country: str, counted_in: str, spans: Iterable[Span], through: date) -> int:
+    """Annual leave days of `spans` on or before `through`."""
+    return sum(1 for first, last in spans for day in each_day(first, min(last, through))
+               if counts(law_country, "annual", counted_in, day))
+
+
+def compute(employee: Employee, company: Company, leave: Iterable[LeaveRequest], as_of: date,
+            *, extra: Span | None = None) -> Balance:
+    """The balance of `employee` as of the end of `as_of` from their `leave` (any
+    statuses; approved ones count), and `extra`, an annual leave not yet approved (the
+    one asked for, to check it fits). Pure once the rows are read."""
+    leave = [row for row in leave if row.status == "approved"]
+    unpaid = [(row.start_date, row.end_date) for row in leave if row.type == "unpaid"]
+    accrual = accrual_of(employee, company, unpaid)
+    annual = [(row.start_date, row.end_date) for row in leave if row.type == "annual"]
+    if extra is not None:
+        annual.append(extra)
+    law = accrual.law
+    cap = company.leave_carry_over_days
+    forfeited = Fraction(0)
+    if cap is not None:
+        for year_end in accrual.anniversaries(as_of):
+            left = accrual.accrued(year_end) - forfeited - annual_days_through(law.country, law.counted_in, annual,
+                                                                             year_end)
+            forfeited += max(left - cap, Fraction(0))
+    taken = annual_days_through(law.country, law.counted_in, annual, as_of)
+    total = annual_days_through(law.country, law.counted_in, annual, date.max)
+    return Balance(employee.id, as_of, accrual.accrued(as_of) - forfeited, taken, total - taken, forfeited)
+
+
+def leave_of(employee_id: str) -> list[LeaveRequest]:
+    return list(LeaveRequest.select().where(LeaveRequest.employee == employee_id,
+                                            LeaveRequest.status.in_(LIVE)).order_by(LeaveRequest.start_date))
+
+
+def balance_of(employee: Employee, as_of: date) -> Balance:
+    """`employee`'s annual leave as of the end of `as_of`."""
+    return compute(employee, Company.get_by_id(employee.company_id), leave_of(employee.id), as_of)
+
+
+def approved_leave(employee_ids: Iterable[str] | None = None, *, entity_id: str | None = None,
+                   since: date = date.min) -> dict[str, list[Leave]]:
+    """{employee id: their approved leave, by first day} for the employees named (or every
+    employee of `entity_id`): each leave that ends on or after `since`, and every unpaid
+    leave whenever it was (it may shorten service, days.excluded_spans)."""
+    query = LeaveRequest.select(LeaveRequest.id, LeaveRequest.employee, LeaveRequest.type, LeaveRequest.start_date,
+                                LeaveRequest.end_date).where(
+        LeaveRequest.status == "approved", (LeaveRequest.end_date >= since) | (LeaveRequest.type == "unpaid"))
+    if employee_ids is not None:
+        query = query.where(LeaveRequest.employee.in_(list(employee_ids)))
+    if entity_id is not None:
+        query = query.join(Employee).where(Employee.entity == entity_id)
+    out: dict[str, list[Leave]] = {}
+    for row in query.order_by(LeaveRequest.start_date, LeaveRequest.id):
+        out.setdefault(row.employee_id, []).append(Leave(row.id, row.type, row.start_date, row.end_date))
+    return out
+
+
+def unpaid_spans(leave: Iterable[Leave]) -> list[Span]:
+    return [(row.start, row.end) for row in leave if row.type == "unpaid"]

@@ -1,0 +1,108 @@
+"""Counting leave days, and the annual leave a span of service earns (pure; no I/O).
+
+A leave's days are counted as its type is (law.py): annual leave in the law's days
+(calendar, or working days leaving out the country's weekend), every other type in
+calendar days. Service for leave is counted in days from the hire date, both ends in,
+less the days of unpaid leave the law takes out of service; each 365 days served is a
+year, and a year's rate (`LeaveLaw.annual_days_in_year`) is earned day by day over it.
+"""
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from datetime import date, timedelta
+from fractions import Fraction
+
+from dateutil.relativedelta import relativedelta
+
+from app.domain.kernel.countries import COUNTRIES
+from app.domain.leave.law import LeaveLaw
+
+DAY = timedelta(days=1)
+DAYS_A_YEAR = 365
+Span = tuple[date, date]  # first and last day, both in
+
+
+def each_day(first: date, last: date) -> Iterator[date]:
+    day = first
+    while day <= last:
+        yield day
+        day += DAY
+
+
+def counts(country: str, leave_type: str, counted_in: str, day: date) -> bool:
+    """Whether `day` is a day of leave of `leave_type` (annual leave in working days
+    leaves out the country's weekend)."""
+    return not (leave_type == "annual" and counted_in == "working"
+                and day.isoweekday() in COUNTRIES[country].weekend)
+
+
+def leave_days(law: LeaveLaw, leave_type: str, first: date, last: date) -> int:
+    """The days a leave from `first` to `last` counts."""
+    if leave_type != "annual" or law.counted_in == "calendar":
+        return max((last - first).days + 1, 0)
+    return sum(1 for day in each_day(first, last) if counts(law.country, leave_type, law.counted_in, day))
+
+
+def overlap(span: Span, first: date, last: date) -> int:
+    """Calendar days of `span` within `first`..`last`."""
+    return max((min(span[1], last) - max(span[0], first)).days + 1, 0)
+
+
+def excluded_spans(law: LeaveLaw, unpaid: Iterable[Span]) -> list[Span]:
+    """The parts of unpaid leaves (`unpaid`: first, last) the law takes out of service:
+    each leave's days after its first `law.unpaid_service_days` (None: none)."""
+    if law.unpaid_service_days is None:
+        return []
+    out = []
+    for first, last in unpaid:
+        start = first + timedelta(days=law.unpaid_service_days)
+        if start <= last:
+            out.append((start, last))
+    return out
+
+
+def served_days(hire: date, through: date, excluded: Iterable[Span] = ()) -> int:
+    """Days of service from `hire` to the end of `through`, both in, less `excluded` days."""
+    if through < hire:
+        return 0
+    return (through - hire).days + 1 - sum(overlap(span, hire, through) for span in excluded)
+
+
+@dataclass(frozen=True)
+class Accrual:
+    """How one employee earns annual leave (a law, the company's choice, their service)."""
+
+    law: LeaveLaw
+    hire: date
+    company_days: int | None = None  # a year's days where the company gives more than the law
+    excluded: tuple[Span, ...] = ()  # unpaid leave the law takes out of service
+
+    def earned(self, through: date) -> Fraction:
+        """Annual leave days earned by service to the end of `through`, from the first day
+        (what the provision carries; IAS 19: earned as the service is rendered)."""
+        served = served_days(self.hire, through, self.excluded)
+        years, rest = divmod(served, DAYS_A_YEAR)
+        if years == 0 and self.law.first_year_days is not None:
+            return Fraction(self.law.first_year_days * rest, DAYS_A_YEAR)
+        total = Fraction(sum(self.law.annual_days_in_year(year, self.company_days) for year in range(years)))
+        return total + Fraction(self.law.annual_days_in_year(years, self.company_days) * rest, DAYS_A_YEAR)
+
+    def qualified(self, on: date) -> bool:
+        """Whether the law owes annual leave yet on `on` (its qualifying service served)."""
+        qualifying_end: date = self.hire + relativedelta(months=self.law.qualifying_months) - DAY
+        return on >= qualifying_end
+
+    def accrued(self, through: date) -> Fraction:
+        """The days the law owes to the end of `through`: those earned, once qualified."""
+        return self.earned(through) if self.qualified(through) else Fraction(0)
+
+    def anniversaries(self, through: date) -> list[date]:
+        """The last days of each leave year (a year from the hire date) ended by `through`."""
+        out: list[date] = []
+        k = 1
+        while True:
+            end: date = self.hire + relativedelta(years=k) - DAY
+            if end > through:
+                return out
+            out.append(end)
+            k += 1

@@ -1,0 +1,85 @@
+"""HR's leave moves on a real database: what is refused (one line naming the field),
+balances as of any day, and the status that follows approved leave."""
+
+from datetime import date
+from fractions import Fraction
+
+import pytest
+
+from app.domain.kernel.errors import Conflict, ValidationFailed
+from app.domain.leave import balances, requests
+from app.models import Company, Employee, OutboxEvent
+
+HR = "hr@example.com"
+
+
+@pytest.fixture
+def saudi(make_sandbox):
+    company = make_sandbox("SA")
+    employee = Employee.select().where(Employee.company == company.id).order_by(Employee.staff_number).first()
+    Employee.update(hire_date=date(2025, 1, 1), status="active", termination_date=None).where(
+        Employee.id == employee.id).execute()
+    return company, Employee.get_by_id(employee.id)
+
+
+def refusal(move, *args, **kwargs):
+    with pytest.raises(ValidationFailed) as refused:
+        move(*args, **kwargs)
+    return dict(refused.value.errors)
+
+
+def test_a_year_of_saudi_service_earns_21_days_and_approved_leave_is_taken_or_planned(saudi, runtime):
+    company, employee = saudi
+    leave = requests.request_leave(company.id, employee.id, "annual", date(2026, 12, 1), date(2026, 12, 10), HR,
+                                   runtime)
+    assert (leave.status, leave.days) == ("requested", 10)
+    assert balances.balance_of(employee, date(2025, 12, 31)).accrued == 21  # art. 109: 365 days served
+    before = balances.balance_of(employee, date(2026, 11, 21))
+    assert (before.taken, before.planned) == (0, 0)  # requested is neither
+    requests.approve_leave(company.id, leave.id, HR, runtime)
+    now = balances.balance_of(employee, date(2026, 11, 21))
+    assert (now.taken, now.planned) == (0, 10)
+    later = balances.balance_of(employee, date(2026, 12, 5))
+    assert later.taken == 5 and later.accrued == 21 + Fraction(21 * 339, 365)
+    assert later.balance == later.accrued - 5
+
+
+def test_refusals_name_their_field(saudi, runtime):
+    company, employee = saudi
+    assert refusal(requests.request_leave, company.id, employee.id, "holiday", date(2026, 1, 1), date(2026, 1, 2),
+                   HR, runtime) == {"type": "one of annual, sick, unpaid, maternity, hajj, bereavement, marriage, "
+                                            "other"}
+    assert "before the employment began" in refusal(requests.request_leave, company.id, employee.id, "sick",
+                                                    date(2024, 12, 30), date(2025, 1, 2), HR, runtime)["from"]
+    assert set(refusal(requests.request_leave, company.id, employee.id, "sick", date(2026, 3, 2), date(2026, 3, 1),
+                       HR, runtime)) == {"to"}
+    first = requests.request_leave(company.id, employee.id, "sick", date(2026, 12, 1), date(2026, 12, 3), HR, runtime)
+    assert f"overlaps leave {first.id}" in refusal(requests.request_leave, company.id, employee.id, "annual",
+                                                   date(2026, 12, 3), date(2026, 12, 4), HR, runtime)["from"]
+    assert "more annual leave than the balance allows" in refusal(
+        requests.request_leave, company.id, employee.id, "annual", date(2026, 1, 1), date(2026, 2, 28), HR, runtime,
+        approve=True)["to"]
+    Company.update(leave_negative_allowed=True).where(Company.id == company.id).execute()
+    assert requests.request_leave(company.id, employee.id, "annual", date(2026, 1, 1), date(2026, 2, 28), HR, runtime,
+                                  approve=True).status == "approved"
+
+
+def test_a_second_click_finds_the_move_made(saudi, runtime):
+    company, employee = saudi
+    leave = requests.request_leave(company.id, employee.id, "unpaid", date(2027, 1, 4), date(2027, 1, 5), HR, runtime)
+    requests.decline_leave(company.id, leave.id, HR, runtime)
+    with pytest.raises(Conflict):
+        requests.approve_leave(company.id, leave.id, HR, runtime)
+    with pytest.raises(Conflict):
+        requests.decline_leave(company.id, leave.id, HR, runtime)
+
+
+def test_the_status_follows_approved_leave_and_only_leaves_own(saudi, runtime, clock):
+    company, employee = saudi
+    seen = OutboxEvent.select().where(OutboxEvent.company == company.id).count()
+    leave = requests.request_leave(company.id, employee.id, "annual", date(2026, 11, 20), date(2026, 11, 22), HR,
+                                   runtime, approve=True)
+    assert Employee.get_by_id(employee.id).status == "on_leave"
+    assert OutboxEvent.select().where(OutboxEvent.company == company.id).count() == seen + 1  # employee.updated
+    requests.cancel_leave(company.id, leave.id, HR, runtime)
+    assert Employee.get_by_id(employee.id).status == "active"
