@@ -176,7 +176,7 @@ def get_country(code: str) -> Country:
 class Agency:
     """The social-insurance agency of a country: each bills separately, so what is owed to
     it (both shares, and Bahrain's end-of-service contribution) is a payable of its own,
-    and the employer's share an expense of its own (shared/research/gulf-payroll-pro-rata.md)."""
+    and the employer's share an expense of its own (docs/reference/pay-for-part-months.md)."""
 
     short: str  # as payrolls and statements name it
     name_en: str

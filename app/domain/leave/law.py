@@ -7,7 +7,9 @@ balance), the company chooses (`Company.leave_*`) and the law's minimum is the d
 
 Days: annual leave is counted in the law's days (`counted_in`: "calendar" or "working",
 working days leaving out the country's weekend; public holidays are not kept by the
-service, so they are counted as days of leave). Every other kind is counted in calendar
+service, so they are counted as days of leave, even where a law leaves them out of the
+leave: Saudi Eid days, Kuwait's and Bahrain's official holidays; HR then records the leave
+without them). Every other kind is counted in calendar
 days. A kind's `tiers` pay its days in order: within a service year for sick leave (the
 year that begins on each anniversary of the hire date), within the one leave for the
 others; days past the last tier are unpaid.
@@ -73,97 +75,129 @@ UNPAID_ONLY: tuple[Tier, ...] = ()  # every day unpaid
 
 LAWS = {
     "SA": LeaveLaw(
-        country="SA", law="Labor Law, Royal Decree M/51 of 23/8/1426H, as amended",
+        country="SA", law="Labor Law, Royal Decree M/51 of 23/8/1426H, as amended (last in 2025)",
         annual_days=21, annual_days_later=30, later_after_years=5,
-        annual_article="art. 109(1): at least 21 days a year, 30 after five consecutive years with the employer",
+        annual_article="art. 109(1): at least 21 days a year, 30 after five consecutive years with the employer, "
+                       "paid in advance",
         counted_in="calendar", qualifying_months=0, leave_wage="full", day_of_month=Fraction(30),
-        encashment_article="art. 111: the wage for the leave days earned and not taken, and for the part of a year",
+        encashment_article="art. 111: the wage for the leave days earned and not taken, and for the part of a year; "
+                           "on the actual wage, allowances included (art. 2, as the Ministry reads it)",
         unpaid_service_days=20,
         unpaid_article="art. 116: unpaid leave beyond twenty days suspends the contract, unless agreed otherwise",
         kinds={
-            "sick": Kind((Tier(30, FULL), Tier(60, THREE_QUARTERS), Tier(30, NONE)), "art. 117", per="year"),
-            "maternity": Kind((Tier(84, FULL),), "art. 151 (as amended in 2025: twelve weeks with full pay)"),
-            "hajj": Kind((Tier(15, FULL),), "art. 114: 10 to 15 days with full pay, once, after two years",
-                         after_months=24),
-            "bereavement": Kind((Tier(5, FULL),), "art. 113: five days on the death of a spouse, ascendant "
-                                                  "or descendant"),
-            "marriage": Kind((Tier(5, FULL),), "art. 113: five days on the worker's marriage"),
+            "sick": Kind((Tier(30, FULL), Tier(60, THREE_QUARTERS), Tier(30, NONE)), "art. 117: within one year",
+                         per="year"),
+            "maternity": Kind((Tier(84, FULL),), "art. 151 as amended in 2025: twelve weeks with full pay",
+                              note="paternity: three days with full pay on a child's birth (art. 113), "
+                                   "recorded as 'other'"),
+            "hajj": Kind((Tier(15, FULL),), "art. 114: 10 to 15 days with full pay, Eid al-Adha included, once, "
+                                            "after two consecutive years", after_months=24),
+            "bereavement": Kind((Tier(5, FULL),), "art. 113: five days on the death of a spouse, ascendant or "
+                                                  "descendant; three on a sibling's (added in 2025)",
+                                note="a widow's iddah (art. 160: four months and ten days with full pay, fifteen "
+                                     "days for a non-Muslim) is recorded as 'other'"),
+            "marriage": Kind((Tier(5, FULL),), "art. 113: five days with full pay on the worker's marriage"),
         },
     ),
     "AE": LeaveLaw(
         country="AE", law="Federal Decree-Law 33 of 2021 on the Regulation of Labour Relations",
-        annual_days=30, annual_article="art. 29(1): 30 days a year; 2 days a month after six months in the first year",
+        annual_days=30, annual_article="art. 29(1): 30 days a year; 2 days a month after six months in the first "
+                                       "year; holidays within the leave count as leave (art. 29(7))",
         counted_in="calendar", qualifying_months=6, first_year_days=24, leave_wage="basic",
-        day_of_month=Fraction(365, 12),
-        encashment_article="art. 29(9): the basic wage for the days of leave due on leaving",
+        day_of_month=Fraction(30),  # the basic over 30, as UAE payrolls (Bayzat) and legal guides divide it
+        encashment_article="art. 29(9): the leave days due on leaving, and the fraction of the year, "
+                           "on the basic wage",
         unpaid_service_days=0,
-        unpaid_article="art. 51(8): days of unpaid absence are not counted in the period of service",
+        unpaid_article="art. 33(2) and art. 51(4): unpaid leave is not counted in the period of service",
         kinds={
-            "sick": Kind((Tier(15, FULL), Tier(30, HALF), Tier(45, NONE)), "art. 31", per="year", after_months=6),
-            "maternity": Kind((Tier(45, FULL), Tier(15, HALF)), "art. 30"),
-            "bereavement": Kind((Tier(5, FULL),), "art. 32: five days on the death of a spouse, three for a "
+            "sick": Kind((Tier(15, FULL), Tier(30, HALF), Tier(45, NONE)),
+                         "art. 31: none paid during probation, then 90 days a year", per="year", after_months=6,
+                         note="the service takes probation as its longest, six months"),
+            "maternity": Kind((Tier(45, FULL), Tier(15, HALF)), "art. 30(1): 45 days with full pay, 15 with half",
+                              note="parental leave: five working days for either parent within six months of "
+                                   "the birth (art. 32(1)(b)), recorded as 'other'"),
+            "bereavement": Kind((Tier(5, FULL),), "art. 32(1)(a): five days on the death of a spouse, three for a "
                                                   "parent, child, sibling, grandchild or grandparent"),
         },
     ),
     "KW": LeaveLaw(
-        country="KW", law="Law 6 of 2010 on Labour in the Private Sector",
-        annual_days=30, annual_article="art. 70: 30 days a year with full pay; none in the first year before nine "
-                                       "months of service",
-        counted_in="working", qualifying_months=9, leave_wage="full", day_of_month=Fraction(26),
-        encashment_article="art. 72: the wage for the leave days not taken on leaving",
-        unpaid_service_days=None, unpaid_article="the law does not take unpaid leave out of service",
+        country="KW", law="Law 6 of 2010 on Labour in the Private Sector, as amended by Law 85 of 2017",
+        annual_days=30, annual_article="art. 70 (Law 85/2017): 30 days a year with full pay, from six months of "
+                                       "service; weekends, official holidays and sick leave are not counted",
+        counted_in="working", qualifying_months=6, leave_wage="full", day_of_month=Fraction(26),
+        encashment_article="art. 70 to 72: the leave days accrued (up to two years) paid when the contract ends "
+                           "(article not confirmed)",
+        unpaid_service_days=None, unpaid_article="the law does not take unpaid leave out of service (not confirmed)",
         kinds={
             "sick": Kind((Tier(15, FULL), Tier(10, THREE_QUARTERS), Tier(10, HALF), Tier(10, QUARTER),
-                          Tier(30, NONE)), "art. 69", per="year"),
-            "maternity": Kind((Tier(70, FULL),), "art. 24"),
-            "hajj": Kind((Tier(21, FULL),), "art. 75: 21 days with full pay, once, after two years",
-                         after_months=24),
-            "bereavement": Kind((Tier(3, FULL),), "art. 77: three days on the death of a relative of the first "
-                                                  "or second degree"),
+                          Tier(30, NONE)), "art. 69: 75 days a year", per="year"),
+            "maternity": Kind((Tier(70, FULL),), "art. 24: 70 days with full pay"),
+            "hajj": Kind((Tier(21, FULL),), "art. 76: 21 days with full pay, once, after two continuous years, "
+                                            "to one who has not performed Hajj", after_months=24),
+            "bereavement": Kind((Tier(3, FULL),), "art. 77: three days on the death of a relative",
+                                note="a widow's leave (art. 77: four months and ten days for a Muslim, 21 days "
+                                     "for a non-Muslim, with pay) is recorded as 'other'"),
         },
     ),
     "QA": LeaveLaw(
         country="QA", law="Law 14 of 2004 (Labour Law)",
         annual_days=21, annual_days_later=28, later_after_years=5,
-        annual_article="art. 79: three weeks a year under five years of service, four weeks from five years",
+        annual_article="art. 79: after one continuous year, three weeks a year under five years of service, four "
+                       "weeks from five years, and the fractions of a year in proportion",
         counted_in="calendar", qualifying_months=12, leave_wage="basic", day_of_month=Fraction(30),
-        encashment_article="art. 79 and 80: the wage for the leave days due on leaving",
-        unpaid_service_days=None, unpaid_article="the law does not take unpaid leave out of service",
+        encashment_article="art. 81: the wage for the leave days due when the contract ends, for any reason",
+        unpaid_service_days=None, unpaid_article="the law does not take unpaid leave out of service (not confirmed)",
         kinds={
-            "sick": Kind((Tier(14, FULL), Tier(28, HALF), Tier(42, NONE)), "art. 82", per="year",
-                         after_months=3),
-            "maternity": Kind((Tier(50, FULL),), "art. 96: 50 days with full pay after a year of service"),
-            "hajj": Kind((Tier(20, NONE),), "art. 84: up to 20 days without pay, once"),
+            "sick": Kind((Tier(14, FULL), Tier(28, HALF), Tier(42, NONE)),
+                         "art. 82: after three months of service, two weeks with full pay, four with half, then "
+                         "unpaid", per="year", after_months=3),
+            "maternity": Kind((Tier(50, FULL),), "art. 96: 50 days with full pay after a year of service "
+                                                 "(not confirmed)"),
+            "hajj": Kind((Tier(14, NONE),), "art. 84: up to two weeks without pay, once (article number not "
+                                            "confirmed)"),
         },
     ),
     "BH": LeaveLaw(
         country="BH", law="Law 36 of 2012 (Labour Law for the Private Sector)",
-        annual_days=30, annual_article="art. 58: at least 30 days a year, two and a half days a month",
+        annual_days=30, annual_article="art. 58: at least 30 days a year, two and a half days a month; less than a "
+                                       "year in proportion",
         counted_in="calendar", qualifying_months=0, leave_wage="full", day_of_month=Fraction(30),
-        encashment_article="art. 60: the wage for the leave days not taken when the contract ends",
-        unpaid_service_days=None, unpaid_article="the law does not take unpaid leave out of service",
+        encashment_article="the wage for the leave days not taken when the contract ends (article not confirmed)",
+        unpaid_service_days=None, unpaid_article="the law does not take unpaid leave out of service (not confirmed)",
         kinds={
-            "sick": Kind((Tier(15, FULL), Tier(20, HALF), Tier(20, NONE)), "art. 65", per="year"),
-            "maternity": Kind((Tier(60, FULL), Tier(15, NONE)), "art. 32"),
-            "hajj": Kind((Tier(14, FULL),), "art. 63: 14 days with full pay, once, after five years",
+            "sick": Kind((Tier(15, FULL), Tier(20, HALF), Tier(20, NONE)),
+                         "art. 65: after three months of service, 55 days a year", per="year", after_months=3),
+            "maternity": Kind((Tier(60, FULL), Tier(15, NONE)), "art. 32(a): 60 days with full pay, 15 more "
+                                                                "without",
+                              note="paternity: one day with full pay (not confirmed), recorded as 'other'"),
+            "hajj": Kind((Tier(14, FULL),), "14 days with full pay, once, after five years (not confirmed)",
                          after_months=60),
-            "bereavement": Kind((Tier(3, FULL),), "art. 63: three days on the death of a spouse or relative"),
+            "bereavement": Kind((Tier(3, FULL),), "art. 63: three days on the death of a spouse or a relative to "
+                                                  "the fourth degree"),
             "marriage": Kind((Tier(3, FULL),), "art. 63: three days on the worker's marriage"),
         },
     ),
     "OM": LeaveLaw(
         country="OM", law="Labour Law, Royal Decree 53 of 2023",
-        annual_days=30, annual_article="art. 80: 30 days a year with full pay",
-        counted_in="calendar", qualifying_months=0, leave_wage="full", day_of_month=Fraction(30),
-        encashment_article="art. 80: the wage for the leave days not taken on leaving",
-        unpaid_service_days=None, unpaid_article="the law does not take unpaid leave out of service",
+        annual_days=30, annual_article="30 days a year with full pay, from six months of service (article number "
+                                       "not confirmed)",
+        counted_in="calendar", qualifying_months=6, leave_wage="full", day_of_month=Fraction(30),
+        encashment_article="the leave days not taken paid on leaving (article and wage not confirmed)",
+        unpaid_service_days=None, unpaid_article="the law does not take unpaid leave out of service (not confirmed)",
         kinds={
-            "sick": Kind((Tier(21, FULL), Tier(28, THREE_QUARTERS), Tier(35, HALF), Tier(70, Fraction(35, 100)),
-                          Tier(28, QUARTER)), "art. 78", per="year"),
-            "maternity": Kind((Tier(98, FULL),), "art. 79"),
-            "hajj": Kind((Tier(15, FULL),), "art. 82: 15 days with full pay, once", after_months=12),
-            "bereavement": Kind((Tier(3, FULL),), "art. 82: three days on the death of a close relative"),
-            "marriage": Kind((Tier(3, FULL),), "art. 82: three days on the worker's marriage"),
+            "sick": Kind((Tier(21, FULL), Tier(14, THREE_QUARTERS), Tier(35, HALF), Tier(112, Fraction(35, 100))),
+                         "182 days a year: days 1-21 full pay, 22-35 at 75%, 36-70 at 50%, 71-182 at 35% "
+                         "(article number not confirmed)", per="year"),
+            "maternity": Kind((Tier(98, FULL),), "art. 84: 98 days with full pay",
+                              note="paternity: seven days with full pay within 98 days of the birth, "
+                                   "recorded as 'other'"),
+            "hajj": Kind((Tier(15, FULL),), "15 days with full pay, once, after one continuous year of service",
+                         after_months=12),
+            "bereavement": Kind((Tier(10, FULL),), "ten days on the death of a spouse or child; three for a parent, "
+                                                   "grandparent or sibling; two for an uncle or aunt",
+                                note="a widow's leave (130 days for a Muslim, 14 for a non-Muslim) is recorded "
+                                     "as 'other'"),
+            "marriage": Kind((Tier(3, FULL),), "three days with full pay on the worker's marriage"),
         },
     ),
 }

@@ -103,13 +103,12 @@ class ComponentTotal:
 
 
 # How a month that is not worked whole is paid (a joiner's first, a leaver's last): the
-# days employed over a 30-day month where Gulf payrolls and the law's "day's wage" count
-# one (Saudi Arabia: the Ministry's day's wage is the month over 30; Qatar: art. 54's day
-# is the month's basic over 30; Bahrain and Oman: the month over 30 in the ministries'
-# calculators), the month's calendar days elsewhere (UAE: its day is a year's basic over
-# 365; Kuwait: its 26 is the indemnity's working month, not the salary's). A whole
-# month is the whole pay either way; so is any 30-day month (September) worked from
-# the same day. Readings from secondary sources, in shared/research/gulf-payroll-pro-rata.md.
+# days employed over a 30-day month where Gulf payrolls count one (Saudi Arabia, Qatar,
+# Bahrain, Oman), the month's calendar days elsewhere (UAE: its day is a year's basic
+# over 365; Kuwait: its 26 is a working month for a day's wage, not the salary's). A
+# whole month is the whole pay either way; so is any 30-day month worked from the same
+# day. The readings, their sources and what is not confirmed (the UAE may count a 30-day
+# month too): docs/reference/pay-for-part-months.md.
 THIRTY_DAY_MONTH = frozenset({"SA", "QA", "BH", "OM"})
 
 
