@@ -1,0 +1,67 @@
+"""What leave does to pay, for all inputs (pure): the month's paid share never goes
+below nothing nor above the days employed, annual leave never changes it, and every
+sick day of a service year is paid by its place in that year's tiers."""
+
+from datetime import date, timedelta
+from fractions import Fraction
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from app.domain.leave.law import LAWS, TYPES, kind_of
+from app.domain.leave.pay import Leave, day_shares, segments, tier_share
+from app.domain.payroll.rules import employed_share
+
+HIRE = date(2024, 3, 15)
+
+
+@st.composite
+def leaves(draw, types=TYPES):
+    """Non-overlapping leave in 2026, by first day."""
+    out, day = [], date(2026, 1, 1)
+    for n in range(draw(st.integers(0, 6))):
+        day += timedelta(days=draw(st.integers(0, 40)))
+        length = draw(st.integers(1, 60))
+        out.append(Leave(f"leave_{n}", draw(st.sampled_from(types)), day, day + timedelta(days=length - 1)))
+        day += timedelta(days=length)
+    return out
+
+
+def paid_share(country, rows, month_start, month_end):
+    employed = employed_share(country, month_start, month_end, HIRE, None)
+    off = sum(employed_share(country, month_start, month_end, s.first, s.last) * (1 - s.paid)
+              for s in segments(country, HIRE, rows, month_start, month_end))
+    return employed, employed - off
+
+
+@given(st.sampled_from(sorted(LAWS)), leaves(), st.integers(1, 12))
+def test_the_paid_share_stays_between_nothing_and_the_days_employed(country, rows, month):
+    start = date(2026, month, 1)
+    end = (start.replace(day=28) + timedelta(days=4)).replace(day=1) - timedelta(days=1)
+    employed, paid = paid_share(country, rows, start, end)
+    assert 0 <= paid <= employed == 1
+
+
+@given(st.sampled_from(sorted(LAWS)), leaves(types=("annual",)), st.integers(1, 12))
+def test_annual_leave_never_changes_pay(country, rows, month):
+    start = date(2026, month, 1)
+    end = (start.replace(day=28) + timedelta(days=4)).replace(day=1) - timedelta(days=1)
+    assert paid_share(country, rows, start, end) == (1, 1)
+
+
+@given(st.sampled_from(sorted(LAWS)), leaves(types=("sick",)))
+def test_each_sick_day_is_paid_by_its_place_in_the_service_year(country, rows):
+    """The year runs from each 15 March (the hire date's anniversary)."""
+    shares = day_shares(country, HIRE, rows, date(2026, 1, 1), date(2027, 12, 31))
+    kind = kind_of(country, "sick")
+    place: dict[date, int] = {}
+    for day in sorted(shares):
+        year = date(day.year if (day.month, day.day) >= (3, 15) else day.year - 1, 3, 15)
+        place[year] = place.get(year, -1) + 1
+        assert shares[day][1] == tier_share(kind.tiers, place[year]), (day, place[year])  # served two years
+
+
+def test_tiers_in_order_then_unpaid():
+    tiers = kind_of("SA", "sick").tiers  # art. 117: 30 full, 60 at three quarters, 30 unpaid
+    assert [tier_share(tiers, i) for i in (0, 29, 30, 89, 90, 119, 120, 500)] == [
+        1, 1, Fraction(3, 4), Fraction(3, 4), 0, 0, 0, 0]
