@@ -1,13 +1,19 @@
-"""Draft and finalize of a large legal entity, with the department split on and off.
+"""Draft and finalize of a large legal entity: with the department split on and off, and
+with a fifth of the staff on leave.
 
     .venv/bin/python bench/payroll.py [--employees 10000] [--database-url postgresql://...]
 
-Two companies with the same staff (imported by `employees import`, as HR would), one
+Three companies with the same staff (imported by `employees import`, as HR would): one
 whose journals split expense lines by department (issue 34, cost centres: 40
-departments, a few under the three-person floor), one whose do not. Each month is drafted
-and finalized by the commands HR runs (`flask --app wsgi payroll draft`, `payroll
-finalize`), as processes, so each figure includes the command's start. Target: with the
-split, at most 1.5x the time without it.
+departments, a few under the three-person floor), one whose do not, and one (no split)
+where a fifth of the staff have approved leave in each month measured and the year
+before: annual, sick across month ends, unpaid (issue 48). The leave is recorded by
+`leave.requests.request_leave`, the function `flask leave request --approve` and the
+console call, one transaction each, in this process (a process per leave would take
+hours). Each month is drafted and finalized by the commands HR runs (`flask --app wsgi
+payroll draft`, `payroll finalize`), as processes, so each figure includes the command's
+start. Targets: with the split, at most 1.5x the time without it; with leave, at most
+1.2x.
 """
 
 import argparse
@@ -63,6 +69,35 @@ def entity_of(env: dict, company_id: str) -> str:
         return Entity.get(Entity.company == company_id).id
 
 
+def record_leave(env: dict, company_id: str, months: int) -> int:
+    """Approved leave for every fifth employee in each month measured and a year of sick
+    leave before them (so the sick tiers have a history to read): how many leaves."""
+    os.environ.update(DATABASE_URL=env["DATABASE_URL"])
+    from datetime import date
+
+    from app import create_app
+    from app.domain.leave import requests
+    from app.extensions import runtime as app_runtime
+    from app.models import Employee
+    app = create_app()
+    count = 0
+    with app.app_context():
+        runtime = app_runtime()
+        people = list(Employee.select(Employee.id).where(Employee.company == company_id).order_by(Employee.id))
+        for n, person in enumerate(people[::5]):
+            kind = ("annual", "sick", "unpaid")[n % 3]
+            asked = [(date(2025, 11, 3), date(2025, 11, 9), "sick")] if kind == "sick" else []
+            for month in range(1, months + 1):
+                first = date(2026, month, 10 + n % 15)
+                last = date(2026, month + 1, 2) if kind == "sick" else date(2026, month, 12 + n % 15)
+                asked.append((first, last, kind))
+            for first, last, leave_type in asked:
+                requests.request_leave(company_id, person.id, leave_type, first, last, "bench", runtime,
+                                       approve=True)
+                count += 1
+    return count
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--employees", type=int, default=10_000)
@@ -75,8 +110,12 @@ def main() -> None:
         flask(env, "db", "upgrade")
         staff = staff_csv(options.employees)
         figures = {}
-        for split in ("none", "department"):
-            entity = entity_of(env, company(env, f"Bench {split}", staff, split, folder))
+        leave = 0
+        for split in ("none", "department", "leave"):
+            company_id = company(env, f"Bench {split}", staff, "none" if split == "leave" else split, folder)
+            if split == "leave":
+                leave = record_leave(env, company_id, options.months)
+            entity = entity_of(env, company_id)
             drafts, finals = [], []
             for month in range(1, options.months + 1):
                 took, out = flask(env, "payroll", "draft", "--entity", entity, "--month", f"2026-{month:02d}",
@@ -86,12 +125,17 @@ def main() -> None:
                 finals.append(took)
             figures[split] = (min(drafts), min(finals))
     (draft_off, final_off), (draft_on, final_on) = figures["none"], figures["department"]
+    draft_leave, final_leave = figures["leave"]
     database = "PostgreSQL" if options.database_url else "SQLite"
     print(f"\npayroll draft + finalize, {options.employees} employees, one entity, {database} "
           f"(seconds, each a `flask` process, best of {options.months} months)")
     print(f"  without a split   draft {draft_off:6.2f}   finalize {final_off:6.2f}   both {draft_off + final_off:6.2f}")
     print(f"  by department     draft {draft_on:6.2f}   finalize {final_on:6.2f}   both {draft_on + final_on:6.2f}")
     print(f"  ratio             {(draft_on + final_on) / (draft_off + final_off):.2f}x   target <= 1.5x")
+    print(f"  with leave ({leave} leaves)")
+    print(f"                    draft {draft_leave:6.2f}   finalize {final_leave:6.2f}   "
+          f"both {draft_leave + final_leave:6.2f}")
+    print(f"  ratio             {(draft_leave + final_leave) / (draft_off + final_off):.2f}x   target <= 1.2x")
 
 
 if __name__ == "__main__":
