@@ -14,7 +14,7 @@ import click
 from flask import current_app
 from flask.cli import AppGroup, with_appcontext
 
-from app.cli import attendance, hr
+from app.cli import attendance, hr, leave
 from app.cli.backup import backup_cli
 from app.cli.common import WholeNumber, country_option, emit, json_option, one_line_errors, reported, shown
 from app.cli.jobs import jobs_cli
@@ -186,7 +186,7 @@ def keys_revoke(key_id):
 
 def register(app):
     for group in (db_cli, companies_cli, partner_api_cli, users_cli, sandbox_cli, keys_cli, jobs_cli, *hr.GROUPS,
-                  *attendance.GROUPS, webhooks_cli, oauth_cli, backup_cli):
+                  *attendance.GROUPS, *leave.GROUPS, webhooks_cli, oauth_cli, backup_cli):
         app.cli.add_command(group)
     app.cli.add_command(serve)
     app.cli.add_command(doctor)

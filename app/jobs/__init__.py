@@ -11,6 +11,7 @@ One module per family: `outbox` (fanning events out into webhook deliveries, and
 events' 30-day retention),
 `webhooks` (sending them, owner notices, the log's retention), `attendance` (pairing and
 expiring clock events), `employments` (ending those whose last day has come, hourly),
+`leave` (employees' status following their approved leave, hourly),
 `reconcile` (the nightly announcement of bulk changes), `idempotency` (the nightly
 pruning of POSTs' Idempotency-Keys past their 24 hours),
 `sweeper` (finding due work no queue holds). Jobs reach the app's Runtime and queue
@@ -20,7 +21,7 @@ app context.
 
 from dataclasses import dataclass
 
-from app.jobs import attendance, employments, idempotency, outbox, reconcile, sweeper, webhooks
+from app.jobs import attendance, employments, idempotency, leave, outbox, reconcile, sweeper, webhooks
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,7 @@ def periodic(sweep_seconds=60):
         "expire_attendance": Periodic(attendance.expire_attendance, every=300),
         # Hourly: a company's day begins at its own midnight (20:00 or 21:00 UTC in the Gulf).
         "end_employments": Periodic(employments.end_due_employments, cron="5 * * * *"),
+        "follow_leave": Periodic(leave.follow_leave, cron="7 * * * *"),
         # 23:00 UTC is 02:00-03:00 in the Gulf: after the working day everywhere.
         "reconcile": Periodic(reconcile.reconcile, cron="0 23 * * *"),
         "prune_deliveries": Periodic(webhooks.prune_deliveries, cron="30 23 * * *"),

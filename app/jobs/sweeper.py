@@ -4,6 +4,7 @@ import logging
 
 from app.domain.attendance import days
 from app.domain.kernel import events
+from app.domain.leave import status as leave_status
 from app.domain.people import actions
 from app.domain.webhooks import deliveries
 from app.extensions import runtime
@@ -46,6 +47,7 @@ def run_due():
     current = runtime()
     with connection():
         left = actions.end_due_employments(current)
+        on_leave = leave_status.follow_all(current)
         expired = days.expire_unmatched(current)
         paired = [days.settle(company_id, employee_ids, current)
                   for company_id, employee_ids in days.due_for_pairing(current.now()).items()]
@@ -54,6 +56,6 @@ def run_due():
     with connection():
         sends = deliveries.due(current.now())
     sent = send_deliveries(sends) if sends else 0
-    return {"employments_ended": left, "events_dispatched": dispatched,
+    return {"employments_ended": left, "leave_statuses_moved": on_leave, "events_dispatched": dispatched,
             "attendance_employees": sum(c["employees"] for c in paired),
             "attendance_rejected": sum(c["rejected"] for c in paired) + expired, "webhooks_sent": sent}

@@ -1,10 +1,11 @@
 """Jobs: the outbox is the record of due work, so losing Redis loses nothing."""
 
 import contextlib
+import json
 import logging
 import time
 from dataclasses import replace
-from datetime import date
+from datetime import UTC, date, datetime
 
 import pytest
 from rq import Queue
@@ -16,15 +17,17 @@ from app.domain.access.principal import Principal
 from app.domain.kernel import events
 from app.domain.kernel.clock import from_db
 from app.domain.kernel.runtime import Runtime
+from app.domain.leave import requests as leave
 from app.domain.people import actions as hr
 from app.domain.webhooks import endpoints
 from app.domain.webhooks.urls import check_url, parse_networks
 from app.egress import Sender
 from app.extensions import connect_redis
-from app.jobs import outbox, sweeper
+from app.jobs import leave as leave_jobs
+from app.jobs import outbox, periodic, sweeper
 from app.jobs.queues import InProcessRunner, RQJobs
 from app.jobs.worker import Scheduler
-from app.models import Company, OutboxEvent, WebhookDelivery, WebhookEndpoint, db
+from app.models import Company, Employee, OutboxEvent, WebhookDelivery, WebhookEndpoint, db
 from tests.helpers import run_queued_jobs
 from tests.receivers import Receiver
 
@@ -89,6 +92,47 @@ def test_run_due_dispatches_everything_pending(app, committed, clock):
         events.emit(company, "ping", {"webhook_id": "whk_x"}, no_queue)
     assert sweeper.run_due()["events_dispatched"] >= 3
     assert sweeper.run_due()["events_dispatched"] == 0
+
+
+def test_the_hourly_job_brings_status_to_what_approved_leave_says_and_leaves_hrs_own_alone(app, committed,
+                                                                                             clock, runtime):
+    """An approved leave that starts on a day ahead makes the employee `on_leave` on
+    that day (in Riyadh) and `active` after its last, each an employee.updated; a
+    status HR set by hand stays when the leave behind it ends."""
+    assert periodic()["follow_leave"].cron == "7 * * * *"
+    company = create_company("Away Co", "SA", clock)
+    committed.append(company)
+    hired = {"employment_type": "full_time", "hire_date": date(2025, 1, 1), "basic_salary_minor": 800_000}
+    away = hr.hire(company, {"staff_number": "A-1", "name_en": "Away", **hired}, runtime)
+    kept = hr.hire(company, {"staff_number": "A-2", "name_en": "Kept", **hired}, runtime)
+    leave.request_leave(company.id, away.id, "annual", date(2026, 11, 22), date(2026, 11, 24), "hr", runtime,
+                        approve=True)
+    leave.request_leave(company.id, kept.id, "annual", date(2026, 11, 21), date(2026, 11, 24), "hr", runtime,
+                        approve=True)  # on leave at once; then HR records a longer absence by hand
+    hr.update_employee(company.id, kept.id, {"status": "on_leave"}, runtime)
+
+    def statuses():
+        return [Employee.get_by_id(person.id).status for person in (away, kept)]
+
+    def updates():
+        rows = OutboxEvent.select().where(OutboxEvent.company == company.id, OutboxEvent.type == "employee.updated",
+                                          OutboxEvent.payload.contains(away.id)).order_by(OutboxEvent.created_at)
+        return [json.loads(row.payload)["data"]["employee"]["status"] for row in rows]
+
+    assert statuses() == ["active", "on_leave"] and updates() == []
+    leave_jobs.follow_leave()  # 2026-11-21 12:00 in Riyadh: not yet
+    assert statuses() == ["active", "on_leave"] and updates() == []
+    clock.set(datetime(2026, 11, 21, 21, 7, tzinfo=UTC))  # 00:07 on the 22nd in Riyadh
+    leave_jobs.follow_leave()
+    assert statuses() == ["on_leave", "on_leave"] and updates() == ["on_leave"]
+    leave_jobs.follow_leave()  # again: nothing more
+    assert len(updates()) == 1
+    clock.set(datetime(2026, 11, 24, 20, 7, tzinfo=UTC))  # 23:07 on the 24th: the last day still
+    leave_jobs.follow_leave()
+    assert statuses() == ["on_leave", "on_leave"]
+    clock.set(datetime(2026, 11, 24, 21, 7, tzinfo=UTC))  # the 25th: both leaves are over
+    leave_jobs.follow_leave()
+    assert statuses() == ["active", "on_leave"] and updates() == ["on_leave", "active"]
 
 
 def test_one_scheduler_leads_and_a_second_stands_by_until_it_stops(shared_redis):

@@ -1,6 +1,7 @@
 """What an operator sees when a setting is wrong or a service is away: one clear line
 and a non-zero exit, from every command and from gunicorn, never a traceback."""
 
+import json
 import os
 import subprocess
 import sys
@@ -68,3 +69,32 @@ def test_doctor_names_each_problem_and_passes_once_they_are_fixed(tmp_path):
     status, output = run(fixed, *flask, "doctor")
     assert status == 0 and "No problems found." in output, output
     assert f"{tmp_path}/doctor.db is mode 600" in output and fixed["SECRET_KEY"] not in output
+
+
+def test_hr_records_an_approved_leave_and_reads_the_balance_from_the_shell(tmp_path):
+    """`leave request ... --approve --json` and `leave balance --json` as an operator runs
+    them: a Saudi employee hired on 2025-01-01 has earned 21 days a year (art. 109(1)),
+    21 + 21 + 21 x 31 / 365 = 43.78 by 2027-01-31, ten of them taken in January."""
+    env = {"DATABASE_URL": f"sqlite:///{tmp_path}/leave.db"}
+    flask = (sys.executable, "-m", "flask", "--app", "wsgi")
+
+    def ok(*command):
+        status, output = run(env, *flask, *command)
+        assert status == 0, output
+        return output
+
+    ok("db", "upgrade")
+    company = json.loads(ok("companies", "create", "--name", "Leave Co", "--country", "SA", "--json"))["company_id"]
+    ok("employees", "hire", "--company", company, "--staff-number", "E-1", "--name", "Huda Kareem",
+       "--employment-type", "full_time", "--hire-date", "2025-01-01", "--basic-salary", "10000")
+    leave = json.loads(ok("leave", "request", "E-1", "--company", company, "--type", "annual", "--from", "2027-01-10",
+                          "--to", "2027-01-19", "--approve", "--json"))
+    assert (leave["status"], leave["days"], leave["decided_by"]) == ("approved", 10, "operator")
+    balance = json.loads(ok("leave", "balance", "E-1", "--company", company, "--on", "2027-01-31", "--json"))
+    assert balance == {"employee_id": leave["employee_id"], "type": "annual", "as_of": "2027-01-31",
+                       "accrued_days": 43.78, "taken_days": 10, "planned_days": 0, "balance_days": 33.78,
+                       "forfeited_days": 0.0}
+    status, output = run(env, *flask, "leave", "request", "E-1", "--company", company, "--type", "annual",
+                         "--from", "2027-01-15", "--to", "2027-01-16")
+    assert status == 1 and output.startswith(f"Error: --from: overlaps leave {leave['id']}"), output
+    assert len(output.splitlines()) == 1
