@@ -9,8 +9,8 @@ Its events (ten `employee.created`, one `payroll_run.finalized`) go to the outbo
 any company's, so the nightly reconciliation finds nothing unannounced.
 
 It comes with some leave (v1.3's listLeave and listLeaveBalances have something to
-show): three approved annual leaves, a sick leave and an unpaid one, all before the
-month of its run (so no pay changes), and one annual leave requested for next month.
+show): three approved annual leaves and a sick leave, all before the month of its run
+(so no pay changes), and an annual and an unpaid leave requested for the weeks ahead.
 They are its history, recorded as they stand: no `leave.*` events are written for them.
 """
 
@@ -127,12 +127,14 @@ def create_sandbox(user: User, country_code: str, runtime: Runtime, *, seed: int
 # The sandbox's leave: (roster position, type, status, first day, last day), the days
 # counted from the first of the month before the sandbox's (the month of its run) when
 # negative, from the sandbox's first day when positive. Long-serving people only, whose
-# balance holds the annual days; the sick leave is within every law's fully paid tier.
+# balance holds the annual days; the sick leave is within every law's fully paid tier;
+# the unpaid leave is only asked for (approved, it would shorten service in some laws,
+# and so every end-of-service figure of the sandbox's runs).
 LEAVE_SEED = (
     (5, "annual", "approved", -120, -116),
     (6, "annual", "approved", -75, -71),
     (8, "annual", "approved", -40, -36),
-    (7, "unpaid", "approved", -55, -54),
+    (7, "unpaid", "requested", 44, 45),
     (5, "sick", "approved", -20, -18),
     (6, "annual", "requested", 30, 34),
 )
