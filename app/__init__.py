@@ -18,6 +18,7 @@ from app.api import (
     events,
     journal_accounts,
     journal_entries,
+    leave,
     payroll,
     problems,
     request_id,
@@ -141,7 +142,7 @@ def create_app(config=None, **overrides):
     )
     for blueprint in (company.blp, employees.blp, payroll.blp, attendance_api.blp, webhooks_api.blp,
                       event_types.blp, events.blp, journal_accounts.blp, journal_entries.blp,
-                      sandbox_events.blp):
+                      leave.blp, leave.balances_blp, sandbox_events.blp):
         api.register_blueprint(blueprint)
     event_types.register_schemas(api.spec)
     app.extensions["partner_api"] = api

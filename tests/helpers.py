@@ -133,7 +133,8 @@ CONTRACT_NAMES = {"getCompany", "listEmployees", "getEmployee", "listPayrollRuns
                   "listWebhookDeliveries", "redeliverWebhook"}
 # What this service adds past the contract (x-release v1.3; README and docs/reference/beyond-the-contract.md).
 ADDITION_NAMES = {"replayWebhookEvents", "listEventTypes", "rotateWebhookSecret", "listEvents", "getEvent",
-                  "listJournalAccounts", "listJournalEntries", "triggerSandboxEvent"}
+                  "listJournalAccounts", "listJournalEntries", "triggerSandboxEvent", "listLeave",
+                  "listLeaveBalances"}
 
 
 def one_won(outcomes, refusal):

@@ -19,6 +19,7 @@ from marshmallow import Schema, fields
 from app.api import ApiBlueprint, json_response
 from app.api.auth import operation
 from app.api.employees import EmployeeSchema
+from app.api.leave import LeaveSchema
 from app.api.openapi import partner_api
 from app.api.payroll import PayrollRunSummarySchema
 from app.api.schemas import OpenSchema
@@ -50,6 +51,10 @@ class AttendanceRejectedEventDataSchema(OpenSchema):
     detail = fields.String(allow_none=True)
 
 
+class LeaveEventDataSchema(OpenSchema):
+    leave = fields.Nested(LeaveSchema, required=True)
+
+
 class PingEventDataSchema(OpenSchema):
     webhook_id = fields.String(required=True, metadata={"description": "The endpoint the test was sent to."})
 
@@ -72,6 +77,11 @@ CATALOG: dict[str, tuple[str, str, type[Schema]]] = {
     "ping": ("Sent by the test operation.", "v1.2", PingEventDataSchema),
     "payroll_run.wps_updated": ("HR recorded where the run's salary file stands with the bank (Wage Protection "
                                 "System): see `wps_status`.", "v1.3", PayrollRunEventDataSchema),
+    "leave.approved": ("A leave was approved (asked and approved at once, or approved later): `listLeave`'s item. "
+                       "Only to credentials with `leave:read`.", "v1.3", LeaveEventDataSchema),
+    "leave.cancelled": ("A leave was cancelled, whether it was approved or still requested (`listLeave` shows "
+                        "requested leave too): `listLeave`'s item. Only to credentials with `leave:read`.", "v1.3",
+                        LeaveEventDataSchema),
 }
 assert set(CATALOG) == set(EVENT_TYPES), "every event type is in the catalog"
 

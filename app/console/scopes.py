@@ -10,11 +10,16 @@ SCOPE_WORDS = {
     "payroll:read": _l("Read closed payroll runs: company totals by pay component and the journal entries"),
     "attendance:read": _l("Read attendance days: shifts, breaks and worked time"),
     "attendance:write": _l("Send clock-in, clock-out and break events"),
+    # Issue 48: the kind of a leave other than annual or unpaid never leaves, but its dates do.
+    "leave:read": _l("Read leave and annual leave balances: who is away on which dates, and whether the leave is "
+                     "annual, unpaid or other; sick leave, maternity and every other kind are shown only as other, "
+                     "though the dates of a long or repeated other leave can still suggest why"),
     # Contract, Events: an event's data is the employee record or the run summary itself,
     # delivered to whoever subscribed, whatever else the credential may read.
     "webhooks:manage": _l("Register webhook endpoints, which receive the full data of every event they subscribe "
                           "to: employees' work records (as employees:read reads them), payroll run totals (as "
-                          "payroll:read reads them) and rejected clock events, even without those scopes"),
+                          "payroll:read reads them) and rejected clock events, even without those scopes; leave "
+                          "events only with leave:read"),
 }
 NEVER_SHARED = _l("No app ever receives anyone's salary or allowances, bank details or IBAN, civil ID or passport "
                    "number, date of birth, social insurance number, documents, or reason for leaving. But a payroll "

@@ -174,3 +174,13 @@ def leave_form(leave: LeaveRequest) -> dict[str, Any]:
     return {"id": leave.id, "employee_id": leave.employee_id, "type": PARTNER_LEAVE_TYPE.get(leave.type, "other"),
             "status": leave.status, "start_date": leave.start_date.isoformat(), "end_date": leave.end_date.isoformat(),
             "days": leave.days, "updated_at": format_utc(leave.updated_at)}
+
+
+# What an annual balance shows partners (v1.3): the days, never the pay they are worth.
+LEAVE_BALANCE_FIELDS = ("employee_id", "type", "accrued_days", "taken_days", "balance_days", "as_of")
+
+
+def leave_balance_form(balance: dict[str, Any]) -> dict[str, Any]:
+    """An employee's annual balance as partners see it (v1.3), from the balance's own
+    form (app/domain/leave/balances.py, `Balance.as_dict`): the fields above only."""
+    return {name: balance[name] for name in LEAVE_BALANCE_FIELDS}

@@ -7,6 +7,11 @@ with generated bank and ID details, and one finalized payroll run for the previo
 month whose totals and journal come from the payroll code, not from typed-in figures.
 Its events (ten `employee.created`, one `payroll_run.finalized`) go to the outbox like
 any company's, so the nightly reconciliation finds nothing unannounced.
+
+It comes with some leave (v1.3's listLeave and listLeaveBalances have something to
+show): three approved annual leaves and a sick leave, all before the month of its run
+(so no pay changes), and an annual and an unpaid leave requested for the weeks ahead.
+They are its history, recorded as they stand: no `leave.*` events are written for them.
 """
 
 import random
@@ -28,10 +33,13 @@ from app.domain.kernel.ids import new_id
 from app.domain.kernel.locks import hold
 from app.domain.kernel.money import minor_digits
 from app.domain.kernel.runtime import Runtime
+from app.domain.leave.days import leave_days
+from app.domain.leave.law import LAWS
+from app.domain.leave.requests import cancel_leave, request_leave
 from app.domain.payroll.drafts import build_draft_run
 from app.domain.payroll.moves import correct_run, delete_run, finalize_run, mark_paid, set_wps_status
 from app.domain.people.actions import announce, end_employment, hire, update_employee
-from app.models import Branch, Company, Employee, Entity, PayrollLine, PayrollRun, User
+from app.models import Branch, Company, Employee, Entity, LeaveRequest, PayrollLine, PayrollRun, User
 from app.models.base import locked, write_transaction
 
 # (job title, department, employment type, national?, manager's position, basic in SAR)
@@ -106,12 +114,46 @@ def create_sandbox(user: User, country_code: str, runtime: Runtime, *, seed: int
                           created_at=to_db(runtime.now()))
             for name in ("Head Office", f"{CITIES[country.code]} Branch")
         ]
-        for employee in _generate_employees(company, entity, branches, country, runtime.clock, rng):
+        staff = _generate_employees(company, entity, branches, country, runtime.clock, rng)
+        for employee in staff:
             announce(company, employee.id, "employee.created", runtime)
+        _seed_leave(company, staff, user.email, runtime.clock)
         run = build_draft_run(entity, previous_month(runtime.now(), company.timezone), runtime.clock,
                               end_of_service=runtime.beyond_contract)
         finalize_run(run, runtime)
     return company
+
+
+# The sandbox's leave: (roster position, type, status, first day, last day), the days
+# counted from the first of the month before the sandbox's (the month of its run) when
+# negative, from the sandbox's first day when positive. Long-serving people only, whose
+# balance holds the annual days; the sick leave is within every law's fully paid tier;
+# the unpaid leave is only asked for (approved, it would shorten service in some laws,
+# and so every end-of-service figure of the sandbox's runs).
+LEAVE_SEED = (
+    (5, "annual", "approved", -120, -116),
+    (6, "annual", "approved", -75, -71),
+    (8, "annual", "approved", -40, -36),
+    (7, "unpaid", "requested", 44, 45),
+    (5, "sick", "approved", -20, -18),
+    (6, "annual", "requested", 30, 34),
+)
+
+
+def _seed_leave(company: Company, staff: Sequence[Employee], by: str, clock: Clock) -> None:
+    now = clock.now()
+    today = now.astimezone(ZoneInfo(company.timezone)).date()
+    run_month = (today.replace(day=1) - timedelta(days=1)).replace(day=1)
+    for number, (position, leave_type, status, first, last) in enumerate(LEAVE_SEED, 1):
+        employee = staff[position - 1]
+        base = run_month if first < 0 else today
+        start, end = base + timedelta(days=first), base + timedelta(days=last)
+        approved, recorded = status == "approved", to_db(now + timedelta(microseconds=number))
+        LeaveRequest.create(
+            id=new_id("leave"), company=company.id, employee=employee.id, type=leave_type, status=status,
+            start_date=start, end_date=end, days=leave_days(LAWS[employee.country], leave_type, start, end),
+            requested_by=by, decided_by=by if approved else None, created_at=recorded,
+            decided_at=to_db(now) if approved else None, updated_at=recorded)
 
 
 def previous_month(moment: datetime, timezone: str) -> str:
@@ -235,7 +277,8 @@ def _civil_id(rng: random.Random, country_code: str, national: bool) -> str:
 
 
 TRIGGERS = ("employee.created", "employee.updated", "employee.left", "payroll_run.finalized",
-            "payroll_run.paid", "payroll_run.corrected", "payroll_run.deleted", "payroll_run.wps_updated")
+            "payroll_run.paid", "payroll_run.corrected", "payroll_run.deleted", "payroll_run.wps_updated",
+            "leave.approved", "leave.cancelled")
 
 
 def trigger_event(company: Company, event_type: str, runtime: Runtime) -> str:
@@ -278,6 +321,10 @@ def _act(company: Company, event_type: str, runtime: Runtime) -> str:
               .order_by(Employee.staff_number))
     if event_type == "employee.created":
         return _hire_someone(company, runtime)
+    if event_type == "leave.approved":
+        return _approve_some_leave(company, active, runtime)[1]
+    if event_type == "leave.cancelled":
+        return _cancel_some_leave(company, active, runtime)
     if event_type in ("employee.updated", "employee.left"):
         employee = active.first() if event_type == "employee.updated" else active.order_by(
             Employee.staff_number.desc()).first()
@@ -313,6 +360,52 @@ def _act(company: Company, event_type: str, runtime: Runtime) -> str:
         return Words("paid the %(month)s run", month=run.payroll_month)
     delete_run(run, runtime)
     return Words("deleted the %(month)s run", month=run.payroll_month)
+
+
+SANDBOX_HR = "sandbox trigger"
+
+
+def _approve_some_leave(company: Company, active: "pw.ModelSelect[Employee]",
+                        runtime: Runtime) -> tuple[LeaveRequest, Words]:
+    """Two working days of annual leave, asked and approved at once, for the first active
+    employee (by staff number) whose balance holds them: four weeks after their latest
+    leave, and at least two weeks ahead, so it can be triggered again and again."""
+    today = runtime.now().astimezone(ZoneInfo(company.timezone)).date()
+    for employee in active:
+        if employee.hire_date > today:
+            continue
+        law = LAWS[employee.country]
+        latest = (LeaveRequest.select(LeaveRequest.end_date)
+                  .where(LeaveRequest.employee == employee.id, LeaveRequest.status.in_(("requested", "approved")))
+                  .order_by(LeaveRequest.end_date.desc()).first())
+        start = max(today + timedelta(days=14), latest.end_date + timedelta(days=28) if latest else today)
+        while leave_days(law, "annual", start, start + timedelta(days=1)) < 2:  # a weekend day: a day later
+            start += timedelta(days=1)
+        if employee.termination_date is not None and start + timedelta(days=1) > employee.termination_date:
+            continue
+        try:
+            leave = request_leave(company.id, employee.id, "annual", start, start + timedelta(days=1), SANDBOX_HR,
+                                  runtime, approve=True)
+        except ValidationFailed:  # no balance left for it: the next one
+            continue
+        return leave, Words("approved %(staff_number)s's annual leave from %(start)s",
+                            staff_number=employee.staff_number, start=start.isoformat())
+    raise Conflict(Words("no active employee has annual leave left to approve; trigger employee.created first"))
+
+
+def _cancel_some_leave(company: Company, active: "pw.ModelSelect[Employee]", runtime: Runtime) -> Words:
+    """Cancel the annual leave of an active employee that starts latest, after today
+    (approved or requested; approving one first if there is none)."""
+    today = runtime.now().astimezone(ZoneInfo(company.timezone)).date()
+    leave = (LeaveRequest.select().join(Employee, on=(LeaveRequest.employee == Employee.id))
+             .where(LeaveRequest.company == company.id, LeaveRequest.type == "annual",
+                    LeaveRequest.status.in_(("requested", "approved")), LeaveRequest.start_date > today,
+                    Employee.status != "left", Employee.archived == False)  # noqa: E712
+             .order_by(LeaveRequest.start_date.desc(), LeaveRequest.id).first())
+    if leave is None:
+        leave = _approve_some_leave(company, active, runtime)[0]
+    cancel_leave(company.id, leave.id, SANDBOX_HR, runtime)
+    return Words("cancelled leave %(leave)s", leave=leave.id)
 
 
 def _correct_latest(runs: "pw.ModelSelect[PayrollRun]", runtime: Runtime) -> str:

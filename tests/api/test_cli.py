@@ -2,6 +2,7 @@ import json
 
 import pytest
 
+from app.domain.access import keys
 from app.models import ApiKey, Company, Employee, User
 
 
@@ -11,7 +12,7 @@ def test_sandbox_create_prints_a_working_key(run, client):
     out = json.loads(result.output)
     assert set(out) == {"company_id", "user_email", "api_key", "scopes"}
     assert out["user_email"] == "ana@example.com" and out["api_key"].startswith("svc_test_")
-    assert len(out["scopes"]) == 5
+    assert out["scopes"] == list(keys.SCOPES) and "leave:read" in out["scopes"]
     assert Employee.select().where(Employee.company == out["company_id"]).count() == 10
     response = client.get("/v1/company", headers={"Authorization": f"Bearer {out['api_key']}"})
     assert response.status_code == 200 and response.get_json()["id"] == out["company_id"]

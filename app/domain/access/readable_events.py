@@ -11,7 +11,14 @@ READ_SCOPES = {
     "employee.": ("employees:read",),
     "payroll_run.": ("payroll:read",),
     "attendance.": ("attendance:read", "attendance:write"),
+    "leave.": ("leave:read",),  # v1.3
 }
+
+
+# Event type prefix -> the scope a credential must hold to subscribe a webhook endpoint
+# to it (v1.3). `webhooks:manage` alone receives every other type (the consent page
+# says so); leave, which can hint at someone's health, only with `leave:read`.
+SUBSCRIBE_SCOPES = {"leave.": "leave:read"}
 
 
 def readable_types(scopes: Collection[str]) -> tuple[str, ...]:

@@ -44,6 +44,7 @@ EVENT_TYPES = (
     "payroll_run.finalized", "payroll_run.paid", "payroll_run.corrected", "payroll_run.deleted",
     "attendance.rejected", "ping",
     "payroll_run.wps_updated",  # v1.3
+    "leave.approved", "leave.cancelled",  # v1.3
 )
 EVENT_DAYS = 30  # how long the outbox keeps an event: the feed's reach, and replay's
 FeedPosition = tuple[int, datetime, str]  # (commit_seq, created_at, id)

@@ -6,6 +6,13 @@ legal entity; app/domain/kernel/locks.py), then the employee's row:
     decline_leave    requested -> declined
     cancel_leave     requested or approved -> cancelled
 
+Beyond the contract (v1.3), partners hear of it: `leave.approved` when a leave becomes
+approved (asked and approved at once, or approved later), `leave.cancelled` when one is
+cancelled, approved or still requested (partners list requested leave too, so they are
+told it is gone). Data: the partner form (partner_safe.leave_form). A decline changes
+only `status` and `updated_at` (listLeave's `updated_since` finds it); no event for an
+archived employee, whose leave partners never see.
+
 A leave is refused, with one line naming the field, when its type is unknown, its dates
 are not days of the calendar or run backwards, it lasts more than MAX_DAYS, it falls
 outside the employment, it overlaps another leave of the employee still requested or
@@ -20,6 +27,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
+from app.domain.kernel import events
 from app.domain.kernel.clock import to_db
 from app.domain.kernel.errors import Conflict, NotFound, ValidationFailed, Words
 from app.domain.kernel.ids import new_id
@@ -29,6 +37,7 @@ from app.domain.leave import status as leave_status
 from app.domain.leave.balances import LIVE, compute
 from app.domain.leave.days import each_day, leave_days
 from app.domain.leave.law import FULL, LAWS, TYPES, kind_of
+from app.domain.partner_safe import leave_form
 from app.models import Company, Employee, LeaveRequest, PayrollRun
 from app.models.base import locked, row_of, write_transaction
 
@@ -112,11 +121,20 @@ def _move(company_id: str, leave_id: str, move: str, by: str, runtime: Runtime) 
             _approved(employee, leave, runtime)
         elif was == "approved":
             leave_status.follow(employee, runtime)
+        if move == "cancel":
+            _announce(employee, leave, "leave.cancelled", runtime)
         return leave
 
 
 def _approved(employee: Employee, leave: LeaveRequest, runtime: Runtime) -> None:
     leave_status.follow(employee, runtime)
+    _announce(employee, leave, "leave.approved", runtime)
+
+
+def _announce(employee: Employee, leave: LeaveRequest, event_type: str, runtime: Runtime) -> None:
+    """`event_type` with the leave's partner form, in the move's transaction (v1.3)."""
+    if runtime.beyond_contract and not employee.archived:
+        events.emit(Company.get_by_id(employee.company_id), event_type, {"leave": leave_form(leave)}, runtime)
 
 
 def _hold_employee(company_id: str, employee_id: str) -> Employee:

@@ -22,6 +22,7 @@ from typing import Any, NamedTuple, Protocol, TypeAlias
 
 from peewee import ModelSelect, fn
 
+from app.domain.access.readable_events import SUBSCRIBE_SCOPES
 from app.domain.access.users import owners_of
 from app.domain.kernel import events
 from app.domain.kernel.clock import format_utc, from_db, to_db
@@ -30,7 +31,7 @@ from app.domain.kernel.ids import new_id
 from app.domain.kernel.runtime import Runtime
 from app.domain.kernel.sealing import Sealer
 from app.domain.webhooks.urls import Target
-from app.models import ApiKey, Company, WebhookEndpoint
+from app.models import ApiKey, Company, OAuthConnection, WebhookEndpoint
 from app.models.base import locked, tuple_rows, write_transaction
 
 # Contract, Webhooks rule 5: every event type of Events, `ping` among them. The test
@@ -68,15 +69,21 @@ def new_secret() -> str:
     return SECRET_PREFIX + base64.b64encode(secrets.token_bytes(32)).decode()
 
 
-def clean_events(chosen: object) -> list[str]:
-    """The subscribed event types, as given; 422 naming each bad item, an empty list or a repeat."""
+def clean_events(chosen: object, held: frozenset[str]) -> list[str]:
+    """The subscribed event types, as given; 422 naming each bad item, an empty list, a
+    repeat, or a type the owner's scopes `held` may not receive (SUBSCRIBE_SCOPES)."""
     if not isinstance(chosen, list) or not chosen:
         raise ValidationFailed(Words("invalid events"), [("events", Words("a non-empty list of event types"))])
     problems = []
     for index, value in enumerate(chosen):
+        needed = next((scope for prefix, scope in SUBSCRIBE_SCOPES.items()
+                       if isinstance(value, str) and value.startswith(prefix)), None)
         if value not in SUBSCRIBABLE:
             problems.append((f"events[{index}]", Words("unknown event type %(value)r; one of %(choices)s",
                                                         value=value, choices=", ".join(SUBSCRIBABLE))))
+        elif needed is not None and needed not in held:
+            problems.append((f"events[{index}]", Words("%(value)s is sent only to credentials with the scope "
+                                                        "%(scope)s", value=value, scope=needed)))
         elif value in chosen[:index]:
             problems.append((f"events[{index}]", Words("%(value)s is listed twice", value=value)))
     if problems:
@@ -120,7 +127,7 @@ def create_endpoint(owner: Owner, target: Target, chosen: object, runtime: Runti
     """A new endpoint of the principal `owner` for a judged URL (urls.check_url), paced
     at `rate_limit` deliveries a second if given. Returns (endpoint, the secret, shown
     this once)."""
-    chosen = clean_events(chosen)
+    chosen = clean_events(chosen, scopes_of(owner.kind, owner.credential_id))
     rate_limit = clean_rate_limit(rate_limit)
     secret = new_secret()
     now = to_db(runtime.now())
@@ -152,6 +159,14 @@ def create_for_key(company: Company, key_id: str, target: Target, chosen: list[s
             ("key", Words("an active key of this company with %(scope)s: the endpoint is that key's",
                           scope=MANAGE_SCOPE))])
     return create_endpoint(KeyOwner(company, key.id), target, chosen, runtime, rate_limit=rate_limit)
+
+
+def scopes_of(kind: str, credential_id: str) -> frozenset[str]:
+    """The scopes the credential owning an endpoint holds now: a key's, or an OAuth
+    connection's (app/domain/credentials.py names the kinds)."""
+    model = ApiKey if kind == "api_key" else OAuthConnection
+    row = model.select(model.scopes).where(model.id == credential_id).first()
+    return frozenset(row.scopes.split()) if row is not None else frozenset()
 
 
 def managing_keys(company_id: str) -> list[ApiKey]:
@@ -202,8 +217,6 @@ def update_endpoint(scope: Query, endpoint_id: str, runtime: Runtime, *, target:
         values["rate_limit"] = clean_rate_limit(rate_limit)
     if target is not None:
         values["url"] = target.url
-    if chosen is not None:
-        values["events"] = " ".join(clean_events(chosen))
     if active is True:
         values.update(active=True, disabled_reason=None, failing_since=None, warned_at=None)
     elif active is False:
@@ -212,6 +225,9 @@ def update_endpoint(scope: Query, endpoint_id: str, runtime: Runtime, *, target:
         endpoint = locked(scope.where(WebhookEndpoint.id == endpoint_id))
         if endpoint is None:
             raise NotFound(Words("no webhook endpoint %(endpoint)s", endpoint=endpoint_id))
+        if chosen is not None:
+            values["events"] = " ".join(clean_events(chosen, scopes_of(endpoint.credential_kind,
+                                                                       endpoint.credential_id)))
         if active is False and not endpoint.active:
             values.pop("disabled_reason")  # already disabled: keep why
         if values:

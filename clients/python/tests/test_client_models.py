@@ -199,3 +199,28 @@ def test_follow_without_with_counts_an_event_left_by_an_exception_as_handled(tmp
             if event.id == "evt_1":
                 raise RuntimeError("boom")
     assert store.get() == "evt_1"
+
+
+def test_leave_and_balances_walk_every_page_with_their_filters_and_days_exact():
+    seen = []
+    leave = {"id": "leave_1", "employee_id": "emp_1", "type": "other", "status": "approved",
+             "start_date": "2026-12-06", "end_date": "2026-12-10", "days": 5, "updated_at": "2026-11-21T09:00:00Z"}
+    balance = {"employee_id": "emp_1", "type": "annual", "accrued_days": 26.25, "taken_days": 10,
+               "balance_days": 16.25, "as_of": "2026-11-21"}
+
+    def handler(request):
+        seen.append((request.url.path, dict(request.url.params)))
+        item = leave if request.url.path == "/v1/leave" else balance
+        cursor = request.url.params.get("cursor")
+        return httpx.Response(200, json={"data": [item], "next_cursor": None if cursor else "c1"})
+
+    client = client_of(handler)
+    found = list(client.leave.list(employee_id="emp_1", status="approved", from_=date(2026, 12, 1), to="2026-12-31",
+                                   limit=1))
+    asked = {"employee_id": "emp_1", "status": "approved", "from": "2026-12-01", "to": "2026-12-31", "limit": "1"}
+    assert seen == [("/v1/leave", asked), ("/v1/leave", {**asked, "cursor": "c1"})] and len(found) == 2
+    assert found[0].start_date == date(2026, 12, 6) and found[0].type == "other" and found[0].days == 5
+    [first, _] = list(client.leave_balances.list(as_of=date(2026, 11, 21)))
+    assert seen[-2] == ("/v1/leave-balances", {"as_of": "2026-11-21"})
+    assert first.accrued_days == Decimal("26.25") and first.balance_days - first.accrued_days == Decimal("-10.00")
+    assert first.as_of == date(2026, 11, 21) and first.taken_days == Decimal(10)

@@ -12,7 +12,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
-from datetime import datetime, timezone
+from datetime import date, datetime, timezone
 from email.utils import parsedate_to_datetime
 from pathlib import Path
 from types import TracebackType
@@ -277,6 +277,27 @@ class JournalEntries(_Resource):
                                                    "limit": limit})
 
 
+class Leave(_Resource):
+    def list(self, *, employee_id: str | None = None, status: str | None = None, from_: str | date | None = None,
+             to: str | date | None = None, updated_since: datetime | None = None,
+             limit: int | None = None) -> Iterator[Model]:
+        """listLeave (v1.3, scope leave:read): every leave of the company, oldest recorded
+        first; of one employee, in one `status`, touching the days `from_`..`to`
+        (YYYY-MM-DD), or changed at or after `updated_since`. `type` is `annual`, `unpaid`
+        or `other` (sick, maternity and every other kind are `other`)."""
+        return self._pages("/v1/leave", {"employee_id": employee_id, "status": status, "from_": from_, "to": to,
+                                         "updated_since": updated_since, "limit": limit})
+
+
+class LeaveBalances(_Resource):
+    def list(self, *, as_of: str | date | None = None, employee_id: str | None = None,
+             limit: int | None = None) -> Iterator[Model]:
+        """listLeaveBalances (v1.3, scope leave:read): each active employee's annual balance
+        as of the end of `as_of` (default the company's today), by employee id; the days as
+        `Decimal`."""
+        return self._pages("/v1/leave-balances", {"as_of": as_of, "employee_id": employee_id, "limit": limit})
+
+
 class Attendance(_Resource):
     def ingest(self, events: Sequence[Mapping[str, Any]], *, idempotency_key: str | None = None) -> list[Model]:
         """ingestAttendanceEvents: one result per event, in order. Every POST method takes
@@ -505,6 +526,8 @@ class Client:
         self.employees = Employees(self._http)
         self.payroll_runs = PayrollRuns(self._http)
         self.journal_entries = JournalEntries(self._http)
+        self.leave = Leave(self._http)
+        self.leave_balances = LeaveBalances(self._http)
         self.attendance = Attendance(self._http)
         self.events = Events(self._http)
         self.webhooks = Webhooks(self._http)
@@ -546,5 +569,5 @@ OPERATIONS = {
     "replayWebhookEvents": "webhooks.replay", "redeliverWebhook": "webhooks.redeliver",
     "listEventTypes": "event_types", "listEvents": "events.list", "getEvent": "events.get",
     "listJournalAccounts": "journal_accounts", "listJournalEntries": "journal_entries.list",
-    "triggerSandboxEvent": "sandbox.trigger",
+    "triggerSandboxEvent": "sandbox.trigger", "listLeave": "leave.list", "listLeaveBalances": "leave_balances.list",
 }

@@ -11,7 +11,8 @@ from typing import Any
 
 MONEY = frozenset({"amount", "debit", "credit", "gross", "deductions", "net", "employer_contributions",
                    "total_cost", "provisions"})
-DATES = frozenset({"date", "hire_date", "termination_date", "accounting_date"})
+DATES = frozenset({"date", "hire_date", "termination_date", "accounting_date", "start_date", "end_date", "as_of"})
+DAYS = frozenset({"accrued_days", "taken_days", "balance_days"})  # numbers with 2 decimals, held exactly
 
 
 class Model:
@@ -58,6 +59,8 @@ def convert(name: str, value: Any) -> Any:
         return Model(value)
     if isinstance(value, list):
         return [convert(name, item) for item in value]
+    if name in DAYS and isinstance(value, int | float) and not isinstance(value, bool):
+        return Decimal(str(value))
     if not isinstance(value, str):
         return value
     if name in MONEY:
