@@ -34,7 +34,8 @@ def test_every_get_of_the_document_tags_its_body_and_answers_304_to_that_tag(
         "listWebhookEndpoints": "/v1/webhooks", "getWebhookEndpoint": f"/v1/webhooks/{endpoint['id']}",
         "listWebhookDeliveries": f"/v1/webhooks/{endpoint['id']}/deliveries", "listEventTypes": "/v1/event-types",
         "listEvents": "/v1/events?limit=200", "listJournalAccounts": "/v1/journal-accounts",
-        "listJournalEntries": "/v1/journal-entries?limit=200",
+        "listJournalEntries": "/v1/journal-entries?limit=200", "listLeave": "/v1/leave",
+        "listLeaveBalances": "/v1/leave-balances",
         "getEvent": f"/v1/events/{OutboxEvent.get(OutboxEvent.company == sandbox, OutboxEvent.type != 'ping').id}",
     }
     assert sorted(urls) == gets_of(document)  # a new GET is added here too
