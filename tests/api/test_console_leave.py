@@ -161,7 +161,8 @@ def test_each_refusal_is_shown_beside_its_field_and_the_form_keeps_what_was_type
     assert field_error(before, "start") == "before the employment began (hired 2026-10-01)"
     # Omar, hired last month, has served less than Kuwait's six months: no annual leave yet.
     overdrawn = shown(record(client, employee=omar.id, start="2026-12-01", end="2026-12-03"))
-    assert field_error(overdrawn, "end").startswith("more annual leave than the balance allows: -3.00 days on 2026-12-03")
+    assert field_error(overdrawn, "end").startswith(
+        "more annual leave than the balance allows: -3.00 days on 2026-12-03")
     long_note = shown(record(client, employee=salma.id, start="2026-12-01", end="2026-12-01", note="x" * 501))
     assert field_error(long_note, "note") == "text of at most 500 characters"
     nobody = record(client, start="2026-12-01", end="2026-12-01")
