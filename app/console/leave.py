@@ -33,7 +33,7 @@ from app.domain.leave.balances import balance_of, in_days
 from app.domain.leave.law import LAWS
 from app.domain.people.employees import by_ids, roster
 from app.extensions import runtime
-from app.i18n import as_stored, current_language, name_of, number
+from app.i18n import RIGHT_TO_LEFT, as_stored, current_language, name_of, number
 from app.models import PayrollLeave, PayrollRun
 
 bp = console_blueprint("hr_leave", url_prefix="/console")
@@ -71,9 +71,7 @@ def record():
         except DomainError as exc:
             form.form_errors.append(refusal(exc))
         else:
-            who = _staff_number(leave.employee_id)
-            words = dict(type=_type_words(leave.type), staff_number=who, start=leave.start_date.isoformat(),
-                         end=leave.end_date.isoformat())
+            words = _words(leave)
             flash(_("Recorded and approved %(type)s for %(staff_number)s from %(start)s to %(end)s.", **words)
                   if leave.status == "approved" else
                   _("Recorded %(type)s for %(staff_number)s from %(start)s to %(end)s: it waits for a decision.",
@@ -94,8 +92,7 @@ def move(leave_id, move):
     except DomainError as exc:  # a second click finds the leave moved already (Conflict)
         flash(refusal(exc), "error")
         return redirect(back)
-    words = dict(type=_type_words(leave.type), staff_number=_staff_number(leave.employee_id),
-                 start=leave.start_date.isoformat(), end=leave.end_date.isoformat())
+    words = _words(leave)
     flash({"approve": _("Approved %(type)s for %(staff_number)s from %(start)s to %(end)s.", **words),
            "decline": _("Declined %(type)s for %(staff_number)s from %(start)s to %(end)s.", **words),
            "cancel": _("Cancelled %(type)s for %(staff_number)s from %(start)s to %(end)s.", **words)}[move],
@@ -147,13 +144,14 @@ def _month_arg(today):
     return today.replace(day=1)
 
 
-def _staff_number(employee_id):
-    found = by_ids(g.company.id, [employee_id]).get(employee_id)
-    return found.staff_number if found else employee_id
-
-
-def _type_words(leave_type):
-    return str(LEAVE_TYPE_WORDS.get(leave_type, leave_type))
+def _words(leave):
+    """What a message says of a leave: its type in words; the staff number and dates
+    left to right inside an Arabic sentence (as `said` writes an ID)."""
+    found = by_ids(g.company.id, [leave.employee_id]).get(leave.employee_id)
+    as_typed = (lambda text: f"\u2066{text}\u2069") if current_language() in RIGHT_TO_LEFT else str
+    return {"type": str(LEAVE_TYPE_WORDS.get(leave.type, leave.type)),
+            "staff_number": as_typed(found.staff_number if found else leave.employee_id),
+            "start": as_typed(leave.start_date.isoformat()), "end": as_typed(leave.end_date.isoformat())}
 
 
 # ---- the calendar ------------------------------------------------------------------
