@@ -83,6 +83,7 @@ def test_the_settings_the_commands_set_are_shown_as_they_are(client, admin, live
     assert "35 days a year, where the law gives fewer (the law: 30 days a year)" in page
     assert "At most 10 days carried into the next leave year; days beyond are forfeited" in page
     assert "Allowed: annual leave may take the balance below zero" in page
+    assert '<code dir="ltr" lang="en">flask leave settings</code>' in page  # set there, shown here
     arabic = shown(client.get("/console/leave?lang=ar"))
     assert "35 يومًا في السنة" in arabic and "10 أيام على الأكثر" in arabic
 
