@@ -266,9 +266,11 @@ class EmployeeLeave:
 
 
 def employee_leave(employee) -> EmployeeLeave:
-    """The employee page's leave: the annual balance today, and their leave, latest
-    first, as [(leave, employee)]."""
+    """The employee page's leave: the annual balance today (a leaver's on their last
+    day), and their leave, latest first, as [(leave, employee)]."""
     today = _today()
+    if employee.termination_date is not None and employee.termination_date < today:
+        today = employee.termination_date
     held = balance_of(employee, today)
     rows = leave_requests.list_leave(g.company.id, employee_id=employee.id, limit=LISTED)
     return EmployeeLeave(today, _days(held.accrued), held.taken, held.planned, _days(held.balance),

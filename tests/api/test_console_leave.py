@@ -265,3 +265,13 @@ def test_only_those_who_manage_hr_decide_leave(client, live_company, staff, cloc
     assert client.post(f"/console/leave/{asked.id}/nap",
                        data={"csrf_token": csrf(client, "/console/leave")}).status_code == 404
     assert LeaveRequest.get_by_id(foreign.id).status == "requested"
+
+
+def test_a_leavers_balance_is_shown_on_their_last_day(client, admin, staff, runtime):
+    salma = staff["E-1"]
+    hr.end_employment(salma.company_id, salma.id, date(2026, 6, 30), runtime)
+    page = shown(client.get(f"/console/employees/{salma.id}"))
+    facts = re.search(r"Annual leave on 2026-06-30, in days</h3>(.*?)</dl>", page, re.S).group(1)
+    # 2020-01-01 to 2026-06-30 is 2,373 days served: six years of 365 days and 183 days,
+    # so 6 x 30 + 30 x 183/365 = 195.04 days (art. 70), none taken.
+    assert re.findall(r"<dd>(?:<strong>)?([^<]*)", facts) == ["195.04", "0", "0", "195.04"]
