@@ -9,6 +9,7 @@ creates and revokes API keys, makes their sandbox, and drives the HR actions.
     books         paying what a run owes on a value date; closing the books
     journals      journal files: a run's, a legal entity's month (CSV, Xero, QuickBooks)
     attendance    days as partners read them, HR's punches, linking unmatched people
+    leave         requests to decide, who is away in a month, recording a leave
     oauth         the OAuth consent page (preview): /oauth/authorize
     oauth_apps    the company's OAuth apps (preview): register, rotate the client secret
 
@@ -20,7 +21,7 @@ sign-in attempts are throttled per email and address.
 
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from app.console import attendance, books, hr, integrations, journals, oauth, oauth_apps, signin, webhooks
+from app.console import attendance, books, hr, integrations, journals, leave, oauth, oauth_apps, signin, webhooks
 from app.console.common import assets, csrf, register_filters
 
 
@@ -32,6 +33,6 @@ def register(app):
         # scheme (for Secure cookies and CSRF's referrer check) come from its headers.
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)
     for blueprint in (assets, signin.bp, integrations.bp, webhooks.bp, hr.bp, books.bp, journals.bp, attendance.bp,
-                      oauth.bp, oauth_apps.bp):
+                      leave.bp, oauth.bp, oauth_apps.bp):
         app.register_blueprint(blueprint)
     register_filters(app)

@@ -8,6 +8,7 @@ import wtforms
 from flask_babel import LazyString
 from flask_wtf import FlaskForm
 from wtforms import (
+    BooleanField,
     EmailField,
     HiddenField,
     PasswordField,
@@ -25,6 +26,7 @@ from app.domain.attendance.ingest import REF_TYPES
 from app.domain.attendance.pairing import EVENT_TYPES
 from app.domain.kernel.countries import COUNTRIES
 from app.domain.kernel.text import ascii_digits, foreign_digit
+from app.domain.leave.law import TYPES as LEAVE_TYPES
 from app.domain.payroll.journal_file import QUICKBOOKS_DATE_FORMAT, QUICKBOOKS_DATE_FORMATS, XERO_TAX_RATE
 from app.domain.people.actions import EDITABLE_STATUSES, EMPLOYMENT_TYPES
 from app.domain.sandbox import TRIGGERS
@@ -86,6 +88,12 @@ COUNTRY_CHOICES = options((code, LazyString(name_of, country, plain=True)) for c
 # Human words for the domain's values (a value missing here shows as itself, `_` as a space).
 EMPLOYMENT_TYPE_WORDS = {"full_time": _l("full time"), "part_time": _l("part time"), "contract": _l("contract")}
 STATUS_WORDS = {"active": _l("active"), "on_leave": _l("on leave"), "suspended": _l("suspended")}
+LEAVE_TYPE_WORDS = {"annual": _l("annual leave"), "sick": _l("sick leave"), "unpaid": _l("unpaid leave"),
+                    "maternity": _l("maternity leave"), "hajj": _l("Hajj leave"),
+                    "bereavement": _l("bereavement leave"), "marriage": _l("marriage leave"),
+                    "other": _l("other leave")}
+LEAVE_STATUS_WORDS = {"requested": _l("waiting for a decision"), "approved": _l("approved"),
+                      "declined": _l("declined"), "cancelled": _l("cancelled")}
 PUNCH_WORDS = {"clock_in": _l("clock in"), "clock_out": _l("clock out"), "break_start": _l("break start"),
                "break_end": _l("break end")}
 
@@ -335,3 +343,21 @@ class LinkForm(FlaskForm):
     ref_type = HiddenField(validators=[DataRequired(), AnyOf(REF_TYPES)])
     value = HiddenField(validators=[DataRequired(), Length(max=254)])
     employee = SelectField(_l("Employee"), choices=[], validators=[InputRequired()])
+
+
+class LeaveForm(FlaskForm):
+    """A leave HR records (app/domain/leave/requests.py judges it). The domain names the
+    dates `from` and `to`; here they are `start` and `end` (`from` is Python's)."""
+
+    employee = SelectField(_l("Employee"), choices=[], validators=[InputRequired()])
+    # The domain judges the type, and its refusal lists the types.
+    type = SelectField(_l("Type"), choices=options(worded(LEAVE_TYPES, LEAVE_TYPE_WORDS)), default="annual",
+                       validate_choice=False)
+    start = DateField(_l("From"), validators=[InputRequired()], description=_l("The first day off."))
+    end = DateField(_l("To"), validators=[InputRequired()],
+                    description=_l("The last day off (the same day for one day)."))
+    note = TextAreaField(_l("Note (internal)"), validators=[Optional()], render_kw={"rows": 2},
+                         description=_l("Kept inside the company: partners never see it."))
+    approve = BooleanField(_l("Approve now"), description=_l("Left unticked, the leave waits for a decision."))
+
+    FIELDS = {"employee": "employee", "type": "type", "from": "start", "to": "end", "note": "note"}

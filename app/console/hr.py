@@ -23,6 +23,7 @@ from app.console.forms import (
     options,
     stored_options,
 )
+from app.console.leave import employee_leave, run_leave
 from app.domain.access.companies import branches_of, entities_of, get_entity
 from app.domain.kernel.countries import COUNTRIES
 from app.domain.kernel.errors import DomainError, ValidationFailed
@@ -118,7 +119,7 @@ def employee(employee_id):
                 flash(_("Saved %(staff_number)s.", staff_number=found.staff_number), "success")
                 return redirect(url_for("hr.employee", employee_id=found.id))
     return render_template("console/employee_form.html", form=form, employee=found,
-                           end_form=EndEmploymentForm(formdata=None)), _form_status()
+                           end_form=EndEmploymentForm(formdata=None), leave=employee_leave(found)), _form_status()
 
 
 @bp.post("/employees/<employee_id>/end")
@@ -361,6 +362,7 @@ def payroll_run(run_id):
         components=COMPONENTS,
         journal=journal_of(run), entity=get_entity(run.entity_id), wps_next=moves.WPS_NEXT,
         pay_form=PayForm(formdata=None, on=today), owed=moves.owed(run) if run.status == "paid" else None,
+        leave=run_leave(run),
     )
 
 

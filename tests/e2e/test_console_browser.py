@@ -298,6 +298,59 @@ def test_attendance_page_links_people_takes_punches_and_shows_the_days(page, ser
         (270, ["manual"]), (480, ["partner_api"])]
 
 
+def test_hr_records_a_leave_approves_it_and_sees_it_on_the_calendar(page, service):
+    sign_in(page, ADMIN)
+    to_sandbox(page)
+    nav(page, "Leave")
+    expect(page.get_by_role("heading", name=re.compile("Who is away in"))).to_be_visible()
+    # Next month, clear of any run the sandbox has finalized.
+    today = datetime.now(ZoneInfo("Asia/Bahrain")).date()
+    month = (today.replace(day=1) + timedelta(days=32)).replace(day=1)
+    first, last = month.replace(day=10), month.replace(day=12)
+    person = page.locator("#employee option", has_text="SBX-006")
+    page.get_by_label("Employee", exact=True).select_option(person.get_attribute("value"))
+    page.get_by_label("Type", exact=True).select_option("sick")
+    page.get_by_label("From", exact=True).fill(last.isoformat())
+    page.get_by_label("To", exact=True).fill(first.isoformat())  # backwards: refused beside the field
+    page.get_by_label("Note (internal)").fill("Knee surgery")
+    page.get_by_role("button", name="Record leave").click()
+    expect(page.locator(".field.invalid")).to_contain_text(f"on or after the first day ({last.isoformat()})")
+    expect(page.get_by_label("Note (internal)")).to_have_value("Knee surgery")  # kept as typed
+    page.get_by_label("From", exact=True).fill(first.isoformat())
+    page.get_by_label("To", exact=True).fill(last.isoformat())
+    page.get_by_role("button", name="Record leave").click()
+    expect(flash(page)).to_contain_text(f"Recorded sick leave for SBX-006 from {first} to {last}: it waits for a "
+                                        "decision.")
+    day = page.locator(f'td[data-day="{month.replace(day=11).isoformat()}"]')
+    expect(day).to_contain_text("SBX-006")
+    expect(day).to_contain_text("waiting")
+    shot(page, "14-leave-waiting")
+
+    waiting = page.locator("section", has=page.get_by_role("heading", name="Waiting for a decision"))
+    waiting.locator("tr", has_text="SBX-006").get_by_role("button", name="Approve").click()
+    expect(flash(page)).to_contain_text(f"Approved sick leave for SBX-006 from {first} to {last}.")
+    expect(page.get_by_role("heading", name=re.compile(f"Who is away in {month:%B %Y}"))).to_be_visible()
+    expect(day).to_contain_text("SBX-006")
+    expect(day).not_to_contain_text("waiting")
+    expect(page.locator(f'td[data-day="{month.replace(day=13).isoformat()}"]')).not_to_contain_text("SBX-006")
+    approved = page.locator("section", has=page.get_by_role("heading", name="Approved leave, now and to come"))
+    expect(approved.locator("tr", has_text="SBX-006")).to_contain_text("Knee surgery")
+    shot(page, "15-leave-approved")
+
+    page.locator("nav.pager a[rel=prev]").click()  # back a month, and forward again
+    expect(page.locator(f'td[data-day="{month.replace(day=11).isoformat()}"]')).to_have_count(0)
+    page.locator("nav.pager a[rel=next]").click()
+    expect(day).to_contain_text("SBX-006")
+
+    nav(page, "Employees")
+    page.get_by_role("link", name="SBX-006").click()
+    leave = page.locator("#leave")
+    expect(leave.locator("tr", has_text=first.isoformat())).to_contain_text("approved")
+    expect(leave).to_contain_text("Balance")
+    leave.get_by_role("link", name=re.compile("Record leave for")).click()
+    expect(page.get_by_label("Employee", exact=True)).to_have_value(person.get_attribute("value"))
+
+
 def test_a_user_without_integrations_manage_is_refused(page):
     sign_in(page, STAFF)
     expect(page.get_by_role("heading", name=re.compile("Welcome"))).to_be_visible()
@@ -490,7 +543,7 @@ def test_every_page_fits_a_phone_and_wide_tables_scroll_in_place(page, service):
     sign_in(page, ADMIN)
     page.set_viewport_size({"width": 390, "height": 844})
     paths = ["/console/integrations", "/console/webhooks", "/console/employees", "/console/payroll",
-             "/console/payroll/books", "/console/attendance", "/console/apps", "/console/sandbox"]
+             "/console/payroll/books", "/console/attendance", "/console/leave", "/console/apps", "/console/sandbox"]
     page.goto("/console/webhooks")
     links = page.locator("a[href^='/console/webhooks/whk_']")
     if links.count():
@@ -589,7 +642,7 @@ def test_every_console_page_in_arabic_reads_right_to_left_mirrored_and_fits(page
     assert len(records) == 2 and delivery, (records, delivery)
     check_arabic_pages(page, ["/console/apps", "/console/employees", "/console/employees/new", "/console/payroll",
                               "/console/payroll/accounts", "/console/payroll/books", "/console/attendance",
-                              "/console/sandbox",
+                              "/console/leave", "/console/sandbox",
                               "/console/employees/emp_none", *records])
 
 
