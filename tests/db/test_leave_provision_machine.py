@@ -60,7 +60,8 @@ class LeaveMachine(ProvisionMachine):
     def correct(self, data, basic):
         run_id = data.draw(st.sampled_from([r for r, run in self.posted().items() if run["members"]]))
         employee_id = data.draw(st.sampled_from([e for e in self.people if e in self.runs[run_id]["members"]]))
-        if self._paid_in_part(employee_id, self.runs[run_id]["month"]):
+        month = self.runs[run_id]["month"]
+        if self._paid_in_part(employee_id, month) or self.people[employee_id]["hired"] > month_start(month):
             return
         try:
             moves.correct_run(PayrollRun.get_by_id(run_id), {employee_id: {"basic": basic}}, self.runtime)

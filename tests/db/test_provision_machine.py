@@ -191,6 +191,8 @@ class ProvisionMachine(RuleBasedStateMachine):
     def correct(self, data, basic):
         run_id = data.draw(st.sampled_from([r for r, run in self.posted().items() if run["members"]]))
         employee_id = data.draw(st.sampled_from([e for e in self.people if e in self.runs[run_id]["members"]]))
+        if self.people[employee_id]["hired"] > month_start(self.runs[run_id]["month"]):
+            return  # a correction states what a joiner's part month pays, not the monthly terms recorded here
         try:
             moves.correct_run(PayrollRun.get_by_id(run_id), {employee_id: {"basic": basic}}, self.runtime)
         except ValidationFailed:  # the same amount again: nothing to correct
