@@ -15,8 +15,8 @@ from app.domain.kernel.countries import COUNTRIES
 from app.domain.kernel.money import minor_digits, percent_of
 from app.domain.payroll import drafts, moves, posting
 from app.domain.payroll.end_of_service import Service, liability, owed
-from app.domain.people import actions as hr
 from app.domain.payroll.rules import Pay, pay_of
+from app.domain.people import actions as hr
 from app.models import Company, Employee, EndOfServiceBalance, PayrollRun
 from tests.conftest import bearer
 

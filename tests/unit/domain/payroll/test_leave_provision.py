@@ -7,8 +7,6 @@ what a leaver is paid: the days the law owes (nothing before the qualifying serv
 from datetime import date
 from fractions import Fraction
 
-import pytest
-
 from app.domain.payroll import leave_provision
 from app.domain.payroll.leave_provision import held_days, law_of, lines, owed_days, value
 from app.domain.payroll.rules import Pay
