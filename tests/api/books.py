@@ -5,8 +5,9 @@ from decimal import Decimal
 
 from app.domain.payroll import drafts, moves
 from app.domain.payroll.end_of_service import Service, liability
+from app.domain.payroll.rules import pay_of
 from app.domain.people import actions as hr
-from app.models import Employee, Entity
+from app.models import Company, Employee, Entity
 
 
 class Books:
@@ -43,3 +44,16 @@ class Books:
         their pay terms as HR holds them."""
         people = people or Employee.select().where(Employee.company == self.company.id, Employee.status != "left")
         return sum(liability(Service("KW", p.hire_date, p.is_national, p.basic_salary_minor), at) for p in people)
+
+    def leave_held(self, at, people=None):
+        """The leave salary these employees (default: all still employed) hold on `at`:
+        the annual leave earned and not taken at a day's leave wage (leave_provision.py)."""
+        people = people or Employee.select().where(Employee.company == self.company.id, Employee.status != "left")
+        company = Company.get_by_id(self.company.id)
+        return sum(drafts.leave_held(p, company, pay_of(p), drafts.annual_leave_rows([p.id]).get(p.id, []), at)[0]
+                   for p in people)
+
+    def opening_owed(self, at, people=None):
+        """What 3100 holds for these employees brought in on `at`: the end-of-service benefit
+        earned and the leave salary held by then."""
+        return self.owed(at, people) + self.leave_held(at, people)

@@ -78,10 +78,11 @@ def test_books_close_show_and_reopen(run, company, october, clock):
         "company_id": company.id, "closed_through": None, "log": []}
     assert "--through: 2026-11-22 is in the future" in one_line(
         run("payroll", "books", "close", "--company", company.id, "--through", "2026-11-22"))
-    last = JournalEntry.select().where(JournalEntry.company == company.id).count()  # opening and accrual: #2
-    assert last == 2
+    # the end-of-service and leave-salary openings and the accrual: #3
+    last = JournalEntry.select().where(JournalEntry.company == company.id).count()
+    assert last == 3
     assert ok(run("payroll", "books", "close", "--company", company.id, "--through", "2026-10-31")).strip() == (
-        "the books are closed through 2026-10-31 (before: open); the last entry posted before: #2; entries posted "
+        "the books are closed through 2026-10-31 (before: open); the last entry posted before: #3; entries posted "
         "from now on are dated 2026-11-01 or later")
     refused(run("payroll", "books", "close", "--company", company.id, "--through", "2026-09-30"),
             "which only an owner does")

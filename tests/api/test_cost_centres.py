@@ -166,12 +166,17 @@ def test_a_correction_after_a_transfer_moves_only_that_persons_amount_in_their_m
     moves.correct_run(july, {people["S-1"].id: {"basic": 1_100_000}}, books.runtime)
     # 5100: Sales had S-1 to S-4 and C in July (5). 5300: S-1's provision, capped, moves by
     # 18 x 100.000 = 1,800.000; July's 5300 line in Sales now stands for S-1 to S-4 (C's
-    # capped provision did not move in July: C has no amount on it).
+    # capped provision did not move in July: C has no amount on it). 5310: the leave S-1
+    # holds (26 years and 219 days, none taken: art. 70's 30 days a year, 798 days) at the
+    # raised day's wage, 798 x 1,100.000 / 26 = 33,761.538 less 798 x 1,000.000 / 26 =
+    # 30,692.308: 3,069.230, in Sales, whose five all hold leave.
     assert shown_lines(client, books, july, "correction") == [
         ("2110", None, None, "0.000", "100.000"),
         ("2300", None, None, "0.000", "1800.000"),
+        ("2310", None, None, "0.000", "3069.230"),
         ("5100", "Sales", 5, "100.000", "0.000"),
         ("5300", "Sales", 4, "1800.000", "0.000"),
+        ("5310", "Sales", 5, "3069.230", "0.000"),
     ]
     assert MONTHS_CAP * 100_000 == 1_800_000
 
@@ -186,18 +191,27 @@ def test_a_true_up_after_correcting_an_earlier_month_carries_the_departments_it_
     move(books, people["C"], "Ops")
     august = books.run("2026-08")
     moves.correct_run(july, {people["C"].id: {"basic": 7_100_000}}, books.runtime)
+    # C's 798 days of leave held at the raised wage: 798 x 7,100.000 / 26 = 217,915.385
+    # less 798 x 7,000.000 / 26 = 214,846.154: 3,069.231.
     assert shown_lines(client, books, july, "correction") == [
         ("2110", None, None, "0.000", "100.000"),
         ("2300", None, None, "0.000", "1800.000"),
+        ("2310", None, None, "0.000", "3069.231"),
         ("5100", "Sales", 5, "100.000", "0.000"),
         ("5300", "Sales", 4, "1800.000", "0.000"),  # S-2, S-3, S-4 accrue; C's moved
+        ("5310", "Sales", 5, "3069.231", "0.000"),
     ]
-    # August's staff: Sales S-1 to S-4 (4), Ops O-1, O-2, O-3 and C (4).
+    # August's staff: Sales S-1 to S-4 (4), Ops O-1, O-2, O-3 and C (4). The leave salary's
+    # true-up gives back the same way what August carried C from, whole (not split:
+    # docs/partners/journals.md).
     assert shown_lines(client, books, august, "true_up") == [
         ("2300", None, None, "1800.000", "0.000"),
+        ("2310", None, None, "3069.231", "0.000"),
         ("5300", "Ops", 4, "0.000", "1800.000"),
+        ("5310", None, None, "0.000", "3069.231"),
     ]
     assert provision.tie(books.entity.id).true_up() == []
+    assert provision.tie(books.entity.id, provision.LEAVE).true_up() == []
 
 
 @pytest.mark.parametrize("history", ["an earlier month corrected", "a month drafted before the one before moved"])

@@ -78,7 +78,8 @@ def test_every_entry_once_in_posting_order_with_the_lines_getpayrollrun_shows(cl
             assert {key: listed[key] for key in entry} == entry  # the same entry, the same lines
             assert (listed["payroll_run_id"], listed["payroll_month"], listed["entity_id"], listed["currency"]) == (
                 run.id, run.payroll_month, books.entity.id, "KWD")
-    assert [(e["payroll_month"], e["kind"]) for e in found][:2] == [("2026-05", "opening"), ("2026-05", "accrual")]
+    assert [(e["payroll_month"], e["kind"]) for e in found][:3] == [
+        ("2026-05", "opening"), ("2026-05", "opening"), ("2026-05", "accrual")]  # end of service, then leave
     assert Counter(e["kind"] for e in found)["accrual"] == 3
 
 
@@ -151,16 +152,17 @@ def test_narrowed_by_legal_entity_and_by_accounting_month(client, books):
     assert {e["entity_id"] for e in of_second} == {second.id}
     assert {e["entity_id"] for e in of_first} == {books.entity.id}
     assert sorted(e["id"] for e in of_first + of_second) == sorted(e["id"] for e in everything)
-    assert [e["kind"] for e in of_second] == ["opening", "accrual"]
+    assert [e["kind"] for e in of_second] == ["opening", "opening", "accrual"]
     june, _ = walk(client, books.headers, "&period=2026-06")
     assert [(e["payroll_month"], e["kind"], e["entity_id"]) for e in june] == [  # July's deletion left June latest
         ("2026-06", "accrual", books.entity.id), ("2026-06", "true_up", books.entity.id),
-        ("2026-06", "opening", second.id), ("2026-06", "accrual", second.id)]
+        ("2026-06", "true_up", books.entity.id),  # the end-of-service provision's, then the leave salary's
+        ("2026-06", "opening", second.id), ("2026-06", "opening", second.id), ("2026-06", "accrual", second.id)]
     assert all(e["accounting_date"] == "2026-06-30" for e in june)
     paid_on = client.get("/v1/journal-entries?limit=200&period=2026-11", headers=books.headers).get_json()["data"]
     assert [(e["kind"], e["accounting_date"]) for e in paid_on] == [("payment", "2026-11-21")]  # the day it was paid
     both, _ = walk(client, books.headers, f"&period=2026-06&entity_id={second.id}")
-    assert [e["id"] for e in both] == [e["id"] for e in june[2:]]
+    assert [e["id"] for e in both] == [e["id"] for e in june[3:]]
     assert walk(client, books.headers, "&period=2025-06")[0] == []
 
 
@@ -237,7 +239,7 @@ def test_without_v1_3_it_is_not_there_unless_live_operations_names_it(app, clien
     live_releases(["v1.0", "v1.1", "v1.2"])
     assert_problem(client.get("/v1/journal-entries", headers=books.headers), 404, "not_found")
     monkeypatch.setitem(app.config, "LIVE_OPERATIONS", ["listJournalEntries"])
-    [opening, accrual] = client.get("/v1/journal-entries", headers=books.headers).get_json()["data"]
+    [opening, leave_opening, accrual] = client.get("/v1/journal-entries", headers=books.headers).get_json()["data"]
     assert accrual["kind"] == "accrual" and accrual["lines"][0]["account_key"]  # the operation's whole shape
 
 

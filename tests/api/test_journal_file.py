@@ -43,7 +43,8 @@ def test_the_cli_writes_every_line_of_every_entry_and_they_balance(run, books, c
     assert len(rows) == JournalLine.select().join(JournalLine.entry.rel_model).where(
         JournalLine.entry.rel_model.run == july.id).count()
     # The journal number: the entry's place in the company's posting order.
-    assert {row["Entry"] for row in rows} == {f"PAYROLL-{n}" for n in (1, 2, 3, 4)}
+    # (both openings, the accrual, the correction, the payment)
+    assert {row["Entry"] for row in rows} == {f"PAYROLL-{n}" for n in (1, 2, 3, 4, 5)}
     salary = next(row for row in rows if row["Account code"] == "6100")
     assert (salary["Date"], salary["Account name"], salary["Debit"], salary["Credit"]) == (
         "2026-07-31", "Salaries", "900.000", "")

@@ -34,8 +34,11 @@ def test_full_run_has_components_and_a_balanced_journal(client, headers):
     assert by_kind["earning"] == totals["gross"]
     assert by_kind["deduction"] == totals["deductions"]
     assert by_kind["employer_contribution"] == totals["employer_contributions"]
-    # the sandbox's first run: the end-of-service provision earned before it (v1.3), then the month
-    assert [entry["kind"] for entry in run["journal_entries"]] == ["opening", "accrual"]
+    # the sandbox's first run: the end-of-service provision earned before it and the leave
+    # salary held before it (v1.3, an opening entry each), then the month
+    assert [entry["kind"] for entry in run["journal_entries"]] == ["opening", "opening", "accrual"]
+    assert [{line["account_code"] for line in entry["lines"]} for entry in run["journal_entries"][:2]] == [
+        {"3100", "2300"}, {"3100", "2310"}]
     for entry in run["journal_entries"]:
         assert sum(Decimal(x["debit"]) for x in entry["lines"]) == sum(Decimal(x["credit"]) for x in entry["lines"])
 

@@ -15,8 +15,9 @@ from app.domain.kernel.countries import COUNTRIES
 from app.domain.kernel.money import minor_digits, percent_of
 from app.domain.payroll import drafts, moves, posting
 from app.domain.payroll.end_of_service import Service, liability, owed
+from app.domain.payroll.rules import Pay, pay_of
 from app.domain.people import actions as hr
-from app.models import Employee, EndOfServiceBalance, PayrollRun
+from app.models import Company, Employee, EndOfServiceBalance, PayrollRun
 from tests.conftest import bearer
 
 OCTOBER_END, SEPTEMBER_END = date(2026, 10, 31), date(2026, 9, 30)
@@ -25,6 +26,14 @@ OCTOBER_END, SEPTEMBER_END = date(2026, 10, 31), date(2026, 9, 30)
 def service_of(person):
     return Service(person.country, person.hire_date, person.is_national, person.basic_salary_minor,
                    person.housing_allowance_minor + person.transport_allowance_minor + person.other_allowance_minor)
+
+
+def leave_held(person, through):
+    """The leave salary the provision carries for `person` at the end of `through` (their
+    approved leave as stored; leave_provision.py's rules, tested by hand in
+    tests/unit/domain/payroll/test_leave_provision.py)."""
+    return drafts.leave_held(person, Company.get_by_id(person.company_id), pay_of(person),
+                             drafts.annual_leave_rows([person.id]).get(person.id, []), through)[0]
 
 
 def minor(amount, currency):
@@ -108,17 +117,26 @@ def test_a_first_run_posts_the_opening_provision_then_the_months_change_and_it_e
     # long service everywhere; Bahrain's provision stopped growing in March 2024 (the SIO's since)
     assert (earned == opening if country == "BH" else earned > opening) and opening > 0
 
-    entries = {entry["kind"]: entry for entry in run["journal_entries"]}
-    assert list(entries) == ["opening", "accrual"]
-    assert [(line["account_code"], minor(line["debit"], currency), minor(line["credit"], currency))
-            for line in entries["opening"]["lines"]] == [("3100", opening, 0), ("2300", 0, opening)]
-    for entry in entries.values():
+    # The leave salary held (annual leave earned and not taken) comes in the same way.
+    leave_opening = sum(leave_held(p, SEPTEMBER_END) for p in people)
+    leave_earned = sum(leave_held(p, OCTOBER_END) for p in people)
+    assert leave_earned > leave_opening > 0
+
+    entries = run["journal_entries"]
+    assert [entry["kind"] for entry in entries] == ["opening", "opening", "accrual"]
+    assert [[(line["account_code"], minor(line["debit"], currency), minor(line["credit"], currency))
+             for line in entry["lines"]] for entry in entries[:2]] == [
+        [("3100", opening, 0), ("2300", 0, opening)], [("3100", leave_opening, 0), ("2310", 0, leave_opening)]]
+    for entry in entries:
         assert sum(Decimal(x["debit"]) for x in entry["lines"]) == sum(Decimal(x["credit"]) for x in entry["lines"])
     assert -minor(balances(run)["2300"], currency) == earned  # the books carry what the law says was earned
+    assert -minor(balances(run)["2310"], currency) == leave_earned
     accrual = component(run, "end_of_service_accrual") or {"kind": "provision", "amount": "0"}
     assert accrual["kind"] == "provision" and minor(accrual["amount"], currency) == earned - opening
-    assert minor(run["totals"]["provisions"], currency) == earned - opening
+    assert minor(component(run, "leave_accrual")["amount"], currency) == leave_earned - leave_opening
+    assert minor(run["totals"]["provisions"], currency) == earned - opening + leave_earned - leave_opening
     assert minor(balances(run).get("5300", 0), currency) == earned - opening  # the month's cost only
+    assert minor(balances(run)["5310"], currency) == leave_earned - leave_opening
     rows = {row.employee_id: row for row in EndOfServiceBalance.select().where(EndOfServiceBalance.run == stored)}
     assert {p.id: rows[p.id].balance_minor for p in people} == {p.id: liability(service_of(p), OCTOBER_END)
                                                                 for p in people}
@@ -184,7 +202,16 @@ def test_a_correction_moves_the_provision_and_a_deletion_reverses_it(client, mak
                      person.housing_allowance_minor + person.transport_allowance_minor + person.other_allowance_minor)
     growth = liability(raised, date(2026, 11, 30)) - liability(service_of(person), date(2026, 11, 30))
     assert growth > 0
-    assert minor(after["totals"]["provisions"], "SAR") - minor(before["totals"]["provisions"], "SAR") == growth
+    # The leave salary he holds is revalued at the raised wage too (leave_provision.py).
+    rows = drafts.annual_leave_rows([person.id]).get(person.id, [])
+    company_row = Company.get_by_id(company.id)
+    raised_pay = Pay(person.basic_salary_minor + 100_000, person.housing_allowance_minor,
+                     person.transport_allowance_minor, person.other_allowance_minor)
+    leave_growth = (drafts.leave_held(person, company_row, raised_pay, rows, date(2026, 11, 30))[0]
+                    - leave_held(person, date(2026, 11, 30)))
+    assert leave_growth > 0
+    assert (minor(after["totals"]["provisions"], "SAR") - minor(before["totals"]["provisions"], "SAR")
+            == growth + leave_growth)
     correction = after["journal_entries"][-1]
     assert correction["kind"] == "correction"
     assert {line["account_code"] for line in correction["lines"]} >= {"5300", "2300"}
@@ -193,7 +220,7 @@ def test_a_correction_moves_the_provision_and_a_deletion_reverses_it(client, mak
     december = next_run(company, runtime, "2026-12")
     moves.delete_run(december, runtime)
     lines = posting.posted_lines(PayrollRun.get_by_id(december.id))
-    for account in ("5300", "2300", "3100"):
+    for account in ("5300", "2300", "5310", "2310", "3100"):
         assert sum(line[2] - line[3] for entry in lines for line in entry if line[0] == account) == 0
     january = next_run(company, runtime, "2027-01")  # the deleted run's balances are not carried
     assert EndOfServiceBalance.get(run=january, employee=person).booked_minor == liability(raised, date(2026, 11, 30))
@@ -240,7 +267,12 @@ def test_a_uae_leaver_of_a_full_year_is_paid_21_days_in_the_final_settlement(cli
         ("3100", "6374.48", "0.00"), ("2300", "0.00", "6374.48")]
     assert component(run, "end_of_service_accrual")["amount"] == "529.63"  # February's 28 days: 6,904.11 - 6,374.48
     assert balances(run)["2300"] == 0  # paid out whole: the books carry nothing for them after
-    # The final settlement: February's whole basic and the benefit (no social insurance for an
-    # expatriate in the UAE), payable with the salaries: 10,000.00 + 6,904.11 = 16,904.11
+    # And the annual leave not taken (art. 29(9), on the basic over 30): a full year served
+    # earns the year's 30 days (art. 29(1); days.Accrual.earned), 30 x 10,000.00 / 30.
+    assert component(run, "leave_encashment")["amount"] == "10000.00"
+    assert balances(run)["2310"] == 0
+    # The final settlement: February's whole basic, the benefit and the leave (no social
+    # insurance for an expatriate in the UAE), payable with the salaries:
+    # 10,000.00 + 6,904.11 + 10,000.00 = 26,904.11
     assert component(run, "basic")["amount"] == "10000.00"
-    assert -balances(run)["2110"] == Decimal("16904.11") == Decimal(run["totals"]["net"])
+    assert -balances(run)["2110"] == Decimal("26904.11") == Decimal(run["totals"]["net"])

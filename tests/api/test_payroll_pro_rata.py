@@ -33,7 +33,11 @@ def test_a_leavers_last_month_pays_their_days_and_the_benefit_together(client, b
     benefit = owed(Service("KW", date(2015, 4, 1), True, 1_240_000), date(2026, 10, 10), "termination")
     assert component(client, books, october, "end_of_service_benefit") == (benefit, 1)
     body = client.get(f"/v1/payroll-runs/{october.id}", headers=books.headers).get_json()
-    assert Decimal(body["totals"]["gross"]) * 1000 == 400_000 + benefit  # one final settlement
+    # No annual leave recorded in 11 years and 196 days (4,211 days) of service: Kuwait's 30
+    # working days a year (art. 70), 330 + 30 x 196 / 365 = 346.1096 days, at the full wage
+    # over 26: x 1,240.000 / 26 = 16,506.765 (half up), paid out of the leave provision.
+    assert component(client, books, october, "leave_encashment") == (16_506_765, 1)
+    assert Decimal(body["totals"]["gross"]) * 1000 == 400_000 + benefit + 16_506_765  # one final settlement
     assert component(client, books, books.run("2026-11"), "basic") == (0, 0)  # nothing after it
 
 

@@ -1,7 +1,8 @@
 """The end-of-service provision ties to HR after any history (issue 33 part 1), read as
 a partner reads the journals: an entity's 2300 holds what the law owes the staff its
-latest run carries at that month's end, and 3100 what each had earned before the books
-first carried them, whatever was deleted, corrected or entered late. The cases the
+latest run carries at that month's end (2310 the leave salary they hold then, issue 48),
+and 3100 what each had earned and held before the books first carried them, whatever was
+deleted, corrected or entered late. The cases the
 auditors reproduced, each against the same staff with no such history."""
 
 from datetime import date
@@ -31,8 +32,9 @@ def test_deleting_the_first_run_after_later_ones_posts_its_opening_again(client,
     assert -untouched == books.owed(date(2026, 9, 30))
     moves.delete_run(july, books.runtime)
     assert -books.posted(client, "2300") == books.owed(date(2026, 9, 30)) == -untouched
-    # The books now begin in August: what was earned to 31 July is opening equity.
-    assert books.posted(client, "3100") == books.owed(date(2026, 7, 31))
+    # The books now begin in August: what was earned (and the leave held) to 31 July is opening equity.
+    assert books.posted(client, "3100") == books.opening_owed(date(2026, 7, 31))
+    assert -books.posted(client, "2310") == books.leave_held(date(2026, 9, 30))
     assert kinds(client, books, september)[-1] == "true_up"
     corrected = OutboxEvent.select().where(OutboxEvent.company == books.company.id,
                                            OutboxEvent.type == "payroll_run.corrected")
@@ -66,10 +68,11 @@ def test_service_entered_after_the_first_run_comes_in_as_opening_not_the_months_
     late = [books.hire(f"L-{n}", date(2014, n, 1), 1_000_000) for n in range(1, 6)]  # five people of 2014
     september = books.run("2026-09")
     body = client.get(f"/v1/payroll-runs/{september.id}", headers=books.headers).get_json()
-    assert kinds(client, books, september) == ["opening", "accrual"]
-    [opening] = [e for e in body["journal_entries"] if e["kind"] == "opening"]
+    assert kinds(client, books, september) == ["opening", "opening", "accrual"]  # end of service, leave
+    opening, leave_opening = [e for e in body["journal_entries"] if e["kind"] == "opening"]
     past_service = int(Decimal(opening["lines"][0]["debit"]) * 1000)
     assert past_service == books.owed(date(2026, 8, 31), late) > 50_000_000  # over KWD 50,000
+    assert int(Decimal(leave_opening["lines"][0]["debit"]) * 1000) == books.leave_held(date(2026, 8, 31), late)
     accrual = next(c for c in body["components"] if c["code"] == "end_of_service_accrual")
     month = books.owed(date(2026, 9, 30)) - books.owed(date(2026, 8, 31))  # September's growth only
     assert int(Decimal(accrual["amount"]) * 1000) == month and month * 50 < past_service
@@ -88,7 +91,9 @@ def test_an_employee_moved_to_another_entity_is_released_here_and_opened_there(c
     assert -books.posted(client, "2300") == books.owed(date(2026, 9, 30), stayed)
     moved = Employee.select().where(Employee.id == people[0].id)
     assert -books.posted(client, "2300", branch) == books.owed(date(2026, 9, 30), moved)
-    assert books.posted(client, "3100", branch) == books.owed(date(2026, 8, 31), moved)
+    assert books.posted(client, "3100", branch) == books.opening_owed(date(2026, 8, 31), moved)
+    assert -books.posted(client, "2310") == books.leave_held(date(2026, 9, 30), stayed)
+    assert -books.posted(client, "2310", branch) == books.leave_held(date(2026, 9, 30), moved)
 
 
 def test_months_run_in_order_post_no_true_up(client, books):
@@ -111,8 +116,11 @@ def test_entries_are_dated_described_and_linked_to_what_they_change(client, book
     moves.correct_run(july, {people[0].id: {"basic": 950_000}}, books.runtime)  # an earlier month
     september = books.run("2026-09")
     moves.delete_run(september, books.runtime)
-    opening, accrual, correction = entries_of(client, books, july)
+    opening, leave_opening, accrual, correction = entries_of(client, books, july)
     assert (opening["kind"], opening["accounting_date"]) == ("opening", "2026-07-31")
+    assert (leave_opening["kind"], leave_opening["accounting_date"], leave_opening["memo"]) == (
+        "opening", "2026-07-31", "Payroll 2026-07, Ledger Test Co, leave-salary provision held before the books "
+                                 "carried them")
     assert (accrual["accounting_date"], accrual["memo"]) == ("2026-07-31", "Payroll 2026-07, Ledger Test Co, accrual")
     assert accrual["reverses"] is None and accrual["corrects"] is None
     # Posted months are not reopened: July's correction belongs to August, the latest month then.
@@ -120,8 +128,11 @@ def test_entries_are_dated_described_and_linked_to_what_they_change(client, book
         "correction", "2026-08-31", accrual["id"])
     payment = next(e for e in entries_of(client, books, august) if e["kind"] == "payment")
     assert payment["accounting_date"] == clock.now().date().isoformat()  # the day it was paid (Kuwait's date)
-    true_up = next(e for e in entries_of(client, books, august) if e["kind"] == "true_up")
-    assert true_up["accounting_date"] == "2026-08-31" and "true-up" in true_up["memo"]
+    true_up, leave_true_up = [e for e in entries_of(client, books, august) if e["kind"] == "true_up"]
+    assert true_up["accounting_date"] == "2026-08-31" and "end-of-service provision true-up" in true_up["memo"]
+    # The raise revalues the leave July's books carried for him, which August booked from.
+    assert leave_true_up["accounting_date"] == "2026-08-31" and "leave-salary provision true-up" in leave_true_up[
+        "memo"] and JournalEntry.get_by_id(leave_true_up["id"]).caused_by == correction["id"]
     # A deleted run is not readable through the API: its rows say what its reversal reverses.
     rows = {row.kind: row for row in JournalEntry.select().where(JournalEntry.run == september.id)}
     assert rows["reversal"].reverses == rows["accrual"].id and rows["reversal"].accounting_date == date(2026, 9, 30)

@@ -12,7 +12,9 @@ closing the books through a month's end, and an owner reopening them. After ever
   run's posted journal;
 - no entry is dated on or before the date the books were closed through when it was
   posted;
-- the provision still ties to HR (the provision machine's invariants).
+- both provisions still tie to HR (the provision machine's invariants: 2300, and 2310 the
+  leave salary, issue 48), and the feed's ledger holds every account the runs' journals
+  hold, 2310 and 5310 among them.
 
 And once every run is paid what it owes, salaries payable in the feed's ledger holds
 only what corrections after payment left overpaid (recovered outside payroll): zero

@@ -2,10 +2,13 @@
 hypothesis state machine: runs, payments, corrections and deletions of any month, hires
 with past service, leavers and raises, in any order. After every step an entity's 2300
 holds what the law owes the staff of its latest run at that month's end, on that run's
-pay terms, and 3100 what each employee had earned before the first run that carries
-them; both computed here from the machine's own record of what HR entered, never from
-the service's balances. Every entry balances (the service refuses to post one that
-does not). Long on SQLite; a shorter run on PostgreSQL (.ci/run's second pass)."""
+pay terms, 2310 the leave salary of the annual leave they hold then (issue 48), and
+3100 what each employee had earned and held before the first run that carries them; all
+computed here from the machine's own record of what HR entered (and the rules'
+functions), never from the service's balances. A leaver's settlement pays the leave
+days the law owes and leaves nothing in the provision. Every entry balances (the
+service refuses to post one that does not). Long on SQLite; a shorter run on
+PostgreSQL (.ci/run's second pass)."""
 
 import os
 from calendar import monthrange
@@ -20,10 +23,24 @@ from peewee import fn
 from app.domain.access import companies
 from app.domain.kernel.countries import COUNTRIES
 from app.domain.kernel.errors import ValidationFailed
-from app.domain.payroll import drafts, moves
+from app.domain.leave.days import excluded_spans
+from app.domain.leave.law import LAWS
+from app.domain.payroll import drafts, leave_provision, moves
 from app.domain.payroll.end_of_service import Service, liability
+from app.domain.payroll.rules import Pay
 from app.domain.people import actions as hr
-from app.models import EndOfServiceBalance, Entity, JournalEntry, JournalLine, PayrollRun, db
+from app.models import (
+    Company,
+    Employee,
+    EndOfServiceBalance,
+    Entity,
+    JournalEntry,
+    JournalLine,
+    LeaveProvisionBalance,
+    PayrollLine,
+    PayrollRun,
+    db,
+)
 
 FIRST_MONTH = (2024, 1)  # months stay before the suite's frozen today (2026-11-21): leavers leave at once
 
@@ -69,9 +86,23 @@ class ProvisionMachine(RuleBasedStateMachine):
         latest = self.latest()
         return latest[1]["month"] + 1 if latest else 0
 
+    def leave_of(self, employee_id):
+        """The employee's approved leave as the machine recorded it (LeaveRequest values, never stored)."""
+        return []
+
     def service(self, employee_id, basic):
         person = self.people[employee_id]
-        return Service(self.country, person["hired"], person["national"], basic)
+        unpaid = [(row.start_date, row.end_date) for row in self.leave_of(employee_id) if row.type == "unpaid"]
+        return Service(self.country, person["hired"], person["national"], basic,
+                       excluded=tuple(excluded_spans(LAWS[self.country], unpaid)))
+
+    def worker(self, employee_id):
+        return Employee(id=employee_id, country=self.country, hire_date=self.people[employee_id]["hired"])
+
+    def leave_held(self, employee_id, basic, through):
+        """The leave salary held at the end of `through` (leave_provision.py's rules, on the machine's record)."""
+        days = leave_provision.held_days(self.worker(employee_id), Company(), self.leave_of(employee_id), through)
+        return leave_provision.value(days, LAWS[self.country], Pay(basic=basic))
 
     # -- steps -----------------------------------------------------------------------------
     @rule(country=st.sampled_from(sorted(COUNTRIES)))
@@ -160,6 +191,8 @@ class ProvisionMachine(RuleBasedStateMachine):
     def correct(self, data, basic):
         run_id = data.draw(st.sampled_from([r for r, run in self.posted().items() if run["members"]]))
         employee_id = data.draw(st.sampled_from([e for e in self.people if e in self.runs[run_id]["members"]]))
+        if self.people[employee_id]["hired"] > month_start(self.runs[run_id]["month"]):
+            return  # a correction states what a joiner's part month pays, not the monthly terms recorded here
         try:
             moves.correct_run(PayrollRun.get_by_id(run_id), {employee_id: {"basic": basic}}, self.runtime)
         except ValidationFailed:  # the same amount again: nothing to correct
@@ -177,7 +210,7 @@ class ProvisionMachine(RuleBasedStateMachine):
                       .where(PayrollRun.entity == self.entity.id).group_by(JournalLine.account_code).tuples())
         latest = self.latest()
         if latest is None:
-            assert int(posted.get("2300") or 0) == 0 and int(posted.get("3100") or 0) == 0
+            assert not any(int(posted.get(code) or 0) for code in ("2300", "2310", "3100"))
             return
         latest_id, run = latest
         owed = sum(liability(self.service(e, run["terms"][e]), month_end(run["month"])) for e in run["members"])
@@ -185,6 +218,10 @@ class ProvisionMachine(RuleBasedStateMachine):
         carried = {row.employee_id for row in EndOfServiceBalance.select().where(
             EndOfServiceBalance.run == latest_id, ~EndOfServiceBalance.settled)}
         assert carried == run["members"]
+        held = sum(self.leave_held(e, run["terms"][e], month_end(run["month"])) for e in run["members"])
+        assert -int(posted.get("2310") or 0) == held, "2310 is not the leave the latest run's staff hold"
+        assert {row.employee_id for row in LeaveProvisionBalance.select().where(
+            LeaveProvisionBalance.run == latest_id, ~LeaveProvisionBalance.settled)} == run["members"]
         opening = 0
         for employee_id in self.people:
             first = min((r for r in self.posted().values() if employee_id in r["built"]),
@@ -192,7 +229,25 @@ class ProvisionMachine(RuleBasedStateMachine):
             if first is not None:  # measured on the pay it was built with: a correction leaves the opening
                 eve = month_start(first["month"]) - timedelta(days=1)
                 opening += liability(self.service(employee_id, first["built"][employee_id]), eve)
+                opening += self.leave_held(employee_id, first["built"][employee_id], eve)
         assert int(posted.get("3100") or 0) == opening, "3100 is not what was earned before the books"
+
+    @invariant()
+    def a_leaver_is_paid_the_leave_owed_and_leaves_nothing_in_the_provision(self):
+        for run_id, run in self.posted().items():
+            for row in LeaveProvisionBalance.select().where(LeaveProvisionBalance.run == run_id,
+                                                            LeaveProvisionBalance.settled):
+                lines = {line.component_code: line.amount_minor for line in PayrollLine.select().where(
+                    PayrollLine.run == run_id, PayrollLine.employee == row.employee_id)}
+                assert row.balance_minor == 0
+                assert (row.booked_minor + lines.get("leave_accrual", 0) - lines.get("leave_release", 0)
+                        - lines.get("leave_encashment", 0)) == 0, "a leaver's leave provision is not cleared"
+                last_day = self.people[row.employee_id]["left"]
+                if last_day is not None and row.employee_id not in run["members"]:
+                    days = leave_provision.owed_days(self.worker(row.employee_id), Company(),
+                                                     self.leave_of(row.employee_id), last_day)
+                    owed = leave_provision.value(days, LAWS[self.country], Pay(basic=run["terms"][row.employee_id]))
+                    assert lines.get("leave_encashment", 0) == owed, "the unused days are not what was paid"
 
 
 @pytest.mark.parametrize("examples", [int(os.environ.get("PROVISION_MACHINE_EXAMPLES", 0)) or None])

@@ -44,6 +44,8 @@ CATALOG: tuple[Account, ...] = (
     *(Account(agency.key, *agency.payable, "liability") for agency in AGENCIES.values()),
     Account("end_of_service_provision", "2300", "End-of-service benefits provision", "liability",
             "مخصص مكافأة نهاية الخدمة"),
+    # The leave-salary provision (issue 48): annual leave earned and not yet taken or paid.
+    Account("leave_provision", "2310", "Leave salary provision", "liability", "مخصص رواتب الإجازات"),
     Account("retained_earnings", "3100", "Retained earnings", "equity", "الأرباح المبقاة"),
     Account("basic_salaries", "5100", "Basic salaries", "expense", "الرواتب الأساسية"),
     Account("housing_allowances", "5110", "Housing allowances", "expense", "بدلات السكن"),
@@ -56,6 +58,7 @@ CATALOG: tuple[Account, ...] = (
             "اشتراكات مكافأة نهاية الخدمة"),
     Account("end_of_service_expense", "5300", "End-of-service benefits expense", "expense",
             "مصروف مكافأة نهاية الخدمة"),
+    Account("leave_expense", "5310", "Leave salary expense", "expense", "مصروف رواتب الإجازات"),
 )
 BY_KEY = {account.key: account for account in CATALOG}
 BY_DEFAULT_CODE = {account.default_code: account for account in CATALOG}

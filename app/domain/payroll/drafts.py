@@ -2,16 +2,17 @@
 
 `build_draft_run` makes a draft (never visible to partners, no event) for one legal
 entity and month: every employee employed during the month, paid for the days employed
-(`rules.employed_share`), and (v1.3) each one's end-of-service provision moved to what
-they have earned at the month's end, the leavers settled (`_end_of_service`). Moving a
-run through its states is app/domain/payroll/moves.py's.
+(`rules.employed_share`), and (v1.3) each one's end-of-service provision and leave-salary
+provision moved to what they have earned at the month's end, the leavers settled
+(`_end_of_service`, `_leave_provision`). Moving a run through its states is
+app/domain/payroll/moves.py's.
 """
 
 from calendar import monthrange
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
 from peewee import JOIN
@@ -26,6 +27,7 @@ from app.domain.leave.balances import approved_leave, unpaid_spans
 from app.domain.leave.days import excluded_spans
 from app.domain.leave.law import LAWS
 from app.domain.leave.pay import Leave, Segment, segments
+from app.domain.payroll import leave_provision
 from app.domain.payroll.end_of_service import Reason, Service, liability, owed, provision_lines, sio_contribution
 from app.domain.payroll.rules import (
     COMPONENTS,
@@ -43,9 +45,12 @@ from app.domain.payroll.rules import (
 )
 from app.models import (
     Branch,
+    Company,
     Employee,
     EndOfServiceBalance,
     Entity,
+    LeaveProvisionBalance,
+    LeaveRequest,
     PayrollComponent,
     PayrollLeave,
     PayrollLine,
@@ -109,8 +114,9 @@ def build_draft_run(entity: Entity, payroll_month: str, clock: Clock, *, end_of_
     month and a leaver's last, `rules.employed_share`); the archived are not. One live run per entity
     and month: a second draft, or a draft beside a finalized run, is refused. With
     `end_of_service` (v1.3: callers pass their Runtime's `beyond_contract`), the run also
-    moves each employee's end-of-service provision to what they have earned at the
-    month's end, and settles the leavers not yet settled (`_end_of_service`). A month on
+    moves each employee's end-of-service provision, and their leave-salary provision, to
+    what they have earned at the month's end, and settles the leavers not yet settled
+    (`_end_of_service`, `_leave_provision`). A month on
     or before the day an entity's books carried its provision from another payroll
     system (provision.set_carried) was that system's: refused.
     """
@@ -140,6 +146,7 @@ def build_draft_run(entity: Entity, payroll_month: str, clock: Clock, *, end_of_
                or employee.termination_date > month_end]
     balances, opening = (_end_of_service(entity, payroll_month, staying, lines, leave) if end_of_service
                          else ({}, 0))
+    leave_balances = _leave_provision(entity, payroll_month, staying, lines) if end_of_service else {}
     components, totals = summarize(lines.values())
     now = to_db(clock.now())
     with write_transaction():
@@ -172,6 +179,11 @@ def build_draft_run(entity: Entity, payroll_month: str, clock: Clock, *, end_of_
                 {"run": run.id, "employee": employee_id, "booked_minor": held.booked, "balance_minor": held.balance,
                  "opening_minor": held.opening, "settled": held.settled}
                 for employee_id, held in balances.items()]).execute()
+        if leave_balances:
+            LeaveProvisionBalance.insert_many([
+                {"run": run.id, "employee": employee_id, "booked_minor": held.booked, "balance_minor": held.balance,
+                 "opening_minor": held.opening, "days": held.days, "settled": held.settled}
+                for employee_id, held in leave_balances.items()]).execute()
     return run
 
 
@@ -268,6 +280,103 @@ def _end_of_service(entity: Entity, payroll_month: str, employees: Sequence[Empl
         lines.setdefault(employee_id, {}).update(provision_lines(booked[employee_id], 0))
         carried[employee_id] = Carried(booked[employee_id], 0, 0, settled=True)
     return carried, opening_total
+
+
+@dataclass(frozen=True)
+class LeaveCarried:
+    """One employee's leave-salary provision around a run (LeaveProvisionBalance's fields)."""
+
+    booked: int  # what the books carried for them before the run
+    balance: int  # after it: the days held at the month's end at a day's leave wage (0 once settled)
+    opening: int  # what they held before the month; brought in by this run if the books did not carry them
+    days: Decimal  # the days `balance` is for, to four places (0 once settled)
+    settled: bool = False  # a leaver paid their unused days in this run (or no longer employed here)
+
+
+def annual_leave_rows(employee_ids: Sequence[str] | None = None, *,
+                      entity_id: str | None = None) -> dict[str, list[LeaveRequest]]:
+    """{employee id: their approved annual and unpaid leave, whenever it was} for the
+    employees named (or every employee of `entity_id`), in one query: what their leave
+    balances read (leave_provision.held_days)."""
+    query = LeaveRequest.select(LeaveRequest.employee, LeaveRequest.type, LeaveRequest.status,
+                                LeaveRequest.start_date, LeaveRequest.end_date).where(
+        LeaveRequest.status == "approved", LeaveRequest.type.in_(leave_provision.KINDS))
+    if employee_ids is not None:
+        query = query.where(LeaveRequest.employee.in_(list(employee_ids)))
+    if entity_id is not None:
+        query = query.join(Employee).where(Employee.entity == entity_id)
+    out: dict[str, list[LeaveRequest]] = {}
+    for row in query.order_by(LeaveRequest.start_date):
+        out.setdefault(row.employee_id, []).append(row)
+    return out
+
+
+def in_days(days: Fraction) -> Decimal:
+    """Days to four places (LeaveProvisionBalance.days), half up: the provision itself is
+    valued on the exact days."""
+    return (Decimal(days.numerator) / Decimal(days.denominator)).quantize(Decimal("0.0001"), rounding=ROUND_HALF_UP)
+
+
+def leave_held(employee: Employee, company: Company, pay: Pay, leave: Sequence[LeaveRequest],
+               through: date) -> tuple[int, Fraction]:
+    """(the leave-salary provision for `employee` at the end of `through` on the monthly
+    terms `pay`, the days it is for): leave_provision.held_days at a day's leave wage."""
+    days = leave_provision.held_days(employee, company, leave, through)
+    return leave_provision.value(days, leave_provision.law_of(employee), pay), days
+
+
+def _leave_provision(entity: Entity, payroll_month: str, employees: Sequence[Employee],
+                     lines: dict[str, dict[str, int]]) -> dict[str, LeaveCarried]:
+    """Add each employee's leave-salary lines to `lines` (app/domain/payroll/leave_provision.py),
+    as `_end_of_service` does for the end-of-service provision: those paid move the
+    provision the books carry for them to the annual leave they hold at the month's end
+    (earned from the first day, less forfeited and taken) at a day's leave wage; a leaver
+    not yet settled is paid the unused days the law owes them (`leave_encashment`) out of
+    it, and the rest is released (or first topped up), so the books carry nothing for
+    them after the run; one the entity carried but no longer employs is released. What
+    the books carry comes from the entity's posted run before this month; an employee
+    they do not carry yet comes in with what they held before the month (their
+    `opening`, Dr 3100 at finalize: provision.leave_opening)."""
+    month_start, month_end = month_bounds(payroll_month)
+    eve = month_start - timedelta(days=1)
+    company = Company.get_by_id(entity.company_id)
+    before = (PayrollRun.select().where(PayrollRun.entity == entity, PayrollRun.payroll_month < payroll_month,
+                                        PayrollRun.status.in_(("finalized", "paid")))
+              .order_by(PayrollRun.payroll_month.desc()).first())
+    booked = {row.employee_id: row.balance_minor for row in
+              LeaveProvisionBalance.select().where(LeaveProvisionBalance.run == before,
+                                                   ~LeaveProvisionBalance.settled)}
+    leave = annual_leave_rows(entity_id=entity.id)
+    carried: dict[str, LeaveCarried] = {}
+
+    def bring(employee: Employee, pay: Pay) -> tuple[int, int]:
+        """What the books carry for `employee` before the month, and what they held by then."""
+        opening = leave_held(employee, company, pay, leave.get(employee.id, ()), eve)[0]
+        return booked.get(employee.id, opening), opening
+
+    for employee in employees:
+        pay = pay_of(employee)
+        held, opening = bring(employee, pay)
+        balance, days = leave_held(employee, company, pay, leave.get(employee.id, ()), month_end)
+        lines[employee.id].update(leave_provision.lines(held, balance))
+        carried[employee.id] = LeaveCarried(held, balance, opening, in_days(days))
+    leavers = Employee.select().where(Employee.entity == entity, Employee.termination_date <= month_end,
+                                      (Employee.termination_date >= month_start) | Employee.id.in_(list(booked)))
+    for employee in leavers:
+        pay = pay_of(employee)
+        held, opening = bring(employee, pay)
+        last_day = employee.termination_date
+        assert last_day is not None  # the query's `termination_date <= month_end` holds for no NULL
+        own = leave.get(employee.id, ())
+        provision = leave_held(employee, company, pay, own, last_day)[0]
+        paid = leave_provision.value(leave_provision.owed_days(employee, company, own, last_day),
+                                     leave_provision.law_of(employee), pay)
+        lines.setdefault(employee.id, {}).update(leave_provision.lines(held, provision, paid))  # the settlement
+        carried[employee.id] = LeaveCarried(held, 0, opening, Decimal(0), settled=True)
+    for employee_id in set(booked) - set(carried):  # moved to another entity, or archived
+        lines.setdefault(employee_id, {}).update(leave_provision.lines(booked[employee_id], 0))
+        carried[employee_id] = LeaveCarried(booked[employee_id], 0, 0, Decimal(0), settled=True)
+    return carried
 
 
 def lines_for(employee: Employee, pay: Pay, country: Country, payroll_month: str, *, sio: bool = True,

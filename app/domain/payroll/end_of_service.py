@@ -214,15 +214,22 @@ def sio_contribution(service: Service, month_start: date) -> int:
     return _minor(service.wage * rate)
 
 
-def provision_lines(booked: int, provision: int, owed_on_leaving: int | None = None) -> dict[str, int]:
+# A provision's components: its month's accrual, its release, and what a leaver is paid out of it.
+EOS_CODES = ("end_of_service_accrual", "end_of_service_release", "end_of_service_benefit")
+
+
+def provision_lines(booked: int, provision: int, owed_on_leaving: int | None = None, *,
+                    codes: tuple[str, str, str] = EOS_CODES) -> dict[str, int]:
     """One employee's end-of-service lines in a run (component code -> amount, zeros
     left out): what moves the provision the books carry for them (`booked`) to what they
     have earned (`provision`, at the month's end, or at their last day for a leaver).
-    A leaver (`owed_on_leaving` given) is paid that out of it, and the rest is released:
-    after their run the books carry nothing for them."""
-    lines = {"end_of_service_accrual": max(provision - booked, 0),
-             "end_of_service_release": max(booked - provision, 0)}
+    A leaver (`owed_on_leaving` given, at most `provision`) is paid that out of it, and
+    the rest is released: after their run the books carry nothing for them. `codes`:
+    another provision's three components (the leave salary's, leave_provision.py)."""
+    accrual, release, paid = codes
+    assert owed_on_leaving is None or owed_on_leaving <= provision, "paid more than the provision holds"
+    lines = {accrual: max(provision - booked, 0), release: max(booked - provision, 0)}
     if owed_on_leaving is not None:
-        lines["end_of_service_benefit"] = owed_on_leaving
-        lines["end_of_service_release"] += provision - owed_on_leaving
+        lines[paid] = owed_on_leaving
+        lines[release] += provision - owed_on_leaving
     return {code: amount for code, amount in lines.items() if amount}

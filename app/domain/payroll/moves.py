@@ -12,8 +12,9 @@
 MOVES says which states each move starts from and what a click from another state is
 told. Posted journal entries are never edited: a correction or a deletion posts a new
 entry (Contract, Payroll run states; DESIGN, payroll run full form). A run built with the
-end-of-service lines (v1.3) posts its `opening` before the accrual, and after every move
-its entity's provision is tied to what the latest run owes (`_tie`, provision.py).
+end-of-service lines (v1.3) posts its `opening` entries before the accrual (one per
+provision: end of service, leave salary), and after every move its entity's provisions
+are tied to what the latest run owes (`_tie`, provision.py).
 
 Each move re-reads the run under its lock in the transaction that posts the journal and
 writes the event, and decides there (STYLE 14): of two clicks at once, the second waits,
@@ -36,9 +37,12 @@ from app.domain.kernel.money import MAX_AMOUNT_MINOR, format_minor
 from app.domain.kernel.runtime import Runtime
 from app.domain.leave.balances import approved_leave
 from app.domain.partner_safe import payroll_run_summary
-from app.domain.payroll import books, centres, posting, provision
+from app.domain.payroll import books, centres, leave_provision, posting, provision
 from app.domain.payroll.drafts import (
     EARNINGS,
+    annual_leave_rows,
+    in_days,
+    leave_held,
     lines_by_employee,
     lines_for,
     month_bounds,
@@ -59,7 +63,16 @@ from app.domain.payroll.rules import (
     split_difference,
     summarize,
 )
-from app.models import Company, Employee, EndOfServiceBalance, JournalEntry, PayrollComponent, PayrollLine, PayrollRun
+from app.models import (
+    Company,
+    Employee,
+    EndOfServiceBalance,
+    JournalEntry,
+    LeaveProvisionBalance,
+    PayrollComponent,
+    PayrollLine,
+    PayrollRun,
+)
 from app.models.base import write_transaction
 
 
@@ -132,6 +145,9 @@ def finalize_run(run: PayrollRun, runtime: Runtime) -> PayrollRun:
         opening, because = provision.opening(run)  # less what the books carried, in the first run
         if opening:  # its own entry, so the accrual is this month's cost only
             posting.post(run, "opening", opening, runtime.now(), because=because)
+        leave_opening = provision.leave_opening(run)
+        if leave_opening:  # an entry of its own too: a provision's part of 3100 is its entries'
+            posting.post(run, "opening", leave_opening, runtime.now(), words="leave_opening")
         centres.record(run)
         lines = posting.accrual_lines(run, posting.components_of(run), lines_by_employee(run))
         run, accrual = _move(run, "finalized", "accrual", lines, runtime, stamp="finalized_at")
@@ -222,9 +238,12 @@ def _correct(run: PayrollRun, earnings_by_employee: dict[str, dict[str, int]],
     country = get_country(run.country)
     lines = lines_by_employee(run)
     eos = {row.employee_id: row for row in EndOfServiceBalance.select().where(EndOfServiceBalance.run == run)}
+    held = {row.employee_id: row for row in LeaveProvisionBalance.select().where(LeaveProvisionBalance.run == run)}
     employees = {e.id: e for e in Employee.select().where(Employee.id.in_(list(earnings_by_employee)),
                                                           Employee.entity == run.entity_id)}
     leave = approved_leave(employees, since=month_bounds(run.payroll_month)[0] - timedelta(days=366))
+    annual = annual_leave_rows(list(employees)) if held else {}
+    company = Company.get_by_id(run.company_id)
     errors: list[tuple[str, str]] = []
     for employee_id, earnings in earnings_by_employee.items():
         employee = employees.get(employee_id)
@@ -241,7 +260,9 @@ def _correct(run: PayrollRun, earnings_by_employee: dict[str, dict[str, int]],
                                                          "minor units)")))
             continue
         current = lines.get(employee_id, {})
-        if "end_of_service_benefit" in current or (employee_id in eos and eos[employee_id].settled):
+        if ("end_of_service_benefit" in current or "leave_encashment" in current
+                or (employee_id in eos and eos[employee_id].settled)
+                or (employee_id in held and held[employee_id].settled)):
             errors.append((f"lines.{employee_id}", Words("a leaver's final settlement is not corrected")))
             continue
         # What the month pays (a part month's amounts as paid, as HR sees and edits them).
@@ -250,14 +271,20 @@ def _correct(run: PayrollRun, earnings_by_employee: dict[str, dict[str, int]],
                    is_national=employee.is_national)
         lines[employee_id] = lines_for(employee, paid, country, run.payroll_month, sio=bool(eos), as_paid=True,
                                        leave=leave.get(employee_id, ()))
+        monthly = monthly_terms(paid, share_of(employee, country.code, run.payroll_month,
+                                               leave.get(employee_id, ())))
         carried = eos.get(employee_id)
         if carried is not None:  # the provision follows the corrected wage (the month's terms)
-            monthly = monthly_terms(paid, share_of(employee, country.code, run.payroll_month,
-                                                   leave.get(employee_id, ())))
             earned = liability(service_of(employee, monthly, run.country, leave.get(employee_id, ())),
                                month_bounds(run.payroll_month)[1])
             lines[employee_id].update(provision_lines(carried.booked_minor, earned))
             carried.balance_minor = earned
+        row = held.get(employee_id)
+        if row is not None:  # so does the leave salary's, on the days it holds now
+            balance, days = leave_held(employee, company, monthly, annual.get(employee_id, ()),
+                                       month_bounds(run.payroll_month)[1])
+            lines[employee_id].update(leave_provision.lines(row.booked_minor, balance))
+            row.balance_minor, row.days = balance, in_days(days)
     if errors:
         raise ValidationFailed(Words("invalid correction"), errors)
     if centres.recorded(run):  # someone new to the month joins it in the group they have now
@@ -275,6 +302,8 @@ def _correct(run: PayrollRun, earnings_by_employee: dict[str, dict[str, int]],
     for employee_id in earnings_by_employee:
         if employee_id in eos:
             eos[employee_id].save()
+        if employee_id in held:
+            held[employee_id].save()
     entry = posting.post(run, "correction", correction, now)
     for name, value in totals_fields(totals).items():
         setattr(run, name, value)
@@ -363,34 +392,43 @@ def _move(run: PayrollRun, status: str, journal_kind: str, lines: Sequence[Line 
 
 
 def _tie(moved: PayrollRun, cause: JournalEntry, runtime: Runtime, change: str) -> None:
-    """After a run moved: bring its entity's provision back to what the latest run owes
-    (app/domain/payroll/provision.py) with a `true_up` entry on that run, linked to the
-    entry the move posted (`cause`), its memo naming the `change` ("the correction") and
-    the run it changed, announced as
-    its correction when it is not the run that moved; its expense split by the company's
-    cost centres as the entries it adjusts were (centres.true_up). Under the entity's
-    lock, which the move took first (`_taken`), so two moves at once each see what the
-    other posted (v1.3, like the provision itself)."""
+    """After a run moved: bring its entity's provisions (end of service, leave salary) back
+    to what the latest run owes (app/domain/payroll/provision.py), each with a `true_up`
+    entry of its own on that run, linked to the entry the move posted (`cause`), its memo
+    naming the `change` ("the correction") and the run it changed, announced as its
+    correction when it is not the run that moved. The end-of-service expense is split by
+    the company's cost centres as the entries it adjusts were (centres.true_up); the
+    leave salary's is posted whole (docs/partners/journals.md). Under the entity's lock,
+    which the move took first (`_taken`), so two moves at once each see what the other
+    posted (v1.3, like the provisions themselves)."""
     if not runtime.beyond_contract:
         return
-    state = provision.tie(moved.entity_id)
-    latest = state.latest
-    if latest is None:
-        return
     split_by = Company.get_by_id(moved.company_id).journal_split
-    # The expense tied and the latest run moved in step with the one before: no group can be
-    # off either (centres.in_step), so only the opening's part, if any, is posted, whole.
-    whole = split_by == "none" or (not state.expense_change and moved.id == latest.id and moved.status != "deleted"
-                                   and centres.in_step(latest))
-    lines: Sequence[Line | SplitLine] = state.true_up() if whole else centres.true_up(state, split_by)
-    if not lines:
-        return
-    posting.post(latest, "true_up", lines, runtime.now(), caused_by=cause,
-                 because=f"after {change} of payroll {moved.payroll_month}, {moved.id}")
-    if latest.id != moved.id:
-        latest.updated_at = to_db(runtime.now())
-        latest.save()
-        _announce(latest, "payroll_run.corrected", runtime)
+    trued: PayrollRun | None = None
+    for kind in provision.PROVISIONS:
+        state = provision.tie(moved.entity_id, kind)
+        latest = state.latest
+        if latest is None:
+            return
+        lines: Sequence[Line | SplitLine]
+        if kind is provision.END_OF_SERVICE:
+            # The expense tied and the latest run moved in step with the one before: no group can
+            # be off either (centres.in_step), so only the opening's part, if any, is posted, whole.
+            whole = split_by == "none" or (not state.expense_change and moved.id == latest.id
+                                           and moved.status != "deleted" and centres.in_step(latest))
+            lines = state.true_up() if whole else centres.true_up(state, split_by)
+        else:
+            lines = state.true_up()
+        if not lines:
+            continue
+        posting.post(latest, "true_up", lines, runtime.now(), caused_by=cause,
+                     because=f"after {change} of payroll {moved.payroll_month}, {moved.id}",
+                     words="true_up" if kind is provision.END_OF_SERVICE else "leave_true_up")
+        trued = latest
+    if trued is not None and trued.id != moved.id:
+        trued.updated_at = to_db(runtime.now())
+        trued.save()
+        _announce(trued, "payroll_run.corrected", runtime)
 
 
 def _announce(run: PayrollRun, event_type: str, runtime: Runtime) -> None:

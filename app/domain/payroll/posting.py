@@ -84,17 +84,22 @@ MEMO_WORDS = {
     "correction": "correction",
     "reversal": "reversal (the run was deleted)",
     "true_up": "end-of-service provision true-up",  # and which change it follows (`because`)
+    # The leave-salary provision's opening and true-up (provision.LEAVE), of the same kinds.
+    "leave_opening": "leave-salary provision held before the books carried them",
+    "leave_true_up": "leave-salary provision true-up",
 }
 
 
 def post(run: PayrollRun, kind: str, lines: Sequence[Line | SplitLine], now: datetime, *,
-         caused_by: JournalEntry | None = None, because: str | None = None, on: date | None = None) -> JournalEntry:
+         caused_by: JournalEntry | None = None, because: str | None = None, on: date | None = None,
+         words: str | None = None) -> JournalEntry:
     """Post one balanced entry on `run` (its lines in default codes), each line under the
     code and name the company's chart gives its account now, with its key, as the next
     entry of the company's posting order; dated for the accountant (`accounting_date`,
     a payment on the bank's value date `on` when given). A correction names the accrual
     it corrects, a reversal the accrual it reverses, a true-up the entry that `caused_by`
-    it, whose change `because` says in its memo."""
+    it, whose change `because` says in its memo; `words`: which of MEMO_WORDS the memo
+    says, when not the kind's own (the leave provision's opening and true-up)."""
     check_balanced(lines)
     sequence = JournalEntry.select().where(JournalEntry.run == run).count() + 1
     position = (JournalEntry.select(fn.MAX(JournalEntry.position)).where(JournalEntry.company == run.company_id)
@@ -102,7 +107,7 @@ def post(run: PayrollRun, kind: str, lines: Sequence[Line | SplitLine], now: dat
     accrual = (JournalEntry.select(JournalEntry.id).where(JournalEntry.run == run, JournalEntry.kind == "accrual")
                .order_by(JournalEntry.sequence).first()) if kind in ("correction", "reversal") else None
     entity = Entity.get_by_id(run.entity_id)
-    memo = f"Payroll {run.payroll_month}, {entity.name_en}, {MEMO_WORDS[kind]}"
+    memo = f"Payroll {run.payroll_month}, {entity.name_en}, {MEMO_WORDS[words or kind]}"
     entry = JournalEntry.create(
         id=new_id("jrn"), company=run.company_id, run=run, kind=kind,
         currency=run.currency, posted_at=to_db(now), sequence=sequence, position=position,

@@ -23,6 +23,16 @@ brings the provision in posts only what HR's figure exceeds it (`opening`; the o
 Dr 2300 / Cr 3100, when it falls short), and the tie counts it as held, so "2300 as the
 ledger holds it = what the latest run owes" stays true through deletions, corrections
 and redone months, which true-up against it as against any opening.
+
+The leave-salary provision (issue 48; leave_provision.py) is tied the same way, by the
+same rules (`Provision`: LEAVE, its 2310 against 5310, its balances in
+LeaveProvisionBalance): each provision's `tie` and `true_up` reads and moves its own two
+accounts. Both share 3100 for what was earned before the books carried it: a provision's
+part of 3100 is what the opening and true-up entries of posted runs that reach its own
+accounts put there (each opening and each true-up is an entry of one provision; a
+deleted run's entries and its reversal cancel out, so its own are left out). The leave
+provision has no figure carried from another system: its opening is what each employee
+held before the first posted run that carries them (`leave_opening`).
 """
 
 from dataclasses import dataclass
@@ -33,13 +43,40 @@ from peewee import fn
 from app.domain.kernel.errors import NotFound, ValidationFailed, Words
 from app.domain.kernel.locks import hold
 from app.domain.kernel.money import MAX_AMOUNT_MINOR, format_minor
-from app.domain.payroll.rules import EOS_EXPENSE, EOS_PROVISION, OPENING_EQUITY, Line, difference_journal
-from app.models import EndOfServiceBalance, Entity, JournalEntry, JournalLine, PayrollRun
-from app.models.base import first_tuple, tuple_rows, write_transaction
+from app.domain.payroll.rules import (
+    EOS_EXPENSE,
+    EOS_PROVISION,
+    LEAVE_EXPENSE,
+    LEAVE_PROVISION,
+    OPENING_EQUITY,
+    Line,
+    difference_journal,
+)
+from app.models import EndOfServiceBalance, Entity, JournalEntry, JournalLine, LeaveProvisionBalance, PayrollRun
+from app.models.base import first_tuple, write_transaction
 
 POSTED = ("finalized", "paid")
 PROVISION_KEY, OPENING_KEY = "end_of_service_provision", "retained_earnings"  # 2300 and 3100 by default
 EXPENSE_KEY = "end_of_service_expense"  # 5300 by default
+
+
+@dataclass(frozen=True)
+class Provision:
+    """A provision the runs carry per employee, and the accounts it is tied on."""
+
+    name: str  # what a memo calls it
+    key: str  # its liability's account key
+    expense_key: str
+    account: tuple[str, str]  # its liability's default code and name
+    expense: tuple[str, str]
+    balances: type[EndOfServiceBalance] | type[LeaveProvisionBalance]  # per employee and run
+
+
+END_OF_SERVICE = Provision("end-of-service provision", PROVISION_KEY, EXPENSE_KEY, EOS_PROVISION, EOS_EXPENSE,
+                           EndOfServiceBalance)
+LEAVE = Provision("leave-salary provision", "leave_provision", "leave_expense", LEAVE_PROVISION, LEAVE_EXPENSE,
+                  LeaveProvisionBalance)
+PROVISIONS = (END_OF_SERVICE, LEAVE)
 
 
 @dataclass(frozen=True)
@@ -52,6 +89,7 @@ class Tie:
     opening: int  # 3100 as posted (debit balance), and the carried provision's side of it
     opening_owed: int  # each carried employee's opening, in the first posted run that carries them
     carried: int = 0  # what the ledger carried before our first entry on 2300 (`set_carried`)
+    kind: Provision = END_OF_SERVICE  # which provision (its accounts; the leave's figures otherwise alike)
 
     @property
     def opening_change(self) -> int:
@@ -67,44 +105,76 @@ class Tie:
         """The lines that bring the books to what they should hold: the opening's part
         against 3100, the rest against the expense; [] when they already do."""
         opening, rest = self.opening_change, self.expense_change
-        moves: list[Line] = [(*OPENING_EQUITY, opening, 0), (*EOS_PROVISION, 0, opening),
-                             (*EOS_EXPENSE, rest, 0), (*EOS_PROVISION, 0, rest)]
+        account, expense = self.kind.account, self.kind.expense
+        moves: list[Line] = [(*OPENING_EQUITY, opening, 0), (*account, 0, opening),
+                             (*expense, rest, 0), (*account, 0, rest)]
         return difference_journal([], [(code, name, max(debit - credit, 0), max(credit - debit, 0))
                                        for code, name, debit, credit in moves])
 
 
-def tie(entity_id: str) -> Tie:
-    """The entity's provision as posted and as owed (read inside the caller's transaction,
-    under the entity's lock)."""
-    posted = dict(tuple_rows(  # by key: the codes are the company's to choose
-        JournalLine.select(JournalLine.account_key, fn.SUM(JournalLine.debit_minor - JournalLine.credit_minor))
+def tie(entity_id: str, kind: Provision = END_OF_SERVICE) -> Tie:
+    """The entity's provision of `kind` as posted and as owed (read inside the caller's
+    transaction, under the entity's lock)."""
+    provision = first_tuple(  # by key: the codes are the company's to choose
+        JournalLine.select(fn.COALESCE(fn.SUM(JournalLine.credit_minor - JournalLine.debit_minor), 0))
         .join(JournalEntry).join(PayrollRun)
-        .where(PayrollRun.entity == entity_id, JournalLine.account_key.in_((PROVISION_KEY, OPENING_KEY)))
-        .group_by(JournalLine.account_key)))
+        .where(PayrollRun.entity == entity_id, JournalLine.account_key == kind.key))[0]
     latest = (PayrollRun.select().where(PayrollRun.entity == entity_id, PayrollRun.status.in_(POSTED))
               .order_by(PayrollRun.payroll_month.desc(), PayrollRun.id.desc()).first())
-    owed = first_tuple(EndOfServiceBalance.select(fn.COALESCE(fn.SUM(EndOfServiceBalance.balance_minor), 0))
-                       .where(EndOfServiceBalance.run == (latest.id if latest else ""),
-                              ~EndOfServiceBalance.settled))[0]
-    # Each employee's opening, in the first posted run that carries them (summed in the
-    # database: an entity's history is every month times its staff).
-    Earlier, EarlierRun = EndOfServiceBalance.alias(), PayrollRun.alias()
-    carried_before = (Earlier.select(Earlier.id).join(EarlierRun, on=(Earlier.run == EarlierRun.id))
-                      .where(Earlier.employee == EndOfServiceBalance.employee, EarlierRun.entity == entity_id,
-                             EarlierRun.status.in_(POSTED), EarlierRun.payroll_month < PayrollRun.payroll_month))
-    opening_owed = first_tuple(
-        EndOfServiceBalance.select(fn.COALESCE(fn.SUM(fn.COALESCE(EndOfServiceBalance.opening_minor,
-                                                                  EndOfServiceBalance.booked_minor)), 0))
-        .join(PayrollRun)
-        .where(PayrollRun.entity == entity_id, PayrollRun.status.in_(POSTED), ~fn.EXISTS(carried_before)))[0]
+    Balance = kind.balances
+    owed = first_tuple(Balance.select(fn.COALESCE(fn.SUM(Balance.balance_minor), 0))
+                       .where(Balance.run == (latest.id if latest else ""), ~Balance.settled))[0]
     if latest is not None and not latest.end_of_service_lines:
         latest = None  # built without v1.3's lines: it says nothing of the provision
     # The ledger's 2300 held the carried figure before our first entry, against whatever
     # the other system credited: to the tie it is an opening the books already posted.
-    carried = Entity.select(Entity.eos_carried_minor).where(Entity.id == entity_id).scalar() or 0
-    return Tie(latest, provision=-int(posted.get(PROVISION_KEY) or 0) + carried, provision_owed=int(owed),
-               opening=int(posted.get(OPENING_KEY) or 0) + carried, opening_owed=int(opening_owed),
-               carried=carried)
+    carried = (Entity.select(Entity.eos_carried_minor).where(Entity.id == entity_id).scalar() or 0
+               if kind is END_OF_SERVICE else 0)
+    return Tie(latest, provision=int(provision) + carried, provision_owed=int(owed),
+               opening=_opening_posted(entity_id, kind) + carried, opening_owed=_opening_owed(entity_id, kind),
+               carried=carried, kind=kind)
+
+
+def _opening_posted(entity_id: str, kind: Provision) -> int:
+    """3100 (debit balance) as the opening and true-up entries of the entity's posted runs
+    that reach `kind`'s accounts left it: that provision's part of 3100 (a true-up whose
+    parts cancel on the provision reaches its expense only)."""
+    Other = JournalLine.alias()
+    reaches = Other.select(Other.id).where(Other.entry == JournalLine.entry,
+                                           Other.account_key.in_((kind.key, kind.expense_key)))
+    return int(first_tuple(
+        JournalLine.select(fn.COALESCE(fn.SUM(JournalLine.debit_minor - JournalLine.credit_minor), 0))
+        .join(JournalEntry).join(PayrollRun)
+        .where(PayrollRun.entity == entity_id, PayrollRun.status.in_(POSTED),
+               JournalEntry.kind.in_(("opening", "true_up")), JournalLine.account_key == OPENING_KEY,
+               fn.EXISTS(reaches)))[0])
+
+
+def _opening_owed(entity_id: str, kind: Provision, run_id: str | None = None) -> int:
+    """Each employee's opening (`kind`'s balances), in the first posted run that carries
+    them (or only those whose first is `run_id`, posted or being posted), summed in the
+    database: an entity's history is every month times its staff."""
+    Balance = kind.balances
+    Earlier, EarlierRun = Balance.alias(), PayrollRun.alias()
+    carried_before = (Earlier.select(Earlier.id).join(EarlierRun, on=(Earlier.run == EarlierRun.id))
+                      .where(Earlier.employee == Balance.employee, EarlierRun.entity == entity_id,
+                             EarlierRun.status.in_(POSTED), EarlierRun.payroll_month < PayrollRun.payroll_month))
+    query = (Balance.select(fn.COALESCE(fn.SUM(fn.COALESCE(Balance.opening_minor, Balance.booked_minor)), 0))
+             .join(PayrollRun).where(PayrollRun.entity == entity_id, ~fn.EXISTS(carried_before)))
+    query = query.where(PayrollRun.id == run_id) if run_id is not None else query.where(PayrollRun.status.in_(POSTED))
+    return int(first_tuple(query)[0])
+
+
+def leave_opening(run: PayrollRun) -> list[Line]:
+    """The leave-salary provision's `opening` entry a run being finalized posts (Dr 3100 /
+    Cr 2310): what each employee it is the first posted run to carry held before its
+    month; [] when none. Call under the entity's lock."""
+    if not run.end_of_service_lines:
+        return []
+    amount = _opening_owed(run.entity_id, LEAVE, run.id)
+    if not amount:
+        return []
+    return [(*OPENING_EQUITY, max(amount, 0), max(-amount, 0)), (*LEAVE_PROVISION, max(-amount, 0), max(amount, 0))]
 
 
 def opening(run: PayrollRun) -> tuple[list[Line], str | None]:

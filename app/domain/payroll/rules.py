@@ -17,7 +17,7 @@ from app.domain.kernel.money import percent_of
 from app.models import Employee
 
 EARNING, DEDUCTION, EMPLOYER = "earning", "deduction", "employer_contribution"
-PROVISION = "provision"  # v1.3: a month's change in a liability the employer carries (end of service)
+PROVISION = "provision"  # v1.3: a month's change in a liability the employer carries (end of service, leave)
 Line = tuple[str, str, int, int]  # a journal line: account code, account name, debit, credit
 # A Line, its cost centre and headcount: the centre is a group name (None: unassigned), or
 # once posted (split_by, name), so a line keeps what it was split by; headcount 0: whole.
@@ -65,11 +65,25 @@ COMPONENT_TYPES = (
     ComponentType("end_of_service_release", "End-of-service provision released",
                   "تحرير مخصص مكافأة نهاية الخدمة", PROVISION, "2300", "End-of-service benefits provision",
                   credit=("5300", "End-of-service benefits expense")),
+    # The leave-salary provision (app/domain/payroll/leave_provision.py; IAS 19, short-term
+    # compensated absences): the annual leave earned and not taken, at a day's leave wage.
+    # A leaver's unused days are paid out of it (Dr provision, Cr salaries payable); the
+    # month's growth is an expense (Dr expense, Cr provision); leave taken, or what the
+    # provision no longer needs, releases it (Dr provision, Cr expense).
+    ComponentType("leave_encashment", "Leave encashment (unused annual leave)", "بدل الإجازة السنوية غير المستخدمة",
+                  EARNING, "2310", "Leave salary provision"),
+    ComponentType("leave_accrual", "Leave salary provision (month's accrual)", "مخصص رواتب الإجازات (استحقاق الشهر)",
+                  PROVISION, "5310", "Leave salary expense", credit=("2310", "Leave salary provision")),
+    ComponentType("leave_release", "Leave salary provision released", "تحرير مخصص رواتب الإجازات", PROVISION,
+                  "2310", "Leave salary provision", credit=("5310", "Leave salary expense")),
 )
 COMPONENTS = {c.code: c for c in COMPONENT_TYPES}
 SALARIES_PAYABLE = ("2110", "Salaries payable")
 EOS_PROVISION = ("2300", "End-of-service benefits provision")  # a non-current liability
 EOS_EXPENSE = ("5300", "End-of-service benefits expense")
+LEAVE_PROVISION = ("2310", "Leave salary provision")  # a current liability
+LEAVE_EXPENSE = ("5310", "Leave salary expense")
+PROVISION_ACCOUNTS = (EOS_PROVISION, LEAVE_PROVISION)  # what a provision component credits when it accrues
 OPENING_EQUITY = ("3100", "Retained earnings")  # where an entity's first provision comes from
 BANK = ("1010", "Bank")
 
@@ -183,7 +197,7 @@ def summarize(all_lines: Iterable[dict[str, int]]) -> tuple[list[ComponentTotal]
     for component in components:
         by_kind[COMPONENTS[component.code].kind] += component.amount
     gross, deductions, employer = by_kind[EARNING], by_kind[DEDUCTION], by_kind[EMPLOYER]
-    provisions = sum(c.amount if COMPONENTS[c.code].credit == EOS_PROVISION else -c.amount
+    provisions = sum(c.amount if COMPONENTS[c.code].credit in PROVISION_ACCOUNTS else -c.amount
                      for c in components if COMPONENTS[c.code].kind == PROVISION)
     totals = Totals(gross, deductions, gross - deductions, employer, gross + employer, provisions)
     return components, totals
@@ -322,12 +336,12 @@ def split_journal(lines: list[Line], by_account: dict[tuple[str, str], dict[str,
 def expense_side(code: str, country_code: str) -> tuple[str, str] | None:
     """Where accrual_journal posts a component's amount on an expense account: (account
     code, "debit" or "credit"); None for one posted to a liability only (a deduction, the
-    end-of-service benefit paid out of the provision)."""
+    end-of-service benefit or a leave encashment paid out of its provision)."""
     component = COMPONENTS[code]
     if code == "social_insurance_employer":
         return AGENCIES[country_code].expense[0], "debit"
-    if code == "end_of_service_release":  # Dr the provision, Cr the expense
-        return EOS_EXPENSE[0], "credit"
+    if component.kind == PROVISION and component.credit is not None and component.credit[0].startswith("5"):
+        return component.credit[0], "credit"  # a release: Dr the provision, Cr the expense
     if component.kind in (EARNING, EMPLOYER, PROVISION) and component.account_code.startswith("5"):
         return component.account_code, "debit"
     return None
