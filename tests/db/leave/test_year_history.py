@@ -17,12 +17,13 @@ from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
 import pytest
+from peewee import fn
 
 from app.domain.access import companies
 from app.domain.leave import balances, requests
 from app.domain.payroll import drafts, moves
 from app.domain.people import actions as hr
-from app.models import Employee, Entity
+from app.models import Employee, Entity, JournalEntry, JournalLine, LeaveProvisionBalance
 
 HR = "hr@example.com"
 BASIC, HOUSING = 1_860_000, 930_000  # minor units; both divide by 30 and by 31
@@ -121,3 +122,24 @@ def test_each_months_pay(history):
         lines = drafts.lines_by_employee(run)[person.id]
         share = 1 - off.get(month, Fraction(0))
         assert (lines["basic"], lines["housing"]) == (half_up(BASIC * share), half_up(HOUSING * share)), month
+
+
+def test_the_provision_each_month_and_the_settlement(history):
+    """The leave-salary provision at a month's end is the days earned and not taken times a
+    day's wage (the leave's wage over the law's month); the leaver is paid the unused
+    days in the run of their last month (`leave_encashment`), and nothing is left on the
+    provision after it."""
+    case, person, runs = history
+    day = Fraction(case.wage, case.day_of_month)
+    march = LeaveProvisionBalance.get(LeaveProvisionBalance.run == runs[3].id,
+                                      LeaveProvisionBalance.employee == person.id)
+    assert march.balance_minor == half_up((earned(case, date(2026, 3, 31)) - case.march_days) * day)
+    settled = LeaveProvisionBalance.get(LeaveProvisionBalance.run == runs[10].id,
+                                        LeaveProvisionBalance.employee == person.id)
+    assert (settled.settled, settled.balance_minor) == (True, 0)
+    lines = drafts.lines_by_employee(runs[10])[person.id]
+    assert lines["leave_encashment"] == half_up((earned(case, LAST_DAY) - case.march_days) * day)
+    held = (JournalLine.select(fn.SUM(JournalLine.credit_minor - JournalLine.debit_minor)).join(JournalEntry)
+            .where(JournalEntry.run.in_([run.id for run in runs.values()]),
+                   JournalLine.account_key == "leave_provision").scalar())
+    assert held == 0
