@@ -4,6 +4,8 @@
 - What leave did to each employee's pay in a run (`payroll_leave`).
 - The leave-salary provision the books carry for each employee after each run
   (`leave_provision_balance`).
+- On a run, what approved leave its draft read (`leave_digest`), so a draft that leave
+  has overtaken is not finalized.
 - The company's choices where the law leaves them to the contract (more annual days, a
   carry-over cap, negative balances), and on an employee the leave that made them
   `on_leave`.
@@ -18,6 +20,7 @@ def migrate(migrator: Migrator, database: pw.Database, *, fake=False):
                         leave_carry_over_days=pw.IntegerField(null=True),
                         leave_negative_allowed=pw.BooleanField(default=False))
     migrator.add_fields("employee", on_leave_by=pw.CharField(max_length=40, null=True))
+    migrator.add_fields("payroll_run", leave_digest=pw.CharField(max_length=64, null=True))
 
     @migrator.create_model
     class LeaveRequest(pw.Model):
@@ -67,7 +70,7 @@ def migrate(migrator: Migrator, database: pw.Database, *, fake=False):
         booked_minor = pw.BigIntegerField()
         balance_minor = pw.BigIntegerField()
         opening_minor = pw.BigIntegerField(default=0)
-        days = pw.DecimalField(max_digits=9, decimal_places=4)
+        days = pw.DecimalField(max_digits=12, decimal_places=4)
         settled = pw.BooleanField(default=False)
 
         class Meta:
@@ -79,5 +82,6 @@ def rollback(migrator: Migrator, database: pw.Database, *, fake=False):
     migrator.remove_model("leave_provision_balance")
     migrator.remove_model("payroll_leave")
     migrator.remove_model("leave_request")
+    migrator.remove_fields("payroll_run", "leave_digest")
     migrator.remove_fields("employee", "on_leave_by")
     migrator.remove_fields("company", "leave_annual_days", "leave_carry_over_days", "leave_negative_allowed")

@@ -79,7 +79,7 @@ class LeaveProvisionBalance(BaseModel):
     booked_minor = pw.BigIntegerField()
     balance_minor = pw.BigIntegerField()
     opening_minor = pw.BigIntegerField(default=0)
-    days = pw.DecimalField(max_digits=9, decimal_places=4)
+    days = pw.DecimalField(max_digits=12, decimal_places=4)  # a draft may be for 9999-12
     settled = pw.BooleanField(default=False)
 
     class Meta:

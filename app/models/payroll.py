@@ -27,6 +27,9 @@ class PayrollRun(BaseModel):
     provisions_minor = pw.BigIntegerField(default=0)  # end-of-service accruals less releases (v1.3)
     eos_opening_minor = pw.BigIntegerField(default=0)  # the provision earned before the books carried its staff
     end_of_service_lines = pw.BooleanField(default=False)  # built with the end-of-service lines (v1.3)
+    # The approved leave the draft read (app/domain/leave/balances.py, `leave_digest`): finalize
+    # refuses a draft whose leave has changed since (issue 48). None on runs from before it.
+    leave_digest = pw.CharField(max_length=64, null=True)
     finalized_at = pw.DateTimeField(null=True)
     paid_at = pw.DateTimeField(null=True)
     created_at = pw.DateTimeField()

@@ -7,6 +7,7 @@ before the day; `planned` the approved annual days after it; `balance` accrued l
 taken. A day ahead is projected: service to it, and the leave approved until then.
 """
 
+import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
@@ -113,3 +114,14 @@ def approved_leave(employee_ids: Iterable[str] | None = None, *, entity_id: str 
 
 def unpaid_spans(leave: Iterable[Leave]) -> list[Span]:
     return [(row.start, row.end) for row in leave if row.type == "unpaid"]
+
+
+def leave_digest(entity_id: str, through: date) -> str:
+    """What the approved leave of the entity's employees that begins on or before
+    `through` is now, in 64 hex digits: a draft of a month stores it, and finalize
+    refuses the draft when leave has been approved or cancelled since (its pay or its
+    leave provision would be stale)."""
+    ids = [row.id for row in LeaveRequest.select(LeaveRequest.id).join(Employee)
+           .where(Employee.entity == entity_id, LeaveRequest.status == "approved", LeaveRequest.start_date <= through)
+           .order_by(LeaveRequest.id)]
+    return hashlib.sha256("\n".join(ids).encode()).hexdigest()

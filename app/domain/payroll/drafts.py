@@ -23,7 +23,7 @@ from app.domain.kernel.errors import Conflict, NotFound, ValidationFailed, Words
 from app.domain.kernel.ids import new_id
 from app.domain.kernel.locks import hold
 from app.domain.kernel.text import ascii_int
-from app.domain.leave.balances import approved_leave, unpaid_spans
+from app.domain.leave.balances import approved_leave, leave_digest, unpaid_spans
 from app.domain.leave.days import excluded_spans
 from app.domain.leave.law import LAWS
 from app.domain.leave.pay import Leave, Segment, segments
@@ -132,7 +132,10 @@ def build_draft_run(entity: Entity, payroll_month: str, clock: Clock, *, end_of_
         ).order_by(Employee.created_at, Employee.id)
     )
     # Approved leave that may touch the month's pay: a sick leave a year back moves this
-    # month's sick days down the tiers (app/domain/leave/pay.py).
+    # month's sick days down the tiers (app/domain/leave/pay.py). What it was when read
+    # is kept (`seen`): leave approved or cancelled before the run is stored makes this
+    # draft refused, and after it, its finalize (moves.finalize_run).
+    seen = leave_digest(entity.id, month_end)
     leave = approved_leave(entity_id=entity.id, since=month_start - timedelta(days=366))
     lines = {employee.id: lines_for(employee, pay_of(employee), country, payroll_month, sio=end_of_service,
                                     leave=leave.get(employee.id, ()))
@@ -153,6 +156,9 @@ def build_draft_run(entity: Entity, payroll_month: str, clock: Clock, *, end_of_
         # The entity's lock (in locks.py's order) makes "one live run per entity and
         # month" hold for two drafts built at once: the second waits, then finds the first.
         hold(entity.company_id, entity.id)
+        if leave_digest(entity.id, month_end) != seen:  # a leave move of the entity came between
+            raise Conflict(Words("leave of %(entity)s was approved or cancelled while the draft was built: draft "
+                                 "%(month)s again", entity=entity.name_en, month=payroll_month))
         carried_to = Entity.select(Entity.eos_carried_as_of).where(Entity.id == entity.id).scalar()
         if carried_to is not None and month_start <= carried_to:  # provision.set_carried
             raise ValidationFailed(Words("the other payroll system paid this month"), [("payroll_month", Words(
@@ -168,7 +174,8 @@ def build_draft_run(entity: Entity, payroll_month: str, clock: Clock, *, end_of_
             id=new_id("prun"), company=entity.company_id, entity=entity, country=entity.country,
             payroll_month=payroll_month, status="draft", currency=entity.currency,
             employee_count=sum(1 for per_employee in lines.values() if per_employee), created_at=now,
-            updated_at=now, eos_opening_minor=opening, end_of_service_lines=end_of_service, **totals_fields(totals),
+            updated_at=now, eos_opening_minor=opening, end_of_service_lines=end_of_service, leave_digest=seen,
+            **totals_fields(totals),
         )
         store_lines(run, lines)
         store_components(run, components)

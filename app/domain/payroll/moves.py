@@ -35,7 +35,7 @@ from app.domain.kernel.errors import Conflict, NotFound, ValidationFailed, Words
 from app.domain.kernel.locks import hold
 from app.domain.kernel.money import MAX_AMOUNT_MINOR, format_minor
 from app.domain.kernel.runtime import Runtime
-from app.domain.leave.balances import approved_leave
+from app.domain.leave.balances import approved_leave, leave_digest
 from app.domain.partner_safe import payroll_run_summary
 from app.domain.payroll import books, centres, leave_provision, posting, provision
 from app.domain.payroll.drafts import (
@@ -139,9 +139,15 @@ def _taken(run: PayrollRun, move: str) -> PayrollRun:
 
 def finalize_run(run: PayrollRun, runtime: Runtime) -> PayrollRun:
     """Close a draft run and post its accrual journal, split by the cost centres its
-    employees have now, which it records as the month's (centres.py)."""
+    employees have now, which it records as the month's (centres.py). A draft that
+    approved leave has overtaken (approved or cancelled since it was built: its pay or
+    leave provision would be stale) is refused: draft the month again."""
     with write_transaction():
         run = _taken(run, "finalize")
+        if run.leave_digest is not None and leave_digest(run.entity_id,
+                                                         month_bounds(run.payroll_month)[1]) != run.leave_digest:
+            raise Conflict(Words("leave was approved or cancelled since draft %(run)s was built: discard it and "
+                                 "draft %(month)s again", run=run.id, month=run.payroll_month))
         opening, because = provision.opening(run)  # less what the books carried, in the first run
         if opening:  # its own entry, so the accrual is this month's cost only
             posting.post(run, "opening", opening, runtime.now(), because=because)

@@ -10,8 +10,9 @@ from decimal import Decimal
 import pytest
 
 from app.domain.access import companies
+from app.domain.kernel.errors import Conflict
 from app.domain.leave import requests
-from app.domain.payroll import drafts
+from app.domain.payroll import drafts, moves
 from app.domain.payroll.end_of_service import Service, liability
 from app.domain.people import actions as hr
 from app.models import EndOfServiceBalance, Entity, PayrollLeave
@@ -117,3 +118,19 @@ def test_unpaid_leave_the_uae_excludes_shortens_end_of_service(hire, runtime, cl
     full = liability(Service("AE", date(2022, 1, 1), False, 1_000_000), date(2026, 3, 31))
     shorter = liability(Service("AE", date(2022, 1, 31), False, 1_000_000), date(2026, 3, 31))
     assert held.balance_minor == shorter < full
+
+
+def test_a_draft_that_leave_overtook_is_not_finalized(hire, runtime, clock):
+    """A leave approved (or cancelled) after the month was drafted would leave the draft's
+    pay and provision stale: finalize refuses it, and a new draft pays the leave."""
+    company, entity, person = hire("SA", date(2024, 1, 1), 900_000)
+    draft = drafts.build_draft_run(entity, "2026-03", clock)
+    unpaid = leave(company, person, "unpaid", date(2026, 3, 10), date(2026, 3, 12), runtime)
+    with pytest.raises(Conflict, match="leave was approved or cancelled since draft"):
+        moves.finalize_run(draft, runtime)
+    moves.discard_draft(draft)
+    again = drafts.build_draft_run(entity, "2026-03", clock)
+    assert drafts.lines_by_employee(again)[person.id]["basic"] == 810_000  # 27 of 30 days
+    requests.cancel_leave(company.id, unpaid.id, HR, runtime)
+    with pytest.raises(Conflict, match="leave was approved or cancelled since draft"):
+        moves.finalize_run(again, runtime)
