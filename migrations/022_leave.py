@@ -8,7 +8,7 @@
   has overtaken is not finalized.
 - The company's choices where the law leaves them to the contract (more annual days, a
   carry-over cap, negative balances), and on an employee the leave that made them
-  `on_leave`.
+  `on_leave`, and the annual leave balance another system carried for them on a day.
 """
 
 import peewee as pw
@@ -19,7 +19,9 @@ def migrate(migrator: Migrator, database: pw.Database, *, fake=False):
     migrator.add_fields("company", leave_annual_days=pw.IntegerField(null=True),
                         leave_carry_over_days=pw.IntegerField(null=True),
                         leave_negative_allowed=pw.BooleanField(default=False))
-    migrator.add_fields("employee", on_leave_by=pw.CharField(max_length=40, null=True))
+    migrator.add_fields("employee", on_leave_by=pw.CharField(max_length=40, null=True),
+                        leave_carried_days=pw.DecimalField(max_digits=12, decimal_places=4, null=True),
+                        leave_carried_as_of=pw.DateField(null=True))
     migrator.add_fields("payroll_run", leave_digest=pw.CharField(max_length=64, null=True))
 
     @migrator.create_model
@@ -83,5 +85,5 @@ def rollback(migrator: Migrator, database: pw.Database, *, fake=False):
     migrator.remove_model("payroll_leave")
     migrator.remove_model("leave_request")
     migrator.remove_fields("payroll_run", "leave_digest")
-    migrator.remove_fields("employee", "on_leave_by")
+    migrator.remove_fields("employee", "on_leave_by", "leave_carried_days", "leave_carried_as_of")
     migrator.remove_fields("company", "leave_annual_days", "leave_carry_over_days", "leave_negative_allowed")

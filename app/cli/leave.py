@@ -4,6 +4,7 @@
     flask --app wsgi leave approve|decline|cancel LEAVE_ID [--company ID]
     flask --app wsgi leave list --company ID [--employee E] [--status S] [--from DATE] [--to DATE]
     flask --app wsgi leave balance EMPLOYEE --company ID [--on DATE]
+    flask --app wsgi leave carried EMPLOYEE --company ID --days N --as-of DATE | --clear
     flask --app wsgi leave settings --company ID [--annual-days N|law] [--carry-over N|none] [--no-negative]
 
 EMPLOYEE is an employee id or a staff number of the company. Decisions are logged as the
@@ -22,7 +23,7 @@ from app.domain.access.companies import get_company
 from app.domain.kernel.clock import format_utc, from_db
 from app.domain.kernel.errors import ValidationFailed
 from app.domain.kernel.text import ascii_int
-from app.domain.leave import requests, settings
+from app.domain.leave import carried, requests, settings
 from app.domain.leave.balances import balance_of
 from app.domain.leave.law import TYPES
 from app.domain.payroll.books import COMMAND as OPERATOR
@@ -36,7 +37,8 @@ leave_cli = AppGroup("leave", help="Leave: request, approve, decline, cancel, li
 STATUSES = ("requested", "approved", "declined", "cancelled")
 # The domain's fields as the commands spell their options.
 OPTIONS = {"type": "--type", "from": "--from", "to": "--to", "note": "--note", "employee": "EMPLOYEE",
-           "leave_annual_days": "--annual-days", "leave_carry_over_days": "--carry-over"}
+           "leave_annual_days": "--annual-days", "leave_carry_over_days": "--carry-over", "days": "--days",
+           "as_of": "--as-of"}
 
 
 @contextmanager
@@ -169,6 +171,32 @@ def leave_balance(employee, company_id, on, as_json):
          f"{shown(person.staff_number)} on {day}: accrued {found['accrued_days']:.2f}, taken {found['taken_days']}, "
          f"planned {found['planned_days']}, balance {found['balance_days']:.2f} days "
          f"(forfeited {found['forfeited_days']:.2f})")
+
+
+@leave_cli.command("carried")
+@click.argument("employee")
+@click.option("--company", "company_id", required=True)
+@click.option("--days", default=None, help="The balance the other system (or paper) carried, e.g. 12.5.")
+@click.option("--as-of", "as_of", default=None, help="YYYY-MM-DD: the day it carried it, at its end.")
+@click.option("--clear", is_flag=True, help="Forget it: count the balance from the hire date.")
+@json_option
+@one_line_errors
+def leave_carried(employee, company_id, days, as_of, clear, as_json):
+    """Record the annual leave balance another system carried for an employee on a day
+    (before their first run here): the balance goes on from it."""
+    if clear == (days is not None):
+        raise ValidationFailed("invalid carried balance", [("--days", "give --days and --as-of, or --clear")])
+    day = days_named(as_of=as_of)["as_of"]
+    if not clear and day is None:
+        raise ValidationFailed("invalid carried balance", [("--as-of", "the day the balance was carried (YYYY-MM-DD)")])
+    get_company(company_id)
+    person_id = resolve_employee(company_id, employee)
+    with options_named():
+        person = carried.set_carried_balance(company_id, person_id, None if clear else days, day)
+    found = {"employee_id": person.id, "days": None if clear else float(person.leave_carried_days),
+             "as_of": person.leave_carried_as_of.isoformat() if person.leave_carried_as_of else None}
+    emit(as_json, found, f"{shown(person.staff_number)}: " + ("no balance carried: counted from the hire date"
+                                                              if clear else f"{days} days carried on {day}"))
 
 
 def choice(text: str | None, option: str, words: str) -> int | None | settings.Unchanged:

@@ -17,6 +17,7 @@ They are its history, recorded as they stand: no `leave.*` events are written fo
 import random
 from collections.abc import Sequence
 from datetime import date, datetime, timedelta
+from decimal import Decimal
 from typing import cast
 from zoneinfo import ZoneInfo
 
@@ -172,6 +173,10 @@ def _generate_employees(company: Company, entity: Entity, branches: Sequence[Bra
     rng.shuffle(expat_pools)
     used_names: set[tuple[str, str]] = set()
     created: list[Employee] = []
+    # The annual leave balance a former system carried a year ago (app/domain/leave/carried.py),
+    # for those employed then: a sandbox does not hold years of leave history.
+    carried_as_of = today.replace(day=1) - timedelta(days=1)
+    carried_as_of = carried_as_of.replace(year=carried_as_of.year - 1)
     for position, (title, department, kind, national, manager_pos, basic_sar) in enumerate(ROSTER, 1):
         if national:
             nationality = country.nationality
@@ -206,6 +211,8 @@ def _generate_employees(company: Company, entity: Entity, branches: Sequence[Bra
             passport_number=f"{rng.choice('ABCDEFGHJKLMNPRSTUVWXYZ')}{rng.randint(1000000, 9999999)}",
             date_of_birth=date(today.year - rng.randint(24, 58), rng.randint(1, 12), rng.randint(1, 28)),
             social_insurance_number=str(rng.randint(10**9, 10**10 - 1)) if national else None,
+            leave_carried_days=Decimal((position * 7) % 20 + 4) if hire_date <= carried_as_of else None,
+            leave_carried_as_of=carried_as_of if hire_date <= carried_as_of else None,
         )
         created.append(employee)
     return created

@@ -26,6 +26,11 @@ class Employee(BaseModel):
     # The approved leave that made the status `on_leave` (app/domain/leave/status.py); None
     # when HR set the status: only leave's own `on_leave` ends with the leave.
     on_leave_by = pw.CharField(max_length=40, null=True)
+    # The annual leave balance another system (or a paper record) carried on a day: the
+    # balance from then on is this plus what is earned after it, less leave after it
+    # (app/domain/leave/carried.py). None: counted from the hire date.
+    leave_carried_days = pw.DecimalField(max_digits=12, decimal_places=4, null=True)
+    leave_carried_as_of = pw.DateField(null=True)
     employment_type = pw.CharField(max_length=16)  # full_time, part_time, contract
     country = pw.CharField(max_length=2)
     contact_email = pw.CharField(max_length=254, null=True)

@@ -187,3 +187,21 @@ def test_settings_refuse_in_one_line_naming_the_option_and_change_nothing(run, c
     one_line(run("leave", "settings", "--company", "co_nobody"), "no company co_nobody")
     found = Company.get_by_id(company.id)
     assert (found.leave_annual_days, found.leave_carry_over_days, found.leave_negative_allowed) == (None, None, False)
+
+
+def test_a_balance_carried_from_another_system_goes_on_from_its_day(run, company):
+    """E-1 came with 12.5 days on 2025-12-31 (leave before it is in that figure): on
+    2026-03-31, 12.5 + 21 x 90 / 365 (5.18) = 17.68, less February's 5 days = 12.68."""
+    for first, last in (("2025-12-20", "2025-12-24"), ("2026-02-01", "2026-02-05")):
+        ok(request(run, company, "--type", "annual", "--from", first, "--to", last, "--approve"))
+    assert ok(run("leave", "carried", "E-1", "--company", company.id, "--days", "12.5", "--as-of", "2025-12-31")
+              ).strip() == "E-1: 12.5 days carried on 2025-12-31"
+    found = json.loads(ok(run("leave", "balance", "E-1", "--company", company.id, "--on", "2026-03-31", "--json")))
+    assert (found["accrued_days"], found["taken_days"], found["balance_days"]) == (17.68, 5, 12.68)
+    one_line(run("leave", "carried", "E-1", "--company", company.id, "--days", "12.55555", "--as-of", "2025-12-31"),
+             "--days: a number of days, at most four decimal places")
+    one_line(run("leave", "carried", "E-1", "--company", company.id, "--days", "3", "--as-of", "2024-12-31"),
+             "--as-of: a day of the employment (hired 2025-01-01)")
+    one_line(run("leave", "carried", "E-1", "--company", company.id, "--days", "3"), "--as-of: the day the balance")
+    assert "counted from the hire date" in ok(run("leave", "carried", "E-1", "--company", company.id, "--clear"))
+    assert Employee.get_by_id(company.person.id).leave_carried_days is None

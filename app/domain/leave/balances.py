@@ -14,7 +14,7 @@ from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
-from app.domain.leave.days import Accrual, Span, counts, each_day, excluded_spans
+from app.domain.leave.days import DAY, Accrual, Span, counts, each_day, excluded_spans
 from app.domain.leave.law import LAWS
 from app.domain.leave.pay import Leave
 from app.models import Company, Employee, LeaveRequest
@@ -51,7 +51,10 @@ def in_days(days: Fraction | int) -> float:
 
 def accrual_of(employee: Employee, company: Company, unpaid: Iterable[Span]) -> Accrual:
     law = LAWS[employee.country]
-    return Accrual(law, employee.hire_date, company.leave_annual_days, tuple(excluded_spans(law, unpaid)))
+    carried = None
+    if employee.leave_carried_as_of is not None and employee.leave_carried_days is not None:
+        carried = (employee.leave_carried_as_of, Fraction(Decimal(employee.leave_carried_days)))
+    return Accrual(law, employee.hire_date, company.leave_annual_days, tuple(excluded_spans(law, unpaid)), carried)
 
 
 def annual_days_through(law_country: str, counted_in: str, spans: Iterable[Span], through: date) -> int:
@@ -71,6 +74,9 @@ def compute(employee: Employee, company: Company, leave: Iterable[LeaveRequest],
     annual = [(row.start_date, row.end_date) for row in leave if row.type == "annual"]
     if extra is not None:
         annual.append(extra)
+    if accrual.carried is not None:  # leave on or before the day carried is in the balance carried
+        after = accrual.carried[0] + DAY
+        annual = [(max(first, after), last) for first, last in annual if last >= after]
     law = accrual.law
     cap = company.leave_carry_over_days
     forfeited = Fraction(0)

@@ -76,10 +76,19 @@ class Accrual:
     hire: date
     company_days: int | None = None  # a year's days where the company gives more than the law
     excluded: tuple[Span, ...] = ()  # unpaid leave the law takes out of service
+    carried: tuple[date, Fraction] | None = None  # (day, the balance another system carried at its end)
 
     def earned(self, through: date) -> Fraction:
         """Annual leave days earned by service to the end of `through`, from the first day
-        (what the provision carries; IAS 19: earned as the service is rendered)."""
+        (what the provision carries; IAS 19: earned as the service is rendered). With a
+        balance carried on a day: that balance, and what is earned after it (on or before
+        that day: the balance carried)."""
+        if self.carried is None:
+            return self._earned(through)
+        day, balance = self.carried
+        return balance + max(self._earned(through) - self._earned(day), Fraction(0))
+
+    def _earned(self, through: date) -> Fraction:
         served = served_days(self.hire, through, self.excluded)
         years, rest = divmod(served, DAYS_A_YEAR)
         if years == 0 and self.law.first_year_days is not None:
@@ -88,7 +97,10 @@ class Accrual:
         return total + Fraction(self.law.annual_days_in_year(years, self.company_days) * rest, DAYS_A_YEAR)
 
     def qualified(self, on: date) -> bool:
-        """Whether the law owes annual leave yet on `on` (its qualifying service served)."""
+        """Whether the law owes annual leave yet on `on` (its qualifying service served; a
+        balance carried is owed already)."""
+        if self.carried is not None:
+            return True
         qualifying_end: date = self.hire + relativedelta(months=self.law.qualifying_months) - DAY
         return on >= qualifying_end
 
@@ -97,12 +109,14 @@ class Accrual:
         return self.earned(through) if self.qualified(through) else Fraction(0)
 
     def anniversaries(self, through: date) -> list[date]:
-        """The last days of each leave year (a year from the hire date) ended by `through`."""
+        """The last days of each leave year (a year from the hire date) ended by `through`
+        (after the day a balance was carried: the other system forfeited before it)."""
         out: list[date] = []
         k = 1
         while True:
             end: date = self.hire + relativedelta(years=k) - DAY
             if end > through:
                 return out
-            out.append(end)
+            if self.carried is None or end > self.carried[0]:
+                out.append(end)
             k += 1

@@ -72,7 +72,7 @@ def request_leave(company_id: str, employee_id: str, leave_type: Any, start: Any
         raise ValidationFailed(Words("invalid note"), [("note", Words("text of at most %(limit)s characters",
                                                                       limit=NOTE_LIMIT))])
     with write_transaction():
-        employee = _hold_employee(company_id, employee_id)
+        employee = hold_employee(company_id, employee_id)
         _check(employee, asked, None, approving=approve)
         now = to_db(runtime.now())
         leave = LeaveRequest.create(
@@ -101,7 +101,7 @@ def cancel_leave(company_id: str, leave_id: str, by: str, runtime: Runtime) -> L
 def _move(company_id: str, leave_id: str, move: str, by: str, runtime: Runtime) -> LeaveRequest:
     hint = hr_leave(company_id, leave_id)
     with write_transaction():
-        employee = _hold_employee(company_id, hint.employee_id)
+        employee = hold_employee(company_id, hint.employee_id)
         leave = locked(LeaveRequest.select().where(LeaveRequest.id == leave_id), keys_kept=True)
         assert leave is not None  # a leave is never deleted
         if leave.status not in MOVES[move]:
@@ -137,7 +137,7 @@ def _announce(employee: Employee, leave: LeaveRequest, event_type: str, runtime:
         events.emit(Company.get_by_id(employee.company_id), event_type, {"leave": leave_form(leave)}, runtime)
 
 
-def _hold_employee(company_id: str, employee_id: str) -> Employee:
+def hold_employee(company_id: str, employee_id: str) -> Employee:
     """Lock the company, the employee's entity, then the employee (in payroll's order)."""
     hint = Employee.get_or_none(row_of(Employee, employee_id, company_id))
     if hint is None:

@@ -17,7 +17,8 @@ HR = "hr@example.com"
 def saudi(make_sandbox):
     company = make_sandbox("SA")
     employee = Employee.select().where(Employee.company == company.id).order_by(Employee.staff_number).first()
-    Employee.update(hire_date=date(2025, 1, 1), status="active", termination_date=None).where(
+    Employee.update(hire_date=date(2025, 1, 1), status="active", termination_date=None, leave_carried_days=None,
+                    leave_carried_as_of=None).where(
         Employee.id == employee.id).execute()
     return company, Employee.get_by_id(employee.id)
 
