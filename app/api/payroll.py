@@ -48,11 +48,13 @@ class TotalsSchema(OpenSchema):
     total_cost = fields.String(required=True, metadata={**MONEY, "description": "gross + employer_contributions."})
     provisions = fields.String(metadata={
         **MONEY, "x-release": ADDITIONS,
-        "description": "Beyond the contract (v1.3): the month's net change in the end-of-service provision, "
-                       "accruals less releases (components of kind `provision`); the journal posts it to "
-                       "5300 End-of-service benefits expense against 2300 End-of-service benefits provision. "
-                       "Not in total_cost, which is what the run pays; an end-of-service benefit paid to a "
-                       "leaver is in gross, out of the provision."})
+        "description": "Beyond the contract (v1.3): the month's net change in the end-of-service and "
+                       "leave-salary provisions, accruals less releases (components of kind `provision`); the "
+                       "journal posts them to 5300 End-of-service benefits expense against 2300 End-of-service "
+                       "benefits provision, and to 5310 Leave salary expense against 2310 Leave salary "
+                       "provision (leave taken uses it). Not in total_cost, which is what the run pays; an "
+                       "end-of-service benefit or a leave encashment paid to a leaver is in gross, out of its "
+                       "provision."})
 
 
 class PayrollRunSummarySchema(OpenSchema):
@@ -81,7 +83,8 @@ class ComponentSchema(OpenSchema):
     name = fields.Nested(LocalizedNameSchema, required=True)
     kind = fields.String(required=True, metadata={
         "description": "`earning`, `deduction` or `employer_contribution`; beyond the contract (v1.3), "
-                       "`provision`: a month's change in the end-of-service provision. Tolerate unknown values."})
+                       "`provision`: a month's change in the end-of-service or leave-salary provision. Tolerate "
+                       "unknown values."})
     amount = fields.String(required=True, metadata=MONEY)
     employee_count = fields.Integer(required=True, metadata={"description": "Employees it applies to."})
 
@@ -114,11 +117,11 @@ class JournalEntrySchema(OpenSchema):
     id = fields.String(required=True)
     kind = fields.String(required=True, metadata={
         "description": "`accrual`, `payment`, `correction` or `reversal`; beyond the contract (v1.3), `opening`: "
-                       "a run brings in the end-of-service provision its employees had earned before the books "
-                       "carried them (Dr 3100 Retained earnings, Cr 2300), apart from the month's cost; and "
-                       "`true_up`: after a change to an earlier month (a correction, a deletion), the latest run "
-                       "brings the provision back to what the law owes its staff at its month's end. Tolerate "
-                       "unknown values."})
+                       "a run brings in the end-of-service (Cr 2300) or leave-salary (Cr 2310) provision its "
+                       "employees had earned before the books carried them (Dr 3100 Retained earnings), apart "
+                       "from the month's cost, one entry each; and `true_up`: after a change to an earlier month "
+                       "(a correction, a deletion), the latest run brings a provision back to what its staff "
+                       "are owed at its month's end. Tolerate unknown values."})
     posted_at = fields.DateTime(required=True)
     accounting_date = fields.Date(allow_none=True, metadata={
         "x-release": ADDITIONS,
