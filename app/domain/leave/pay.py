@@ -5,7 +5,8 @@ Annual leave is paid in full (law.py: on the leave's wage; the month's pay is th
 wage). Unpaid leave is paid nothing. Every other kind pays its days by its tiers, in
 order: sick leave within the service year (from each anniversary of the hire date)
 across all its sick leaves, the others within the one leave; days past the last tier,
-and days before the kind's qualifying service, are unpaid. Payroll turns segments into
+and days before the kind's qualifying service, are unpaid (and take no place in the
+tiers: the law's days begin after that service). Payroll turns segments into
 money by the same day-count rule as a part month (app/domain/payroll/rules.py,
 `employed_share`).
 """
@@ -78,12 +79,17 @@ def day_shares(country: str, hire: date, leave: Iterable[Leave], first: date,
             kind: Kind = kind_of(country, row.type)
             qualified = hire + relativedelta(months=kind.after_months)
             shares = {}
-            for index, day in enumerate(each_day(row.start, min(row.end, last))):
-                if kind.per == "year":
-                    year = (row.type, service_year_start(hire, day))
-                    index = counted.get(year, 0)
-                    counted[year] = index + 1
-                share = tier_share(kind.tiers, index) if day >= qualified else NONE
+            index = 0  # the day's place in the leave's paid days (days before the qualifying service take none)
+            for day in each_day(row.start, min(row.end, last)):
+                if day < qualified:
+                    share = NONE
+                else:
+                    if kind.per == "year":
+                        year = (row.type, service_year_start(hire, day))
+                        index = counted.get(year, 0)
+                        counted[year] = index + 1
+                    share = tier_share(kind.tiers, index)
+                    index += 1
                 if day >= first:
                     shares[day] = share
         for day, share in shares.items():

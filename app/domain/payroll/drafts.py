@@ -24,7 +24,7 @@ from app.domain.kernel.ids import new_id
 from app.domain.kernel.locks import hold
 from app.domain.kernel.text import ascii_int
 from app.domain.leave.balances import approved_leave, leave_digest, unpaid_spans
-from app.domain.leave.days import excluded_spans
+from app.domain.leave.days import each_day, excluded_spans
 from app.domain.leave.law import LAWS
 from app.domain.leave.pay import Leave, Segment, segments
 from app.domain.payroll import leave_provision
@@ -33,6 +33,7 @@ from app.domain.payroll.rules import (
     COMPONENTS,
     DEDUCTION,
     EARNING,
+    THIRTY_DAY_MONTH,
     ComponentTotal,
     Pay,
     Totals,
@@ -123,6 +124,20 @@ def build_draft_run(entity: Entity, payroll_month: str, clock: Clock, *, end_of_
     if not isinstance(entity, Entity):
         entity = Entity.get_by_id(entity)
     _check_month(payroll_month)
+    for _ in range(DRAFT_TRIES):
+        run = _draft_once(entity, payroll_month, clock, end_of_service)
+        if run is not None:
+            return run
+    raise Conflict(Words("leave of %(entity)s was approved or cancelled while the draft was built: draft "
+                         "%(month)s again", entity=entity.name_en, month=payroll_month))
+
+
+DRAFT_TRIES = 3  # attempts at a draft while leave of its entity keeps moving under it
+
+
+def _draft_once(entity: Entity, payroll_month: str, clock: Clock, end_of_service: bool) -> PayrollRun | None:
+    """build_draft_run's one attempt: the run, or None when a leave of the entity was
+    approved or cancelled between reading leave and storing the run (try again)."""
     country = get_country(entity.country)
     month_start, month_end = month_bounds(payroll_month)
     paid = list(
@@ -134,7 +149,7 @@ def build_draft_run(entity: Entity, payroll_month: str, clock: Clock, *, end_of_
     # Approved leave that may touch the month's pay: a sick leave a year back moves this
     # month's sick days down the tiers (app/domain/leave/pay.py). What it was when read
     # is kept (`seen`): leave approved or cancelled before the run is stored makes this
-    # draft refused, and after it, its finalize (moves.finalize_run).
+    # attempt give way (None), and after it, refuses its finalize (moves.finalize_run).
     seen = leave_digest(entity.id, month_end)
     leave = approved_leave(entity_id=entity.id, since=month_start - timedelta(days=366))
     lines = {employee.id: lines_for(employee, pay_of(employee), country, payroll_month, sio=end_of_service,
@@ -157,8 +172,7 @@ def build_draft_run(entity: Entity, payroll_month: str, clock: Clock, *, end_of_
         # month" hold for two drafts built at once: the second waits, then finds the first.
         hold(entity.company_id, entity.id)
         if leave_digest(entity.id, month_end) != seen:  # a leave move of the entity came between
-            raise Conflict(Words("leave of %(entity)s was approved or cancelled while the draft was built: draft "
-                                 "%(month)s again", entity=entity.name_en, month=payroll_month))
+            return None
         carried_to = Entity.select(Entity.eos_carried_as_of).where(Entity.id == entity.id).scalar()
         if carried_to is not None and month_start <= carried_to:  # provision.set_carried
             raise ValidationFailed(Words("the other payroll system paid this month"), [("payroll_month", Words(
@@ -412,13 +426,39 @@ def share_of(employee: Employee, country_code: str, payroll_month: str, leave: S
 def _paid_share(employee: Employee, country_code: str, payroll_month: str,
                 leave: Sequence[Leave]) -> tuple[Fraction, list[tuple[Segment, Fraction]]]:
     """(share_of, [(each run of leave days in the month, the share of the month's pay it
-    takes off)])."""
+    takes off)]), leave counted only within the employment.
+
+    The month is paid in slots by the part-month rule (`rules.employed_share`): in a
+    30-day month, day d is slot d, the 30th and 31st are both slot 30, and a month's last
+    day before the 30th (February's) is every slot to 30; otherwise each calendar day is
+    a slot of the month's days. Each slot a leave covers is paid at the lowest share of
+    the days on it, so two leaves on one slot take it off once."""
     month_start, month_end = month_bounds(payroll_month)
     employed = employed_share(country_code, month_start, month_end, employee.hire_date, employee.termination_date)
-    off = [(segment, employed_share(country_code, month_start, month_end, segment.first, segment.last)
-            * (1 - segment.paid))
-           for segment in segments(country_code, employee.hire_date, leave, month_start, month_end)]
-    return max(employed - sum(share for _, share in off), Fraction(0)), off
+    first, last = max(month_start, employee.hire_date), min(month_end, employee.termination_date or month_end)
+    if last < first:
+        return employed, []
+    runs = segments(country_code, employee.hire_date, leave, first, last)
+    thirty = country_code in THIRTY_DAY_MONTH
+    size = 30 if thirty else (month_end - month_start).days + 1
+
+    def slots(day: date) -> range:
+        if not thirty:
+            return range(day.day, day.day + 1)
+        if day == month_end:
+            return range(min(day.day, 30), 31)
+        return range(min(day.day, 30), min(day.day, 30) + 1)
+
+    lowest: dict[int, tuple[Fraction, int]] = {}  # slot -> (the lowest share paid on it, its run)
+    for index, run in enumerate(runs):
+        for day in each_day(run.first, run.last):
+            for slot in slots(day):
+                if slot not in lowest or run.paid < lowest[slot][0]:
+                    lowest[slot] = (run.paid, index)
+    off = [Fraction(0)] * len(runs)
+    for paid, index in lowest.values():
+        off[index] += (1 - paid) / size
+    return max(employed - sum(off), Fraction(0)), list(zip(runs, off, strict=True))
 
 
 def leave_effects(employee: Employee, pay: Pay, country_code: str, payroll_month: str,

@@ -134,3 +134,35 @@ def test_a_draft_that_leave_overtook_is_not_finalized(hire, runtime, clock):
     requests.cancel_leave(company.id, unpaid.id, HR, runtime)
     with pytest.raises(Conflict, match="leave was approved or cancelled since draft"):
         moves.finalize_run(again, runtime)
+
+
+def test_leave_past_the_last_day_takes_nothing_more(hire, runtime, clock):
+    """Unpaid leave 20-31 March, then the employment ends on the 25th: 25 of 30 days
+    employed, 6 of them unpaid (20-25): 9,000.00 x 19/30 = 5,700.00, not the leave's 12 days
+    off the 25 as well."""
+    company, entity, person = hire("SA", date(2024, 1, 1), 900_000)
+    leave(company, person, "unpaid", date(2026, 3, 20), date(2026, 3, 31), runtime)
+    hr.end_employment(company.id, person.id, date(2026, 3, 25), runtime)
+    lines, effects, _ = pay(entity, person, "2026-03", clock)
+    assert lines["basic"] == 570_000 and effects == [("unpaid", 6, Decimal("0.00"), 180_000)]
+
+
+def test_the_30th_and_31st_are_one_day_however_the_leave_is_split(hire, runtime, clock):
+    company, entity, person = hire("SA", date(2024, 1, 1), 900_000)
+    leave(company, person, "unpaid", date(2026, 3, 29), date(2026, 3, 30), runtime)
+    leave(company, person, "unpaid", date(2026, 3, 31), date(2026, 3, 31), runtime)
+    lines, effects, _ = pay(entity, person, "2026-03", clock)
+    assert lines["basic"] == 840_000  # two days of 30 off, as one leave 29-31 March
+    assert sum(effect[3] for effect in effects) == 60_000
+
+
+def test_sick_days_before_the_qualifying_service_take_no_place_in_the_tiers(hire, runtime, clock):
+    """UAE art. 31: sick pay after probation (the service takes six months). Sick from 20
+    June to 10 July 2025, hired 1 January: 20-30 June unpaid, and 1-10 July are the first
+    days of the year's 15 in full."""
+    company, entity, person = hire("AE", date(2025, 1, 1), 900_000)
+    leave(company, person, "sick", date(2025, 6, 20), date(2025, 7, 10), runtime)
+    june, effects, _ = pay(entity, person, "2025-06", clock)
+    assert june["basic"] == 570_000 and effects == [("sick", 11, Decimal("0.00"), 330_000)]  # 19 of June's 30 days
+    july, effects, _ = pay(entity, person, "2025-07", clock)
+    assert july["basic"] == 900_000 and effects == [("sick", 10, Decimal("100.00"), 0)]
