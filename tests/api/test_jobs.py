@@ -279,3 +279,16 @@ def test_a_hanging_receiver_holds_back_neither_the_next_round_nor_another_compan
 
 def _endpoint_of(company):
     return WebhookEndpoint.get(WebhookEndpoint.company == company.id).id
+
+
+def test_a_leave_that_began_while_the_job_was_not_running_still_makes_its_employee_on_leave(app, committed, clock,
+                                                                                            runtime):
+    company = create_company("Late Co", "SA", clock)
+    committed.append(company)
+    person = hr.hire(company, {"staff_number": "L-1", "name_en": "Late", "employment_type": "full_time",
+                               "hire_date": date(2025, 1, 1), "basic_salary_minor": 800_000}, runtime)
+    leave.request_leave(company.id, person.id, "annual", date(2026, 11, 22), date(2026, 12, 10), "hr", runtime,
+                        approve=True)
+    clock.set(datetime(2026, 11, 27, 9, 0, tzinfo=UTC))  # five days in: no job ran since it began
+    leave_jobs.follow_leave()
+    assert Employee.get_by_id(person.id).status == "on_leave"

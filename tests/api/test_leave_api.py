@@ -236,3 +236,16 @@ def test_every_answer_is_as_documented(client, sandbox, make_key, leave_key, run
         validated(openapi, client.get(url, headers=leave_key))
     validated(openapi, client.get("/v1/leave", headers=bearer(make_key(sandbox, ["employees:read"]))))
     validated(openapi, client.get("/v1/leave-balances", headers={}))
+
+
+def test_balances_follow_the_companys_leave_choices(client, sandbox, leave_key):
+    """A key's principal carries only some of the company's columns: the balances read the
+    choices as stored (more annual days, a carry-over cap), as the console and CLI do."""
+    Company.update(leave_annual_days=40, leave_carry_over_days=0).where(Company.id == sandbox.id).execute()
+    found, _ = walk(client, leave_key, "/v1/leave-balances", limit=50)
+    for item in found:
+        expected = balances.balance_of(Employee.get_by_id(item["employee_id"]), date(2026, 11, 21))
+        assert (item["accrued_days"], item["balance_days"]) == (balances.in_days(expected.accrued),
+                                                                balances.in_days(expected.balance))
+    assert any(balances.balance_of(Employee.get_by_id(item["employee_id"]), date(2026, 11, 21)).forfeited
+               for item in found)

@@ -64,12 +64,15 @@ def annual_days_through(law_country: str, counted_in: str, spans: Iterable[Span]
 
 
 def compute(employee: Employee, company: Company, leave: Iterable[LeaveRequest], as_of: date,
-            *, extra: Span | None = None) -> Balance:
+            *, extra: Span | None = None, extra_unpaid: Span | None = None) -> Balance:
     """The balance of `employee` as of the end of `as_of` from their `leave` (any
     statuses; approved ones count), and `extra`, an annual leave not yet approved (the
-    one asked for, to check it fits). Pure once the rows are read."""
+    one asked for, to check it fits), or `extra_unpaid`, an unpaid one (which may take
+    days out of service). Pure once the rows are read."""
     leave = [row for row in leave if row.status == "approved"]
     unpaid = [(row.start_date, row.end_date) for row in leave if row.type == "unpaid"]
+    if extra_unpaid is not None:  # an unpaid leave asked for, which may shorten service
+        unpaid.append(extra_unpaid)
     accrual = accrual_of(employee, company, unpaid)
     annual = [(row.start_date, row.end_date) for row in leave if row.type == "annual"]
     if extra is not None:
@@ -78,6 +81,10 @@ def compute(employee: Employee, company: Company, leave: Iterable[LeaveRequest],
         after = accrual.carried[0] + DAY
         annual = [(max(first, after), last) for first, last in annual if last >= after]
     law = accrual.law
+    last = employee.termination_date
+    if last is not None and as_of > last:  # nothing is earned after the last day
+        balance = compute(employee, company, leave, last, extra=extra, extra_unpaid=extra_unpaid)
+        return Balance(employee.id, as_of, balance.accrued, balance.taken, balance.planned, balance.forfeited)
     cap = company.leave_carry_over_days
     forfeited = Fraction(0)
     if cap is not None:

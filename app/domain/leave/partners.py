@@ -56,6 +56,10 @@ def list_balances(company: Company, now: datetime, *, as_of: date | None = None,
     (not `left`, not archived), as of the end of `as_of` (default: the company's today at
     `now`; a day ahead is projected, balances.py)."""
     day = as_of or local_today(company, now)
+    # The company's leave choices as stored: a request's principal carries only some of
+    # its columns (access/keys.py).
+    choices = Company.select(Company.id, Company.leave_annual_days, Company.leave_carry_over_days,
+                             Company.leave_negative_allowed).where(Company.id == company.id).get()
     query = Employee.select().where(Employee.company == company.id, Employee.archived == False,  # noqa: E712
                                     Employee.status != "left")
     if employee_id is not None:
@@ -68,5 +72,5 @@ def list_balances(company: Company, now: datetime, *, as_of: date | None = None,
         for row in (L.select(L.employee, L.type, L.status, L.start_date, L.end_date)
                     .where(L.employee.in_(list(leave)), L.status == "approved").order_by(L.start_date, L.id)):
             leave[row.employee_id].append(row)
-    return Page([compute(employee, company, leave[employee.id], day) for employee in found.items],
+    return Page([compute(employee, choices, leave[employee.id], day) for employee in found.items],
                 found.next_after)

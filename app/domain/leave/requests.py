@@ -190,7 +190,7 @@ def _check(employee: Employee, asked: Asked, leave_id: str | None, *, approving:
             type=other.type, start=other.start_date.isoformat(), end=other.end_date.isoformat(),
             status=other.status))])
     _check_closed_months(employee, asked)
-    if asked.type == "annual":
+    if asked.type == "annual" or (asked.type == "unpaid" and LAWS[employee.country].unpaid_service_days is not None):
         _check_balance(employee, asked, leave_id)
 
 
@@ -224,14 +224,27 @@ def _check_balance(employee: Employee, asked: Asked, leave_id: str | None) -> No
     leave = [row for row in LeaveRequest.select().where(LeaveRequest.employee == employee.id,
                                                         LeaveRequest.status == "approved")
              if row.id != leave_id]
-    # The balance must hold at the end of this leave and of every approved one after it.
-    ends = sorted({asked.end, *(row.end_date for row in leave if row.type == "annual" and row.end_date > asked.end)})
-    for end in ends:
-        balance = compute(employee, company, leave, end, extra=(asked.start, asked.end))
+    span = (asked.start, asked.end)
+    if asked.type == "annual":
+        # The balance must hold at the end of this leave and of every approved one after it.
+        ends = sorted({asked.end, *(row.end_date for row in leave
+                                    if row.type == "annual" and row.end_date > asked.end)})
+        for end in ends:
+            balance = compute(employee, company, leave, end, extra=span)
+            if balance.balance < 0:
+                raise ValidationFailed(Words("invalid leave"), [("to", Words(
+                    "more annual leave than the balance allows: %(balance)s days on %(day)s after it "
+                    "(the company does not allow a negative balance)",
+                    balance=f"{float(balance.balance):.2f}", day=end.isoformat()))])
+        return
+    # Unpaid leave the law takes out of service earns no annual leave: the approved annual
+    # leave after it must still fit.
+    for end in sorted({row.end_date for row in leave if row.type == "annual" and row.end_date >= asked.start}):
+        balance = compute(employee, company, leave, end, extra_unpaid=span)
         if balance.balance < 0:
-            raise ValidationFailed(Words("invalid leave"), [("to", Words(
-                "more annual leave than the balance allows: %(balance)s days on %(day)s after it "
-                "(the company does not allow a negative balance)",
+            raise ValidationFailed(Words("invalid leave"), [("from", Words(
+                "this unpaid leave is not service, and the annual leave approved to %(day)s would then be more "
+                "than the balance allows (%(balance)s days; the company does not allow a negative balance)",
                 balance=f"{float(balance.balance):.2f}", day=end.isoformat()))])
 
 

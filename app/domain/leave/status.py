@@ -42,13 +42,14 @@ def follow(employee: Employee, runtime: Runtime) -> bool:
 
 
 def follow_all(runtime: Runtime) -> int:
-    """Bring every employee whose approved leave began or ended within a day of today
-    (UTC; a company's day is within a day of it) to what their leave says. How many moved."""
+    """Bring every employee with an approved (or cancelled) leave over the days around today
+    (UTC; a company's day is within a day of it) to what their leave says, and everyone
+    leave made `on_leave`. How many moved. A leave that began while the job was not
+    running is still found: it covers today."""
     today = runtime.now().date()
-    window = (today - timedelta(days=2), today + timedelta(days=1))
     candidates = {row.employee_id for row in LeaveRequest.select(LeaveRequest.employee).where(
-        LeaveRequest.status.in_(("approved", "cancelled")),
-        (LeaveRequest.start_date.between(*window)) | (LeaveRequest.end_date.between(*window)))}
+        LeaveRequest.status.in_(("approved", "cancelled")), LeaveRequest.start_date <= today + timedelta(days=1),
+        LeaveRequest.end_date >= today - timedelta(days=2))}
     candidates |= {row.id for row in Employee.select(Employee.id).where(
         Employee.status == "on_leave", Employee.on_leave_by.is_null(False))}
     moved = 0

@@ -96,8 +96,8 @@ def update_employee(company_id: str, employee_id: str, changes: dict[str, Any], 
             raise Conflict(Words("%(staff_number)s has left; the status of a leaver does not change",
                                  staff_number=employee.staff_number))
         values = clean_fields(company, changes, employee=employee)
-        if "status" in values:  # HR's status: no longer leave's to end (app/domain/leave/status.py)
-            values["on_leave_by"] = None
+        if "status" in values:  # HR's status, even the one leave set: no longer leave's to end
+            values["on_leave_by"] = None  # (app/domain/leave/status.py)
         before = partner_form(employee.id)
         with _staff_number_unique(company_id, values):
             Employee.update(**values).where(Employee.id == employee.id).execute()

@@ -8,6 +8,7 @@ import pytest
 
 from app.domain.kernel.errors import Conflict, ValidationFailed
 from app.domain.leave import balances, requests
+from app.domain.people import actions as hr
 from app.models import Company, Employee, OutboxEvent
 
 HR = "hr@example.com"
@@ -85,3 +86,28 @@ def test_the_status_follows_approved_leave_and_only_leaves_own(saudi, runtime, c
     assert sorted(event.type for event in written[seen:]) == ["employee.updated", "leave.approved"]  # v1.3
     requests.cancel_leave(company.id, leave.id, HR, runtime)
     assert Employee.get_by_id(employee.id).status == "active"
+
+
+def test_unpaid_leave_that_is_not_service_cannot_overdraw_annual_leave_approved(saudi, runtime):
+    """Art. 116: an unpaid leave's days beyond twenty are not service, so they earn no
+    annual leave. Hired 2025-01-01, 42 days earned by the end of 2026, 39 of them approved
+    for 23 November to 31 December: 92 days unpaid from March (72 not service, 4.14 days
+    fewer earned) would leave -1.14 on 31 December."""
+    company, employee = saudi
+    requests.request_leave(company.id, employee.id, "annual", date(2026, 11, 23), date(2026, 12, 31), HR, runtime,
+                           approve=True)
+    assert "the annual leave approved to 2026-12-31 would then be more than the balance allows (-1.14 days" in (
+        refusal(requests.request_leave, company.id, employee.id, "unpaid", date(2026, 3, 1), date(2026, 5, 31), HR,
+                runtime, approve=True)["from"])
+    shorter = requests.request_leave(company.id, employee.id, "unpaid", date(2026, 3, 1), date(2026, 4, 30), HR,
+                                     runtime, approve=True)  # 41 days not service: 2.36 fewer, 0.64 left
+    assert shorter.status == "approved"
+
+
+def test_nothing_is_earned_after_the_last_day(saudi, runtime):
+    company, employee = saudi
+    hr.end_employment(company.id, employee.id, date(2026, 11, 30), runtime)
+    leaver = Employee.get_by_id(employee.id)
+    last = balances.balance_of(leaver, date(2026, 11, 30))
+    later = balances.balance_of(leaver, date(2027, 6, 30))
+    assert (later.accrued, later.balance) == (last.accrued, last.balance) == (21 + Fraction(21 * 334, 365),) * 2
