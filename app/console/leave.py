@@ -116,7 +116,7 @@ def _page(form, status=200):
 
 def _with_people(form):
     form.employee.choices = options([("", _("Choose…"))]) + stored_options(
-        (p.id, f"{p.staff_number} · {p.name_en}") for p in roster(g.company.id))
+        (p.id, f"{p.staff_number} · {name_of(p, plain=True)}") for p in roster(g.company.id))
     return form
 
 

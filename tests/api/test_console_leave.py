@@ -74,6 +74,7 @@ def test_the_leave_page_reads_in_english_and_arabic(client, admin, staff):
     assert "من الغائب في نوفمبر 2026" in arabic and "لا إجازة تنتظر قرارًا." in arabic
     assert "الأحد" in arabic and "الحد الأدنى في القانون: 30 يومًا في السنة" in arabic
     assert "تسجيل إجازة" in arabic
+    assert "E-1 · سلمى حداد</option>" in arabic  # the picker names people as the page does
 
 
 def test_the_settings_the_commands_set_are_shown_as_they_are(client, admin, live_company, staff):
