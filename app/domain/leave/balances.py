@@ -19,7 +19,8 @@ from app.domain.leave.law import LAWS
 from app.domain.leave.pay import Leave
 from app.models import Company, Employee, LeaveRequest
 
-# What a status of a leave means for balances and pay: approved leave is taken or planned.
+# The statuses of a leave still in force: what another leave may not overlap (only approved
+# leave is taken or planned, and pays).
 LIVE = ("requested", "approved")
 
 

@@ -73,7 +73,7 @@ def request_leave(company_id: str, employee_id: str, leave_type: Any, start: Any
                                                                       limit=NOTE_LIMIT))])
     with write_transaction():
         employee = hold_employee(company_id, employee_id)
-        _check(employee, asked, None, approving=approve)
+        _check(employee, asked, None)
         now = to_db(runtime.now())
         leave = LeaveRequest.create(
             id=new_id("leave"), company=company_id, employee=employee.id, type=asked.type,
@@ -110,7 +110,7 @@ def _move(company_id: str, leave_id: str, move: str, by: str, runtime: Runtime) 
                                  moved=TO[move]))
         asked = Asked(leave.type, leave.start_date, leave.end_date)
         if move == "approve":
-            _check(employee, asked, leave.id, approving=True)
+            _check(employee, asked, leave.id)
         elif move == "cancel" and leave.status == "approved":
             _check_closed_months(employee, asked)
         now = to_db(runtime.now())
@@ -145,7 +145,8 @@ def hold_employee(company_id: str, employee_id: str) -> Employee:
     hold(company_id, hint.entity_id)
     employee = locked(Employee.select().where(Employee.id == hint.id), keys_kept=True)
     assert employee is not None
-    if employee.entity_id != hint.entity_id:  # moved meanwhile: take the new entity too (a later lock, same order)
+    if employee.entity_id != hint.entity_id:  # moved meanwhile: take the new entity too; every leave move and
+        # payroll move takes the company first, so this later lock waits on no one who waits on us
         hold(company_id, employee.entity_id)
     return employee
 
@@ -168,7 +169,7 @@ def _asked(leave_type: Any, start: Any, end: Any) -> Asked:
     return Asked(leave_type, start, end)
 
 
-def _check(employee: Employee, asked: Asked, leave_id: str | None, *, approving: bool) -> None:
+def _check(employee: Employee, asked: Asked, leave_id: str | None) -> None:
     """Refuse a leave that falls outside the employment, overlaps another, changes a
     closed month's pay or (annual) overdraws the balance: ValidationFailed naming the field."""
     if employee.archived:

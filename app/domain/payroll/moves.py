@@ -415,7 +415,7 @@ def _tie(moved: PayrollRun, cause: JournalEntry, runtime: Runtime, change: str) 
         state = provision.tie(moved.entity_id, kind)
         latest = state.latest
         if latest is None:
-            return
+            continue
         lines: Sequence[Line | SplitLine]
         if kind is provision.END_OF_SERVICE:
             # The expense tied and the latest run moved in step with the one before: no group can
