@@ -61,18 +61,24 @@ def company(env: dict, name: str, staff: str, split: str, folder: str) -> str:
 
 
 def entity_of(env: dict, company_id: str) -> str:
-    os.environ.update(DATABASE_URL=env["DATABASE_URL"])
+    """The company's legal entity, read by a process of its own (this script with
+    --entity-of): the bench itself holds no connection to the database its commands use."""
+    done = subprocess.run([sys.executable, __file__, "--entity-of", company_id], cwd=ROOT, env=env, check=True,
+                          capture_output=True, text=True)
+    return done.stdout.split()[-1]
+
+
+def read_entity(company_id: str) -> str:
     from app import create_app
     from app.models import Entity
     app = create_app()
     with app.app_context():
-        return Entity.get(Entity.company == company_id).id
+        return str(Entity.get(Entity.company == company_id).id)
 
 
-def record_leave(env: dict, company_id: str, months: int) -> int:
+def record_leave(company_id: str, months: int) -> int:
     """Approved leave for every fifth employee in each month measured and a year of sick
     leave before them (so the sick tiers have a history to read): how many leaves."""
-    os.environ.update(DATABASE_URL=env["DATABASE_URL"])
     from datetime import date
 
     from app import create_app
@@ -103,7 +109,15 @@ def main() -> None:
     parser.add_argument("--employees", type=int, default=10_000)
     parser.add_argument("--database-url", default=None, help="PostgreSQL to measure on (default: a SQLite file)")
     parser.add_argument("--months", type=int, default=2)
+    parser.add_argument("--record-leave", metavar="COMPANY", help=argparse.SUPPRESS)  # the leave company's step
+    parser.add_argument("--entity-of", metavar="COMPANY", help=argparse.SUPPRESS)
     options = parser.parse_args()
+    if options.entity_of:
+        print(read_entity(options.entity_of))
+        return
+    if options.record_leave:
+        print(record_leave(options.record_leave, options.months))
+        return
     with tempfile.TemporaryDirectory() as folder:
         env = {**os.environ, "DATABASE_URL": options.database_url or f"sqlite:///{folder}/bench.db"}
         env.pop("REDIS_URL", None)
@@ -113,8 +127,11 @@ def main() -> None:
         leave = 0
         for split in ("none", "department", "leave"):
             company_id = company(env, f"Bench {split}", staff, "none" if split == "leave" else split, folder)
-            if split == "leave":
-                leave = record_leave(env, company_id, options.months)
+            if split == "leave":  # in a process of its own, as the CLI would be
+                done = subprocess.run([sys.executable, __file__, "--record-leave", company_id, "--months",
+                                       str(options.months)], cwd=ROOT, env=env, check=True, capture_output=True,
+                                      text=True)
+                leave = int(done.stdout.split()[-1])
             entity = entity_of(env, company_id)
             drafts, finals = [], []
             for month in range(1, options.months + 1):
