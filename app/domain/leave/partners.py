@@ -13,6 +13,7 @@ from peewee import Tuple
 from app.domain.kernel.clock import to_db
 from app.domain.kernel.paging import Page, Position, page_of
 from app.domain.leave.balances import Balance, compute
+from app.domain.leave.requests import narrowed
 from app.domain.people.actions import local_today
 from app.models import Company, Employee, LeaveRequest
 
@@ -32,14 +33,7 @@ def list_leave(company_id: str, *, employee_id: str | None = None, status: str |
                       L.updated_at)
              .join(Employee, on=(L.employee == Employee.id))
              .where(L.company == company_id, Employee.archived == False))  # noqa: E712
-    if employee_id is not None:
-        query = query.where(L.employee == employee_id)
-    if status is not None:
-        query = query.where(L.status == status)
-    if start is not None:
-        query = query.where(L.end_date >= start)
-    if end is not None:
-        query = query.where(L.start_date <= end)
+    query = narrowed(query, employee_id=employee_id, status=status, start=start, end=end)
     order = (L.created_at, L.id)
     if updated_since is not None:
         query, order = query.where(L.updated_at >= to_db(updated_since)), (L.updated_at, L.id)

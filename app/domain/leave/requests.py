@@ -27,6 +27,8 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
+import peewee as pw
+
 from app.domain.kernel import events
 from app.domain.kernel.clock import to_db
 from app.domain.kernel.errors import Conflict, NotFound, ValidationFailed, Words
@@ -252,7 +254,15 @@ def _check_balance(employee: Employee, asked: Asked, leave_id: str | None) -> No
 def list_leave(company_id: str, *, employee_id: str | None = None, status: str | None = None,
                start: date | None = None, end: date | None = None, limit: int = 500) -> list[LeaveRequest]:
     """The company's leave as HR reads it, by first day (leave that touches `start`..`end`)."""
-    query = LeaveRequest.select().where(LeaveRequest.company == company_id)
+    query = narrowed(LeaveRequest.select().where(LeaveRequest.company == company_id), employee_id=employee_id,
+                     status=status, start=start, end=end)
+    return list(query.order_by(LeaveRequest.start_date, LeaveRequest.id).limit(limit))
+
+
+def narrowed(query: "pw.ModelSelect[LeaveRequest]", *, employee_id: str | None = None, status: str | None = None,
+             start: date | None = None, end: date | None = None) -> "pw.ModelSelect[LeaveRequest]":
+    """`query` of leave narrowed to one employee, one status, and leave that touches
+    `start`..`end` (any of them left out: not narrowed by it)."""
     if employee_id is not None:
         query = query.where(LeaveRequest.employee == employee_id)
     if status is not None:
@@ -261,4 +271,4 @@ def list_leave(company_id: str, *, employee_id: str | None = None, status: str |
         query = query.where(LeaveRequest.end_date >= start)
     if end is not None:
         query = query.where(LeaveRequest.start_date <= end)
-    return list(query.order_by(LeaveRequest.start_date, LeaveRequest.id).limit(limit))
+    return query
