@@ -32,6 +32,7 @@ class Balance:
     taken: int
     planned: int
     forfeited: Fraction = Fraction(0)
+    earned: Fraction = Fraction(0)  # days earned from the first day, before any qualifying service (days.Accrual)
 
     @property
     def balance(self) -> Fraction:
@@ -85,7 +86,8 @@ def compute(employee: Employee, company: Company, leave: Iterable[LeaveRequest],
     last = employee.termination_date
     if last is not None and as_of > last:  # nothing is earned after the last day
         balance = compute(employee, company, leave, last, extra=extra, extra_unpaid=extra_unpaid)
-        return Balance(employee.id, as_of, balance.accrued, balance.taken, balance.planned, balance.forfeited)
+        return Balance(employee.id, as_of, balance.accrued, balance.taken, balance.planned, balance.forfeited,
+                       balance.earned)
     cap = company.leave_carry_over_days
     forfeited = Fraction(0)
     if cap is not None:
@@ -95,7 +97,9 @@ def compute(employee: Employee, company: Company, leave: Iterable[LeaveRequest],
             forfeited += max(left - cap, Fraction(0))
     taken = annual_days_through(law.country, law.counted_in, annual, as_of)
     total = annual_days_through(law.country, law.counted_in, annual, date.max)
-    return Balance(employee.id, as_of, accrual.accrued(as_of) - forfeited, taken, total - taken, forfeited)
+    earned = accrual.earned(as_of)
+    accrued = earned if accrual.qualified(as_of) else Fraction(0)
+    return Balance(employee.id, as_of, accrued - forfeited, taken, total - taken, forfeited, earned)
 
 
 def leave_of(employee_id: str) -> list[LeaveRequest]:

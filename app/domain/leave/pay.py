@@ -16,9 +16,7 @@ from dataclasses import dataclass
 from datetime import date
 from fractions import Fraction
 
-from dateutil.relativedelta import relativedelta
-
-from app.domain.leave.days import each_day
+from app.domain.leave.days import add_months, each_day, service_year_start
 from app.domain.leave.law import FULL, NONE, Kind, Tier, kind_of
 
 
@@ -56,12 +54,6 @@ def tier_share(tiers: tuple[Tier, ...], index: int) -> Fraction:
     return NONE
 
 
-def service_year_start(hire: date, day: date) -> date:
-    """The first day of the service year `day` falls in (an anniversary of `hire`)."""
-    start: date = hire + relativedelta(years=relativedelta(day, hire).years)
-    return start
-
-
 def day_shares(country: str, hire: date, leave: Iterable[Leave], first: date,
                last: date) -> dict[date, tuple[Leave, Fraction]]:
     """{day: (its leave, the share of the wage paid for it)} for each day of approved
@@ -77,7 +69,7 @@ def day_shares(country: str, hire: date, leave: Iterable[Leave], first: date,
             shares = {day: FULL for day in each_day(max(row.start, first), min(row.end, last))}
         else:
             kind: Kind = kind_of(country, row.type)
-            qualified = hire + relativedelta(months=kind.after_months)
+            qualified = add_months(hire, kind.after_months)
             shares = {}
             index = 0  # the day's place in the leave's paid days (days before the qualifying service take none)
             for day in each_day(row.start, min(row.end, last)):

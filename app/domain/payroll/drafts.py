@@ -436,8 +436,8 @@ def _paid_share(employee: Employee, country_code: str, payroll_month: str,
     month_start, month_end = month_bounds(payroll_month)
     employed = employed_share(country_code, month_start, month_end, employee.hire_date, employee.termination_date)
     first, last = max(month_start, employee.hire_date), min(month_end, employee.termination_date or month_end)
-    if last < first:
-        return employed, []
+    if last < first or not any(row.start <= last and row.end >= first for row in leave):
+        return employed, []  # no leave in the month: most of a payroll's people
     runs = segments(country_code, employee.hire_date, leave, first, last)
     thirty = country_code in THIRTY_DAY_MONTH
     size = 30 if thirty else (month_end - month_start).days + 1

@@ -25,7 +25,7 @@ from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
-from app.domain.leave.balances import accrual_of, compute
+from app.domain.leave.balances import compute
 from app.domain.leave.law import LAWS, LeaveLaw
 from app.domain.payroll.end_of_service import provision_lines
 from app.domain.payroll.rules import Pay
@@ -51,11 +51,8 @@ def value(days: Fraction, law: LeaveLaw, pay: Pay) -> int:
 def held_days(employee: Employee, company: Company, leave: Iterable[LeaveRequest], through: date) -> Fraction:
     """The annual leave days the provision carries for `employee` at the end of `through`:
     earned from the first day, less those forfeited and taken; none below zero."""
-    rows = list(leave)
-    balance = compute(employee, company, rows, through)
-    unpaid = [(row.start_date, row.end_date) for row in rows if row.status == "approved" and row.type == "unpaid"]
-    earned = accrual_of(employee, company, unpaid).earned(through)
-    return max(earned - balance.forfeited - balance.taken, Fraction(0))
+    balance = compute(employee, company, leave, through)
+    return max(balance.earned - balance.forfeited - balance.taken, Fraction(0))
 
 
 def owed_days(employee: Employee, company: Company, leave: Iterable[LeaveRequest], last_day: date) -> Fraction:

@@ -65,3 +65,14 @@ def test_tiers_in_order_then_unpaid():
     tiers = kind_of("SA", "sick").tiers  # art. 117: 30 full, 60 at three quarters, 30 unpaid
     assert [tier_share(tiers, i) for i in (0, 29, 30, 89, 90, 119, 120, 500)] == [
         1, 1, Fraction(3, 4), Fraction(3, 4), 0, 0, 0, 0]
+
+
+@given(st.dates(date(1990, 1, 1), date(2060, 12, 31)), st.integers(0, 600), st.integers(0, 20_000))
+def test_months_and_service_years_move_as_dateutil_moves_them(hire, months, later):
+    """days.add_months and service_year_start stand in for relativedelta (for speed)."""
+    from dateutil.relativedelta import relativedelta
+
+    from app.domain.leave.days import add_months, service_year_start
+    day = hire + timedelta(days=later)
+    assert add_months(hire, months) == hire + relativedelta(months=months)
+    assert service_year_start(hire, day) == hire + relativedelta(years=relativedelta(day, hire).years)
