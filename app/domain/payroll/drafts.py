@@ -57,7 +57,7 @@ from app.models import (
     PayrollLine,
     PayrollRun,
 )
-from app.models.base import row_of, tuple_rows, write_transaction
+from app.models.base import insert_rows, row_of, tuple_rows, write_transaction
 
 
 def get_hr_run(company_id: str | None, run_id: str) -> PayrollRun:
@@ -195,16 +195,15 @@ def _draft_once(entity: Entity, payroll_month: str, clock: Clock, end_of_service
         store_components(run, components)
         if effects:
             PayrollLeave.insert_many([{"run": run.id, **row} for row in effects]).execute()
-        if balances:
-            EndOfServiceBalance.insert_many([
-                {"run": run.id, "employee": employee_id, "booked_minor": held.booked, "balance_minor": held.balance,
-                 "opening_minor": held.opening, "settled": held.settled}
-                for employee_id, held in balances.items()]).execute()
-        if leave_balances:
-            LeaveProvisionBalance.insert_many([
-                {"run": run.id, "employee": employee_id, "booked_minor": held.booked, "balance_minor": held.balance,
-                 "opening_minor": held.opening, "days": held.days, "settled": held.settled}
-                for employee_id, held in leave_balances.items()]).execute()
+        # A row an employee, in one statement each (base.insert_rows: Peewee builds a
+        # large INSERT's SQL value by value, the largest part of a draft's time).
+        E, L = EndOfServiceBalance, LeaveProvisionBalance
+        insert_rows((E.run, E.employee, E.booked_minor, E.balance_minor, E.opening_minor, E.settled), [
+            (run.id, employee_id, held.booked, held.balance, held.opening, held.settled)
+            for employee_id, held in balances.items()])
+        insert_rows((L.run, L.employee, L.booked_minor, L.balance_minor, L.opening_minor, L.days, L.settled), [
+            (run.id, employee_id, held.booked, held.balance, held.opening, str(held.days), held.settled)
+            for employee_id, held in leave_balances.items()])
     return run
 
 
@@ -512,10 +511,10 @@ def totals_fields(totals: Totals) -> dict[str, int]:
 
 
 def store_lines(run: PayrollRun, lines: dict[str, dict[str, int]]) -> None:
-    rows = [{"run": run.id, "employee": employee_id, "component_code": code, "amount_minor": amount}
-            for employee_id, per_employee in lines.items() for code, amount in per_employee.items()]
-    if rows:
-        PayrollLine.insert_many(rows).execute()
+    P = PayrollLine
+    insert_rows((P.run, P.employee, P.component_code, P.amount_minor), [
+        (run.id, employee_id, code, amount) for employee_id, per_employee in lines.items()
+        for code, amount in per_employee.items()])
 
 
 def store_components(run: PayrollRun, components: list[ComponentTotal]) -> None:
