@@ -193,8 +193,10 @@ def _draft_once(entity: Entity, payroll_month: str, clock: Clock, end_of_service
         )
         store_lines(run, lines)
         store_components(run, components)
-        if effects:
-            PayrollLeave.insert_many([{"run": run.id, **row} for row in effects]).execute()
+        V = PayrollLeave
+        insert_rows((V.run, V.employee, V.leave, V.type, V.days, V.paid_percent, V.reduction_minor), [
+            (run.id, row["employee"], row["leave"], row["type"], row["days"], str(row["paid_percent"]),
+             row["reduction_minor"]) for row in effects])
         # A row an employee, in one statement each (base.insert_rows: Peewee builds a
         # large INSERT's SQL value by value, the largest part of a draft's time).
         E, L = EndOfServiceBalance, LeaveProvisionBalance
