@@ -4,7 +4,9 @@
 day by day, nothing before the qualifying service), less what a company's carry-over
 cap forfeited at the end of each leave year; `taken` the approved annual days on or
 before the day; `planned` the approved annual days after it; `balance` accrued less
-taken. A day ahead is projected: service to it, and the leave approved until then.
+taken. A day ahead is projected: service to it, and the leave approved until then;
+nothing is earned after a leaver's last day. With a balance another system carried
+(carried.py), that balance is the start, and only leave after its day is taken.
 """
 
 import hashlib
