@@ -35,6 +35,7 @@ from app.domain.kernel.errors import Conflict, NotFound, ValidationFailed, Words
 from app.domain.kernel.ids import new_id
 from app.domain.kernel.locks import hold
 from app.domain.kernel.runtime import Runtime
+from app.domain.kernel.text import text_problem
 from app.domain.leave import status as leave_status
 from app.domain.leave.balances import LIVE, compute
 from app.domain.leave.days import each_day, leave_days
@@ -73,6 +74,9 @@ def request_leave(company_id: str, employee_id: str, leave_type: Any, start: Any
     if note is not None and (not isinstance(note, str) or len(note) > NOTE_LIMIT):
         raise ValidationFailed(Words("invalid note"), [("note", Words("text of at most %(limit)s characters",
                                                                       limit=NOTE_LIMIT))])
+    problem = text_problem(note) if note else None  # a NUL or lone surrogate no database stores (lines may break)
+    if problem is not None:
+        raise ValidationFailed(Words("invalid note"), [("note", problem)])
     with write_transaction():
         employee = hold_employee(company_id, employee_id)
         _check(employee, asked, None)

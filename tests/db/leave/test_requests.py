@@ -111,3 +111,15 @@ def test_nothing_is_earned_after_the_last_day(saudi, runtime):
     last = balances.balance_of(leaver, date(2026, 11, 30))
     later = balances.balance_of(leaver, date(2027, 6, 30))
     assert (later.accrued, later.balance) == (last.accrued, last.balance) == (21 + Fraction(21 * 334, 365),) * 2
+
+
+@pytest.mark.parametrize("note", ["knee\x00surgery", "knee\ud800"])
+def test_a_note_no_database_can_store_is_refused_naming_it(saudi, runtime, note):
+    """The console's note is a text area: lines may break, but a NUL or a lone surrogate
+    would be a 500 on PostgreSQL."""
+    company, employee = saudi
+    assert "note" in refusal(requests.request_leave, company.id, employee.id, "sick", date(2026, 12, 1),
+                             date(2026, 12, 2), HR, runtime, note=note)
+    kept = requests.request_leave(company.id, employee.id, "sick", date(2026, 12, 1), date(2026, 12, 2), HR, runtime,
+                                  note="knee\nsurgery")
+    assert kept.note == "knee\nsurgery"
