@@ -31,10 +31,11 @@ from app.domain.kernel.text import ascii_digits
 from app.domain.leave import requests as leave_requests
 from app.domain.leave.balances import balance_of, in_days
 from app.domain.leave.law import LAWS
+from app.domain.payroll.drafts import leave_effects_of
 from app.domain.people.employees import by_ids, roster
 from app.extensions import runtime
 from app.i18n import RIGHT_TO_LEFT, as_stored, current_language, name_of, number
-from app.models import PayrollLeave, PayrollRun
+from app.models import PayrollRun
 
 bp = console_blueprint("hr_leave", url_prefix="/console")
 LISTED = 200  # waiting and approved leave listed at most; the calendar shows each month's all
@@ -292,7 +293,7 @@ class RunLeave:
 def run_leave(run: PayrollRun) -> list[RunLeave]:
     """What leave did to each employee's pay in `run` (its PayrollLeave rows), by staff
     number: the leave, its days in the month, the share of the wage paid, the pay taken off."""
-    rows = list(PayrollLeave.select().where(PayrollLeave.run == run.id).order_by(PayrollLeave.id))
+    rows = leave_effects_of(run)
     people = by_ids(run.company_id, {row.employee_id for row in rows})
     shown = [RunLeave(people.get(row.employee_id), row.type, row.days, _percent(row.paid_percent),
                       row.reduction_minor, row.leave_id) for row in rows]

@@ -496,6 +496,11 @@ def hr_runs(company_id: str, limit: int = 120) -> list[PayrollRun]:
                 .order_by(PayrollRun.payroll_month.desc(), PayrollRun.entity, PayrollRun.id).limit(limit))
 
 
+def leave_effects_of(run: PayrollRun) -> list[PayrollLeave]:
+    """What leave did to pay in `run` (PayrollLeave), in the order the run recorded it."""
+    return list(PayrollLeave.select().where(PayrollLeave.run == run.id).order_by(PayrollLeave.id))
+
+
 def lines_by_employee(run: PayrollRun) -> dict[str, dict[str, int]]:
     """{employee id: {component code: amount}} of a run."""
     lines: dict[str, dict[str, int]] = {}
