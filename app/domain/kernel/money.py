@@ -5,6 +5,7 @@ Money is never a float: amounts are `int` minor units here and `Decimal` in arit
 """
 
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from fractions import Fraction
 
 from app.domain.kernel.text import ascii_digits
 
@@ -59,3 +60,12 @@ def percent_of(amount_minor: int, rate_percent: Decimal | str) -> int:
     share = Decimal(amount_minor) * Decimal(str(rate_percent)) / Decimal(100)
     return int(share.quantize(Decimal(1), rounding=ROUND_HALF_UP))
 
+
+
+def round_half_up(exact: Fraction | int) -> int:
+    """`exact` to the nearest whole number, a half away from zero (Decimal's ROUND_HALF_UP),
+    in integers: exact however large (a Decimal quotient would round to 28 digits first),
+    and a payroll of ten thousand rounds this several times an employee."""
+    numerator, denominator = exact.numerator, exact.denominator
+    whole = (2 * abs(numerator) + denominator) // (2 * denominator)
+    return whole if numerator >= 0 else -whole

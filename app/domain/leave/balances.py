@@ -20,6 +20,7 @@ from app.domain.leave.days import DAY, Accrual, Span, counts, each_day, excluded
 from app.domain.leave.law import LAWS
 from app.domain.leave.pay import Leave
 from app.models import Company, Employee, LeaveRequest
+from app.models.base import tuple_rows
 
 # The statuses of a leave still in force: what another leave may not overlap (only approved
 # leave is taken or planned, and pays).
@@ -63,6 +64,8 @@ def accrual_of(employee: Employee, company: Company, unpaid: Iterable[Span]) -> 
 
 def annual_days_through(law_country: str, counted_in: str, spans: Iterable[Span], through: date) -> int:
     """Annual leave days of `spans` on or before `through`."""
+    if counted_in == "calendar":
+        return sum(max((min(last, through) - first).days + 1, 0) for first, last in spans)
     return sum(1 for first, last in spans for day in each_day(first, min(last, through))
                if counts(law_country, "annual", counted_in, day))
 
@@ -127,8 +130,9 @@ def approved_leave(employee_ids: Iterable[str] | None = None, *, entity_id: str 
     if entity_id is not None:
         query = query.join(Employee).where(Employee.entity == entity_id)
     out: dict[str, list[Leave]] = {}
-    for row in query.order_by(LeaveRequest.start_date, LeaveRequest.id):
-        out.setdefault(row.employee_id, []).append(Leave(row.id, row.type, row.start_date, row.end_date))
+    for leave_id, employee_id, leave_type, first, last in tuple_rows(query.order_by(LeaveRequest.start_date,
+                                                                                    LeaveRequest.id)):
+        out.setdefault(employee_id, []).append(Leave(leave_id, leave_type, first, last))
     return out
 
 
@@ -141,7 +145,8 @@ def leave_digest(entity_id: str, through: date) -> str:
     `through` is now, in 64 hex digits: a draft of a month stores it, and finalize
     refuses the draft when leave has been approved or cancelled since (its pay or its
     leave provision would be stale)."""
-    ids = [row.id for row in LeaveRequest.select(LeaveRequest.id).join(Employee)
-           .where(Employee.entity == entity_id, LeaveRequest.status == "approved", LeaveRequest.start_date <= through)
-           .order_by(LeaveRequest.id)]
+    ids = [leave_id for leave_id, in tuple_rows(
+        LeaveRequest.select(LeaveRequest.id).join(Employee)
+        .where(Employee.entity == entity_id, LeaveRequest.status == "approved", LeaveRequest.start_date <= through)
+        .order_by(LeaveRequest.id))]
     return hashlib.sha256("\n".join(ids).encode()).hexdigest()

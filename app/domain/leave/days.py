@@ -30,11 +30,13 @@ def add_months(day: date, months: int) -> date:
     return date(year, month + 1, min(day.day, monthrange(year, month + 1)[1]))
 
 
-def service_year_start(hire: date, day: date) -> date:
-    """The first day of the service year `day` falls in (an anniversary of `hire`)."""
+def service_year(hire: date, day: date) -> Span:
+    """The first and last day of the service year `day` falls in (from an anniversary of
+    `hire` to the eve of the next)."""
     years = day.year - hire.year - ((day.month, day.day) < (hire.month, hire.day))
-    start = add_months(hire, 12 * years)
-    return start if start <= day else add_months(hire, 12 * (years - 1))
+    if add_months(hire, 12 * years) > day:  # a 29 February hire's anniversary is 28 February, or 29
+        years -= 1
+    return add_months(hire, 12 * years), add_months(hire, 12 * (years + 1)) - DAY
 
 
 def each_day(first: date, last: date) -> Iterator[date]:
@@ -108,8 +110,9 @@ class Accrual:
         years, rest = divmod(served, DAYS_A_YEAR)
         if years == 0 and self.law.first_year_days is not None:
             return Fraction(self.law.first_year_days * rest, DAYS_A_YEAR)
-        total = Fraction(sum(self.law.annual_days_in_year(year, self.company_days) for year in range(years)))
-        return total + Fraction(self.law.annual_days_in_year(years, self.company_days) * rest, DAYS_A_YEAR)
+        whole = self.law.annual_days_before(years, self.company_days)
+        return Fraction(whole * DAYS_A_YEAR + self.law.annual_days_in_year(years, self.company_days) * rest,
+                        DAYS_A_YEAR)
 
     def qualified(self, on: date) -> bool:
         """Whether the law owes annual leave yet on `on` (its qualifying service served; a

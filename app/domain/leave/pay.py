@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import date
 from fractions import Fraction
 
-from app.domain.leave.days import add_months, each_day, service_year_start
+from app.domain.leave.days import DAY, add_months, each_day, service_year
 from app.domain.leave.law import FULL, NONE, Kind, Tier, kind_of
 
 
@@ -69,34 +69,59 @@ def day_shares(country: str, hire: date, leave: Iterable[Leave], first: date,
             shares = {day: FULL for day in each_day(max(row.start, first), min(row.end, last))}
         else:
             kind: Kind = kind_of(country, row.type)
+            if kind.per != "year" and row.end < first:
+                continue  # its tiers are its own: it pays nothing in the days asked for
             qualified = add_months(hire, kind.after_months)
             shares = {}
-            index = 0  # the day's place in the leave's paid days (days before the qualifying service take none)
-            for day in each_day(row.start, min(row.end, last)):
+            # The days before `first` only take their places in the tiers: counted, not paid.
+            index = _places_before(row, kind, hire, qualified, first, counted)  # of the next day in the leave
+            year = (date.min, date.min)  # the service year of the day before
+            for day in each_day(max(row.start, first), min(row.end, last)):
                 if day < qualified:
                     share = NONE
                 else:
                     if kind.per == "year":
-                        year = (row.type, service_year_start(hire, day))
-                        index = counted.get(year, 0)
-                        counted[year] = index + 1
+                        if day > year[1]:
+                            year = service_year(hire, day)
+                        index = counted.get((row.type, year[0]), 0)
+                        counted[(row.type, year[0])] = index + 1
                     share = tier_share(kind.tiers, index)
                     index += 1
-                if day >= first:
-                    shares[day] = share
+                shares[day] = share
         for day, share in shares.items():
             out[day] = (row, share)
     return out
 
 
+def _places_before(row: Leave, kind: Kind, hire: date, qualified: date, first: date,
+                   counted: dict[tuple[str, date], int]) -> int:
+    """The tier places the days of `row` before `first` take (each day on or after
+    `qualified`, the kind's qualifying service): added to `counted` per service year for
+    a kind counted by the year; for one counted by the leave, returned (the next day's
+    place in the leave)."""
+    early_last = min(row.end, first - DAY)
+    day = max(row.start, qualified)
+    if early_last < day:
+        return 0
+    if kind.per != "year":
+        return (early_last - day).days + 1
+    while day <= early_last:
+        year_first, year_last = service_year(hire, day)
+        upto = min(early_last, year_last)
+        key = (row.type, year_first)
+        counted[key] = counted.get(key, 0) + (upto - day).days + 1
+        day = upto + DAY
+    return 0
+
+
 def segments(country: str, hire: date, leave: Iterable[Leave], month_start: date, month_end: date) -> list[Segment]:
     """The month's leave in runs of consecutive days of one leave paid at one share."""
     shares = day_shares(country, hire, leave, month_start, month_end)
-    out: list[Segment] = []
+    runs: list[tuple[Leave, Fraction, date, date]] = []  # (leave, share, first, last)
     for day in sorted(shares):
         row, share = shares[day]
-        if out and out[-1].leave == row and out[-1].paid == share and (day - out[-1].last).days == 1:
-            out[-1] = Segment(row, out[-1].first, day, share)
+        if runs and runs[-1][0] == row and runs[-1][1] == share and (day - runs[-1][3]).days == 1:
+            runs[-1] = (row, share, runs[-1][2], day)
         else:
-            out.append(Segment(row, day, day, share))
-    return out
+            runs.append((row, share, day, day))
+    return [Segment(row, first, last, share) for row, share, first, last in runs]

@@ -9,6 +9,7 @@ app/domain/payroll/moves.py's.
 """
 
 from calendar import monthrange
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
@@ -22,9 +23,10 @@ from app.domain.kernel.countries import Country, get_country
 from app.domain.kernel.errors import Conflict, NotFound, ValidationFailed, Words
 from app.domain.kernel.ids import new_id
 from app.domain.kernel.locks import hold
+from app.domain.kernel.money import round_half_up
 from app.domain.kernel.text import ascii_int
 from app.domain.leave.balances import approved_leave, leave_digest, unpaid_spans
-from app.domain.leave.days import each_day, excluded_spans
+from app.domain.leave.days import excluded_spans
 from app.domain.leave.law import LAWS
 from app.domain.leave.pay import Leave, Segment, segments
 from app.domain.payroll import leave_provision
@@ -152,12 +154,13 @@ def _draft_once(entity: Entity, payroll_month: str, clock: Clock, end_of_service
     # attempt give way (None), and after it, refuses its finalize (moves.finalize_run).
     seen = leave_digest(entity.id, month_end)
     leave = approved_leave(entity_id=entity.id, since=month_start - timedelta(days=366))
+    shares = {employee.id: month_share(employee, country.code, payroll_month, leave.get(employee.id, ()))
+              for employee in paid}
     lines = {employee.id: lines_for(employee, pay_of(employee), country, payroll_month, sio=end_of_service,
-                                    leave=leave.get(employee.id, ()))
+                                    leave=leave.get(employee.id, ()), share=shares[employee.id].paid)
              for employee in paid}
-    effects = [row for employee in paid
-               for row in leave_effects(employee, pay_of(employee), country.code, payroll_month,
-                                        leave.get(employee.id, ()))]
+    effects = [row for employee in paid if shares[employee.id].off
+               for row in leave_effects(employee, pay_of(employee), shares[employee.id])]
     # Whoever's last day falls in the month (left already, or leaving later this month: HR
     # runs payroll before the month ends) is settled in this run, their final settlement.
     staying = [employee for employee in paid if employee.termination_date is None
@@ -402,13 +405,14 @@ def _leave_provision(entity: Entity, payroll_month: str, employees: Sequence[Emp
 
 
 def lines_for(employee: Employee, pay: Pay, country: Country, payroll_month: str, *, sio: bool = True,
-              as_paid: bool = False, leave: Sequence[Leave] = ()) -> dict[str, int]:
+              as_paid: bool = False, leave: Sequence[Leave] = (), share: Fraction | None = None) -> dict[str, int]:
     """One employee's lines for a month: `pay` (monthly terms) by the country's rules for
-    the days they were employed in it and paid for (`share_of`: less what their approved
-    `leave` does not pay), and (`sio`, v1.3) in Bahrain the SIO end-of-service
-    contribution of an expatriate (end_of_service.py). `as_paid`: `pay` is already what
-    the month pays (a correction states the month's amounts)."""
-    share = share_of(employee, country.code, payroll_month, leave)
+    the days they were employed in it and paid for (`share`, else `share_of`: less what
+    their approved `leave` does not pay), and (`sio`, v1.3) in Bahrain the SIO
+    end-of-service contribution of an expatriate (end_of_service.py). `as_paid`: `pay` is
+    already what the month pays (a correction states the month's amounts)."""
+    if share is None:
+        share = share_of(employee, country.code, payroll_month, leave)
     earned, monthly = (pay, monthly_terms(pay, share)) if as_paid else (pro_rata(pay, share), pay)
     if not sio:
         return employee_lines(earned, country)
@@ -421,13 +425,20 @@ def share_of(employee: Employee, country_code: str, payroll_month: str, leave: S
     """The part of the month's pay `employee` is paid: the days employed in it
     (`rules.employed_share`) less, for each run of days of `leave` paid at a share of the
     wage, those days (counted by the same rule) times the share not paid."""
-    return _paid_share(employee, country_code, payroll_month, leave)[0]
+    return month_share(employee, country_code, payroll_month, leave).paid
 
 
-def _paid_share(employee: Employee, country_code: str, payroll_month: str,
-                leave: Sequence[Leave]) -> tuple[Fraction, list[tuple[Segment, Fraction]]]:
-    """(share_of, [(each run of leave days in the month, the share of the month's pay it
-    takes off)]), leave counted only within the employment.
+@dataclass(frozen=True)
+class MonthShare:
+    """The part of a month's pay one employee is paid, and what their leave took off it."""
+
+    employed: Fraction  # the days employed in the month (rules.employed_share)
+    paid: Fraction  # less what leave does not pay: share_of
+    off: list[tuple[Segment, Fraction]]  # each run of leave days, and the share of the month's pay it took off
+
+
+def month_share(employee: Employee, country_code: str, payroll_month: str, leave: Sequence[Leave]) -> MonthShare:
+    """`employee`'s MonthShare, leave counted only within the employment.
 
     The month is paid in slots by the part-month rule (`rules.employed_share`): in a
     30-day month, day d is slot d, the 30th and 31st are both slot 30, and a month's last
@@ -438,51 +449,45 @@ def _paid_share(employee: Employee, country_code: str, payroll_month: str,
     employed = employed_share(country_code, month_start, month_end, employee.hire_date, employee.termination_date)
     first, last = max(month_start, employee.hire_date), min(month_end, employee.termination_date or month_end)
     if last < first or not any(row.start <= last and row.end >= first for row in leave):
-        return employed, []  # no leave in the month: most of a payroll's people
+        return MonthShare(employed, employed, [])  # no leave in the month: most of a payroll's people
     runs = segments(country_code, employee.hire_date, leave, first, last)
     thirty = country_code in THIRTY_DAY_MONTH
     size = 30 if thirty else (month_end - month_start).days + 1
 
-    def slots(day: date) -> range:
+    def slots(run: Segment) -> range:
+        """The slots of a run's days (consecutive days: consecutive slots)."""
         if not thirty:
-            return range(day.day, day.day + 1)
-        if day == month_end:
-            return range(min(day.day, 30), 31)
-        return range(min(day.day, 30), min(day.day, 30) + 1)
+            return range(run.first.day, run.last.day + 1)
+        return range(min(run.first.day, 30), 31 if run.last == month_end else min(run.last.day, 30) + 1)
 
-    lowest: dict[int, tuple[Fraction, int]] = {}  # slot -> (the lowest share paid on it, its run)
+    lowest: dict[int, int] = {}  # slot -> the run paying least on it
     for index, run in enumerate(runs):
-        for day in each_day(run.first, run.last):
-            for slot in slots(day):
-                if slot not in lowest or run.paid < lowest[slot][0]:
-                    lowest[slot] = (run.paid, index)
-    off = [Fraction(0)] * len(runs)
-    for paid, index in lowest.values():
-        off[index] += (1 - paid) / size
-    return max(employed - sum(off), Fraction(0)), list(zip(runs, off, strict=True))
+        for slot in slots(run):
+            if slot not in lowest or run.paid < runs[lowest[slot]].paid:
+                lowest[slot] = index
+    taken = Counter(lowest.values())  # run -> the slots it takes off
+    off = [(1 - run.paid) * Fraction(taken[index], size) for index, run in enumerate(runs)]
+    return MonthShare(employed, max(employed - sum(off), Fraction(0)), list(zip(runs, off, strict=True)))
 
 
-def leave_effects(employee: Employee, pay: Pay, country_code: str, payroll_month: str,
-                  leave: Sequence[Leave]) -> list[dict[str, object]]:
-    """What each leave did to `employee`'s pay of the month (PayrollLeave's fields but
-    the run), one row per leave and share paid: its days, and the earnings they took
-    off, which add up to the difference leave made to the month's earnings (to the
-    minor unit; a rounding difference goes to the last row that took anything)."""
-    share, off = _paid_share(employee, country_code, payroll_month, leave)
-    if not off:
+def leave_effects(employee: Employee, pay: Pay, share: MonthShare) -> list[dict[str, object]]:
+    """What each leave did to `employee`'s pay of the month (`share`, on the monthly terms
+    `pay`): PayrollLeave's fields but the run, one row per leave and share paid: its
+    days, and the earnings they took off, which add up to the difference leave made to
+    the month's earnings (to the minor unit; a rounding difference goes to the last row
+    that took anything)."""
+    if not share.off:
         return []
-    month_start, month_end = month_bounds(payroll_month)
-    employed = employed_share(country_code, month_start, month_end, employee.hire_date, employee.termination_date)
-    total = (sum(getattr(pro_rata(pay, employed), name) for name in EARNINGS)
-             - sum(getattr(pro_rata(pay, share), name) for name in EARNINGS))
+    total = (sum(getattr(pro_rata(pay, share.employed), name) for name in EARNINGS)
+             - sum(getattr(pro_rata(pay, share.paid), name) for name in EARNINGS))
     monthly = sum(getattr(pay, name) for name in EARNINGS)
     days: dict[tuple[Leave, Fraction], int] = {}
     exact: dict[tuple[Leave, Fraction], Fraction] = {}
-    for segment, taken in off:
+    for segment, taken in share.off:
         key = (segment.leave, segment.paid)
         days[key] = days.get(key, 0) + segment.days
         exact[key] = exact.get(key, Fraction(0)) + monthly * taken
-    reductions = {key: round(amount) for key, amount in exact.items()}
+    reductions = {key: round_half_up(amount) for key, amount in exact.items()}
     last = [key for key, amount in reductions.items() if amount] or list(reductions)
     reductions[last[-1]] += total - sum(reductions.values())
     return [{"employee": employee.id, "leave": row.id, "type": row.type, "days": days[(row, paid)],
@@ -502,10 +507,13 @@ def leave_effects_of(run: PayrollRun) -> list[PayrollLeave]:
 
 
 def lines_by_employee(run: PayrollRun) -> dict[str, dict[str, int]]:
-    """{employee id: {component code: amount}} of a run."""
+    """{employee id: {component code: amount}} of a run (read as tuples: a run's lines are
+    ten or more an employee, the most of finalize's time as models)."""
     lines: dict[str, dict[str, int]] = {}
-    for line in PayrollLine.select().where(PayrollLine.run == run):
-        lines.setdefault(line.employee_id, {})[line.component_code] = line.amount_minor
+    P = PayrollLine
+    for employee_id, code, amount in tuple_rows(P.select(P.employee, P.component_code, P.amount_minor)
+                                                .where(P.run == run)):
+        lines.setdefault(employee_id, {})[code] = amount
     return lines
 
 

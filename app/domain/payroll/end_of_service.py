@@ -76,10 +76,10 @@ differ, the one Gulf payroll accountants use, as said):
 
 from dataclasses import dataclass
 from datetime import date, timedelta
-from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from typing import Literal
 
+from app.domain.kernel.money import round_half_up
 from app.domain.leave.days import Span, served_days
 
 Reason = Literal["termination", "resignation"]
@@ -110,12 +110,6 @@ def years_served(first_day: date, last_day: date) -> Fraction:
     """Years of service from `first_day` to `last_day`, both days served (days over 365;
     none when the last day is before the first): 1 March 2025 to 28 February 2026 is one."""
     return Fraction(max((last_day - first_day).days + 1, 0), DAYS_A_YEAR)
-
-
-def _minor(amount: Fraction) -> int:
-    """An exact amount rounded half up to the minor unit."""
-    return int((Decimal(amount.numerator) / Decimal(amount.denominator)).quantize(Decimal(1),
-                                                                                rounding=ROUND_HALF_UP))
 
 
 def _tiers(years: Fraction, first_years: int, first_rate: Fraction, later_rate: Fraction) -> Fraction:
@@ -173,7 +167,7 @@ def liability(service: Service, at: date) -> int:
     """The provision for this employee at the end of `at`'s day (`at` served): what ending the
     employment that day would owe (before any resignation reduction), accrued from the
     first day where the law pays only from one year (released on leaving before it)."""
-    return _minor(_full(service, _booked_years(service, at), from_the_first_day=True))
+    return round_half_up(_full(service, _booked_years(service, at), from_the_first_day=True))
 
 
 # (years of service from which the share applies, the share), highest first.
@@ -199,7 +193,7 @@ def owed(service: Service, end: date, reason: Reason) -> int:
     full = _full(service, _booked_years(service, end))
     if reason == "resignation":
         full *= resignation_share(service.country, served(service, end))
-    return _minor(full)
+    return round_half_up(full)
 
 
 def sio_contribution(service: Service, month_start: date) -> int:
@@ -211,7 +205,7 @@ def sio_contribution(service: Service, month_start: date) -> int:
         return 0
     complete = served(service, month_start - DAY) >= 3
     rate = Fraction(84, 1000) if complete else Fraction(42, 1000)
-    return _minor(service.wage * rate)
+    return round_half_up(service.wage * rate)
 
 
 # A provision's components: its month's accrual, its release, and what a leaver is paid out of it.

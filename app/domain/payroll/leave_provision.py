@@ -22,9 +22,9 @@ the full wage over 30.
 
 from collections.abc import Iterable
 from datetime import date
-from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
+from app.domain.kernel.money import round_half_up
 from app.domain.leave.balances import compute
 from app.domain.leave.law import LAWS, LeaveLaw
 from app.domain.payroll.end_of_service import provision_lines
@@ -44,8 +44,7 @@ def day_wage(law: LeaveLaw, pay: Pay) -> Fraction:
 
 def value(days: Fraction, law: LeaveLaw, pay: Pay) -> int:
     """`days` of leave (none below zero) at a day's leave wage, rounded half up to the minor unit."""
-    exact = max(days, Fraction(0)) * day_wage(law, pay)
-    return int((Decimal(exact.numerator) / Decimal(exact.denominator)).quantize(Decimal(1), rounding=ROUND_HALF_UP))
+    return round_half_up(max(days, Fraction(0)) * day_wage(law, pay))
 
 
 def held_days(employee: Employee, company: Company, leave: Iterable[LeaveRequest], through: date) -> Fraction:

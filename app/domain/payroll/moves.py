@@ -275,10 +275,10 @@ def _correct(run: PayrollRun, earnings_by_employee: dict[str, dict[str, int]],
         paid = Pay(**{k: earnings.get(k, current.get(k, 0)) for k in ("basic", "housing", "transport",
                                                                         "other_allowance")},
                    is_national=employee.is_national)
+        share = share_of(employee, country.code, run.payroll_month, leave.get(employee_id, ()))
         lines[employee_id] = lines_for(employee, paid, country, run.payroll_month, sio=bool(eos), as_paid=True,
-                                       leave=leave.get(employee_id, ()))
-        monthly = monthly_terms(paid, share_of(employee, country.code, run.payroll_month,
-                                               leave.get(employee_id, ())))
+                                       leave=leave.get(employee_id, ()), share=share)
+        monthly = monthly_terms(paid, share)
         carried = eos.get(employee_id)
         if carried is not None:  # the provision follows the corrected wage (the month's terms)
             earned = liability(service_of(employee, monthly, run.country, leave.get(employee_id, ())),

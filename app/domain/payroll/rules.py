@@ -9,11 +9,10 @@ from collections import defaultdict
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
 from datetime import date
-from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
 from app.domain.kernel.countries import AGENCIES, Country
-from app.domain.kernel.money import percent_of
+from app.domain.kernel.money import percent_of, round_half_up
 from app.models import Employee
 
 EARNING, DEDUCTION, EMPLOYER = "earning", "deduction", "employer_contribution"
@@ -159,8 +158,7 @@ def monthly_terms(paid: Pay, share: Fraction) -> Pay:
 
 
 def _share_of(amount: int, share: Fraction) -> int:
-    exact = amount * share
-    return int((Decimal(exact.numerator) / Decimal(exact.denominator)).quantize(Decimal(1), rounding=ROUND_HALF_UP))
+    return round_half_up(amount * share)
 
 
 def employee_lines(pay: Pay, country: Country, *, sio: int = 0) -> dict[str, int]:

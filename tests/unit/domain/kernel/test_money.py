@@ -1,10 +1,18 @@
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Context, Decimal, localcontext
+from fractions import Fraction
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app.domain.kernel.money import MINOR_DIGITS, example_amount, format_minor, parse_major, percent_of
+from app.domain.kernel.money import (
+    MINOR_DIGITS,
+    example_amount,
+    format_minor,
+    parse_major,
+    percent_of,
+    round_half_up,
+)
 
 
 @pytest.mark.parametrize(
@@ -63,3 +71,25 @@ def test_the_example_amount_has_the_currencys_own_decimals_and_parses_back():
     assert example_amount("KWD") == "1250.500" and example_amount("SAR") == "1250.50"
     for currency, digits in MINOR_DIGITS.items():
         assert parse_major(example_amount(currency), currency) == 125050 * 10 ** (digits - 2)
+
+
+@given(st.integers(-10**40, 10**40), st.integers(1, 10**12))
+def test_round_half_up_rounds_a_fraction_exactly_as_decimal_does_with_enough_digits(numerator, denominator):
+    """Halves away from zero, as ROUND_HALF_UP; Decimal given the digits the quotient needs
+    (its default 28 would round first), then quantized."""
+    exact = Fraction(numerator, denominator)
+    with localcontext(Context(prec=200)):
+        expected = int((Decimal(numerator) / Decimal(denominator)).quantize(Decimal(1), rounding=ROUND_HALF_UP))
+    assert round_half_up(exact) == expected
+
+
+def test_round_half_up_on_halves_and_past_what_a_default_decimal_holds():
+    assert [round_half_up(Fraction(n, 2)) for n in (-3, -1, 1, 3)] == [-2, -1, 1, 2]
+    assert round_half_up(7) == 7
+    # 10**26 + 1/2 - 10**-10: a quotient of Decimal's default 28 digits is 10**26 + 0.5,
+    # which rounds up; the exact amount is just under the half
+    just_under = Fraction(10**26) + Fraction(1, 2) - Fraction(1, 10**10)
+    with localcontext(Context(prec=28)):
+        assert (Decimal(just_under.numerator) / Decimal(just_under.denominator)).quantize(
+            Decimal(1), rounding=ROUND_HALF_UP) == 10**26 + 1
+    assert round_half_up(just_under) == 10**26

@@ -4,6 +4,8 @@ an edit that moves a figure away from the text fails here."""
 from fractions import Fraction
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from app.domain.leave.law import DISCRETIONARY, LAWS, TYPES, kind_of, law_of
 
@@ -34,6 +36,14 @@ def test_annual_days_grow_with_service(country: str, first: int, later: int, aft
     assert law.annual_days_in_year(after_years) == later
     assert law.annual_days_in_year(0, company_days=35) == 35  # a company may give more
     assert law.annual_days_in_year(after_years, company_days=10) == later  # never less
+
+
+@given(st.sampled_from(sorted(LAWS)), st.integers(0, 80), st.none() | st.integers(0, 60))
+def test_the_days_of_whole_years_are_each_year_s_days_summed(country: str, years: int,
+                                                             company_days: int | None) -> None:
+    law = law_of(country)
+    assert law.annual_days_before(years, company_days) == sum(
+        law.annual_days_in_year(year, company_days) for year in range(years))
 
 
 @pytest.mark.parametrize(("country", "months", "counted_in", "wage", "day"), [

@@ -61,6 +61,25 @@ def test_each_sick_day_is_paid_by_its_place_in_the_service_year(country, rows):
         assert shares[day][1] == tier_share(kind.tiers, place[year]), (day, place[year])  # served two years
 
 
+@given(st.sampled_from(sorted(LAWS)), leaves(), st.dates(date(2024, 1, 1), date(2026, 12, 31)),
+       st.dates(date(2026, 1, 1), date(2027, 3, 31)), st.integers(0, 45))
+def test_the_shares_of_some_days_are_those_of_the_whole_history(country, rows, hire, first, length):
+    """Days before those asked for are counted into the tiers, not walked day by day
+    (pay._places_before): the shares are the same as if every day were walked."""
+    last = first + timedelta(days=length)
+    everything = day_shares(country, hire, rows, date(2026, 1, 1), date(2027, 12, 31))
+    assert day_shares(country, hire, rows, first, last) == {
+        day: share for day, share in everything.items() if first <= day <= last}
+
+
+def test_a_leave_begun_before_the_month_keeps_its_place_in_its_own_tiers():
+    """Saudi Hajj leave: 15 days on full pay (art. 114), then unpaid; begun ten days before
+    the month, its 16th day is the month's sixth."""
+    hajj = Leave("leave_hajj", "hajj", date(2026, 5, 22), date(2026, 6, 10))
+    shares = day_shares("SA", HIRE, [hajj], date(2026, 6, 1), date(2026, 6, 30))
+    assert [shares[date(2026, 6, d)][1] for d in range(1, 11)] == [1] * 5 + [0] * 5
+
+
 def test_tiers_in_order_then_unpaid():
     tiers = kind_of("SA", "sick").tiers  # art. 117: 30 full, 60 at three quarters, 30 unpaid
     assert [tier_share(tiers, i) for i in (0, 29, 30, 89, 90, 119, 120, 500)] == [
@@ -69,10 +88,12 @@ def test_tiers_in_order_then_unpaid():
 
 @given(st.dates(date(1990, 1, 1), date(2060, 12, 31)), st.integers(0, 600), st.integers(0, 20_000))
 def test_months_and_service_years_move_as_dateutil_moves_them(hire, months, later):
-    """days.add_months and service_year_start stand in for relativedelta (for speed)."""
+    """days.add_months and service_year stand in for relativedelta (for speed)."""
     from dateutil.relativedelta import relativedelta
 
-    from app.domain.leave.days import add_months, service_year_start
+    from app.domain.leave.days import add_months, service_year
     day = hire + timedelta(days=later)
     assert add_months(hire, months) == hire + relativedelta(months=months)
-    assert service_year_start(hire, day) == hire + relativedelta(years=relativedelta(day, hire).years)
+    years = relativedelta(day, hire).years
+    assert service_year(hire, day) == (hire + relativedelta(years=years),
+                                       hire + relativedelta(years=years + 1) - timedelta(days=1))
