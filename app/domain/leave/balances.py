@@ -16,7 +16,7 @@ from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
-from app.domain.leave.days import DAY, Accrual, Span, counts, each_day, excluded_spans
+from app.domain.leave.days import DAY, Accrual, Span, excluded_spans, working_days
 from app.domain.leave.law import LAWS
 from app.domain.leave.pay import Leave
 from app.models import Company, Employee, LeaveRequest
@@ -66,8 +66,7 @@ def annual_days_through(law_country: str, counted_in: str, spans: Iterable[Span]
     """Annual leave days of `spans` on or before `through`."""
     if counted_in == "calendar":
         return sum(max((min(last, through) - first).days + 1, 0) for first, last in spans)
-    return sum(1 for first, last in spans for day in each_day(first, min(last, through))
-               if counts(law_country, "annual", counted_in, day))
+    return sum(working_days(law_country, first, min(last, through)) for first, last in spans)
 
 
 def compute(employee: Employee, company: Company, leave: Iterable[LeaveRequest], as_of: date,

@@ -46,18 +46,23 @@ def each_day(first: date, last: date) -> Iterator[date]:
         day += DAY
 
 
-def counts(country: str, leave_type: str, counted_in: str, day: date) -> bool:
-    """Whether `day` is a day of leave of `leave_type` (annual leave in working days
-    leaves out the country's weekend)."""
-    return not (leave_type == "annual" and counted_in == "working"
-                and day.isoweekday() in COUNTRIES[country].weekend)
-
-
 def leave_days(law: LeaveLaw, leave_type: str, first: date, last: date) -> int:
     """The days a leave from `first` to `last` counts."""
     if leave_type != "annual" or law.counted_in == "calendar":
         return max((last - first).days + 1, 0)
-    return sum(1 for day in each_day(first, last) if counts(law.country, leave_type, law.counted_in, day))
+    return working_days(law.country, first, last)
+
+
+def working_days(country: str, first: date, last: date) -> int:
+    """The days from `first` to `last` (both in) that are not the country's weekend: by
+    whole weeks, not day by day (a balance counts every annual leave ever taken)."""
+    length = (last - first).days + 1
+    if length <= 0:
+        return 0
+    weekend = COUNTRIES[country].weekend
+    weeks, rest = divmod(length, 7)
+    start = first.isoweekday()
+    return weeks * (7 - len(weekend)) + sum(1 for n in range(rest) if (start + n - 1) % 7 + 1 not in weekend)
 
 
 def overlap(span: Span, first: date, last: date) -> int:

@@ -15,8 +15,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
 from fractions import Fraction
+from itertools import pairwise
 
-from app.domain.leave.days import DAY, add_months, each_day, service_year
+from app.domain.leave.days import DAY, add_months, service_year
 from app.domain.leave.law import FULL, NONE, Kind, Tier, kind_of
 
 
@@ -47,50 +48,88 @@ class Segment:
 
 def tier_share(tiers: tuple[Tier, ...], index: int) -> Fraction:
     """The share of the wage paid for the day `index` (0: the first) of a kind's days."""
+    return _tier_at(tiers, index)[0]
+
+
+def _tier_at(tiers: tuple[Tier, ...], index: int) -> tuple[Fraction, int | None]:
+    """(the share paid for the day `index` of a kind's days, how many days from it on are
+    paid the same: None past the last tier, where every day is unpaid)."""
     for tier in tiers:
         if index < tier.days:
-            return tier.paid
+            return tier.paid, tier.days - index
         index -= tier.days
-    return NONE
+    return NONE, None
 
 
-def day_shares(country: str, hire: date, leave: Iterable[Leave], first: date,
-               last: date) -> dict[date, tuple[Leave, Fraction]]:
-    """{day: (its leave, the share of the wage paid for it)} for each day of approved
-    `leave` from `first` to `last` (all of the employee's leave is given: sick days
-    earlier in a service year move later ones down the tiers)."""
-    leave = sorted(leave, key=lambda row: row.start)
-    out: dict[date, tuple[Leave, Fraction]] = {}
+def segments(country: str, hire: date, leave: Iterable[Leave], first: date, last: date) -> list[Segment]:
+    """The days of approved `leave` from `first` to `last`, in runs of consecutive days of
+    one leave paid at one share, in order (all of the employee's leave is given: sick
+    days earlier in a service year move later ones down the tiers). Worked out by
+    spans, not day by day: a leave's days before `first` only take their places in the
+    tiers."""
     counted: dict[tuple[str, date], int] = {}  # (type, service year) -> days of it so far
-    for row in leave:
+    pieces: list[Segment] = []
+    for row in sorted(leave, key=lambda row: row.start):
         if row.start > last:
             break
-        if row.type == "annual":
-            shares = {day: FULL for day in each_day(max(row.start, first), min(row.end, last))}
+        pieces.extend(_pieces(country, hire, row, first, last, counted))
+    if any(later.first <= earlier.last for earlier, later in pairwise(pieces)):
+        pieces = _later_wins(pieces)  # overlapping leave (refused when asked for; kept exact)
+    runs: list[Segment] = []
+    for piece in pieces:
+        before = runs[-1] if runs else None
+        if (before is not None and before.leave == piece.leave and before.paid == piece.paid
+                and before.last + DAY == piece.first):
+            runs[-1] = Segment(piece.leave, before.first, piece.last, piece.paid)
         else:
-            kind: Kind = kind_of(country, row.type)
-            if kind.per != "year" and row.end < first:
-                continue  # its tiers are its own: it pays nothing in the days asked for
-            qualified = add_months(hire, kind.after_months)
-            shares = {}
-            # The days before `first` only take their places in the tiers: counted, not paid.
-            index = _places_before(row, kind, hire, qualified, first, counted)  # of the next day in the leave
-            year = (date.min, date.min)  # the service year of the day before
-            for day in each_day(max(row.start, first), min(row.end, last)):
-                if day < qualified:
-                    share = NONE
-                else:
-                    if kind.per == "year":
-                        if day > year[1]:
-                            year = service_year(hire, day)
-                        index = counted.get((row.type, year[0]), 0)
-                        counted[(row.type, year[0])] = index + 1
-                    share = tier_share(kind.tiers, index)
-                    index += 1
-                shares[day] = share
-        for day, share in shares.items():
-            out[day] = (row, share)
+            runs.append(piece)
+    return runs
+
+
+def _pieces(country: str, hire: date, row: Leave, first: date, last: date,
+            counted: dict[tuple[str, date], int]) -> list[Segment]:
+    """`row`'s days from `first` to `last` in spans paid at one share each, its days (and
+    those before `first`) counted into `counted` by service year for a kind that counts
+    them so."""
+    start, end = max(row.start, first), min(row.end, last)
+    if row.type == "annual":
+        return [Segment(row, start, end, FULL)] if start <= end else []
+    kind: Kind = kind_of(country, row.type)
+    if kind.per != "year" and row.end < first:
+        return []  # its tiers are its own: it pays nothing in the days asked for
+    qualified = add_months(hire, kind.after_months)
+    index = _places_before(row, kind, hire, qualified, first, counted)  # the next day's place in the leave
+    out = []
+    if start < qualified and start <= end:  # before the kind's qualifying service: unpaid, no place in the tiers
+        out.append(Segment(row, start, min(end, qualified - DAY), NONE))
+    day = max(start, qualified)
+    while day <= end:
+        stop = end
+        if kind.per == "year":
+            year_first, year_last = service_year(hire, day)
+            index = counted.get((row.type, year_first), 0)
+            stop = min(stop, year_last)
+        paid, left = _tier_at(kind.tiers, index)
+        if left is not None:
+            stop = min(stop, day + (left - 1) * DAY)
+        out.append(Segment(row, day, stop, paid))
+        taken = (stop - day).days + 1
+        index += taken
+        if kind.per == "year":
+            counted[(row.type, year_first)] = index
+        day = stop + DAY
     return out
+
+
+def _later_wins(pieces: list[Segment]) -> list[Segment]:
+    """Pieces that overlap made one piece per day, the later leave's share on a day two give."""
+    days: dict[date, tuple[Leave, Fraction]] = {}
+    for piece in pieces:
+        day = piece.first
+        while day <= piece.last:
+            days[day] = (piece.leave, piece.paid)
+            day += DAY
+    return [Segment(row, day, day, paid) for day, (row, paid) in sorted(days.items())]
 
 
 def _places_before(row: Leave, kind: Kind, hire: date, qualified: date, first: date,
@@ -112,16 +151,3 @@ def _places_before(row: Leave, kind: Kind, hire: date, qualified: date, first: d
         counted[key] = counted.get(key, 0) + (upto - day).days + 1
         day = upto + DAY
     return 0
-
-
-def segments(country: str, hire: date, leave: Iterable[Leave], month_start: date, month_end: date) -> list[Segment]:
-    """The month's leave in runs of consecutive days of one leave paid at one share."""
-    shares = day_shares(country, hire, leave, month_start, month_end)
-    runs: list[tuple[Leave, Fraction, date, date]] = []  # (leave, share, first, last)
-    for day in sorted(shares):
-        row, share = shares[day]
-        if runs and runs[-1][0] == row and runs[-1][1] == share and (day - runs[-1][3]).days == 1:
-            runs[-1] = (row, share, runs[-1][2], day)
-        else:
-            runs.append((row, share, day, day))
-    return [Segment(row, first, last, share) for row, share, first, last in runs]

@@ -23,6 +23,7 @@ from app.domain.kernel.countries import Country, get_country
 from app.domain.kernel.errors import Conflict, NotFound, ValidationFailed, Words
 from app.domain.kernel.ids import new_id
 from app.domain.kernel.locks import hold
+from app.domain.kernel.memory import collector_paused
 from app.domain.kernel.money import round_half_up
 from app.domain.kernel.text import ascii_int
 from app.domain.leave.balances import approved_leave, leave_digest, unpaid_spans
@@ -127,7 +128,8 @@ def build_draft_run(entity: Entity, payroll_month: str, clock: Clock, *, end_of_
         entity = Entity.get_by_id(entity)
     _check_month(payroll_month)
     for _ in range(DRAFT_TRIES):
-        run = _draft_once(entity, payroll_month, clock, end_of_service)
+        with collector_paused():  # every employee's objects, and no cycles among them
+            run = _draft_once(entity, payroll_month, clock, end_of_service)
         if run is not None:
             return run
     raise Conflict(Words("leave of %(entity)s was approved or cancelled while the draft was built: draft "
@@ -466,7 +468,8 @@ def month_share(employee: Employee, country_code: str, payroll_month: str, leave
             if slot not in lowest or run.paid < runs[lowest[slot]].paid:
                 lowest[slot] = index
     taken = Counter(lowest.values())  # run -> the slots it takes off
-    off = [(1 - run.paid) * Fraction(taken[index], size) for index, run in enumerate(runs)]
+    off = [Fraction((run.paid.denominator - run.paid.numerator) * taken[index], run.paid.denominator * size)
+           for index, run in enumerate(runs)]  # (1 - paid) * taken / size, one Fraction a run
     return MonthShare(employed, max(employed - sum(off), Fraction(0)), list(zip(runs, off, strict=True)))
 
 

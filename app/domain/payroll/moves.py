@@ -33,6 +33,7 @@ from app.domain.kernel.clock import to_db
 from app.domain.kernel.countries import get_country
 from app.domain.kernel.errors import Conflict, NotFound, ValidationFailed, Words
 from app.domain.kernel.locks import hold
+from app.domain.kernel.memory import collector_paused
 from app.domain.kernel.money import MAX_AMOUNT_MINOR, format_minor
 from app.domain.kernel.runtime import Runtime
 from app.domain.leave.balances import approved_leave, leave_digest
@@ -142,7 +143,7 @@ def finalize_run(run: PayrollRun, runtime: Runtime) -> PayrollRun:
     employees have now, which it records as the month's (centres.py). A draft that
     approved leave has overtaken (approved or cancelled since it was built: its pay or
     leave provision would be stale) is refused: draft the month again."""
-    with write_transaction():
+    with write_transaction(), collector_paused():  # every employee's lines, and no cycles among them
         run = _taken(run, "finalize")
         if run.leave_digest is not None and leave_digest(run.entity_id,
                                                          month_bounds(run.payroll_month)[1]) != run.leave_digest:

@@ -1,12 +1,15 @@
 """The leave rules pinned to the laws' figures (docs/partners/leave.md gives each source):
 an edit that moves a figure away from the text fails here."""
 
+from datetime import date, timedelta
 from fractions import Fraction
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from app.domain.kernel.countries import COUNTRIES
+from app.domain.leave.days import working_days
 from app.domain.leave.law import DISCRETIONARY, LAWS, TYPES, kind_of, law_of
 
 
@@ -114,3 +117,12 @@ def test_unpaid_leave_and_service() -> None:
     assert {c: law.unpaid_service_days for c, law in LAWS.items()} == {
         "SA": 20, "AE": 0, "KW": None, "QA": None, "BH": None, "OM": None}
     assert kind_of("SA", "unpaid").tiers == ()
+
+
+@given(st.sampled_from(sorted(LAWS)), st.dates(date(2000, 1, 1), date(2040, 12, 31)), st.integers(-3, 800))
+def test_working_days_are_the_days_off_the_weekend_counted_one_by_one(country: str, first: date,
+                                                                       length: int) -> None:
+    last = first + timedelta(days=length - 1)
+    weekend = COUNTRIES[country].weekend
+    walked = sum(1 for n in range(max(length, 0)) if (first + timedelta(days=n)).isoweekday() not in weekend)
+    assert working_days(country, first, last) == walked

@@ -1,6 +1,8 @@
 """What leave does to pay, for all inputs (pure): the month's paid share never goes
-below nothing nor above the days employed, annual leave never changes it, and every
-sick day of a service year is paid by its place in that year's tiers."""
+below nothing nor above the days employed, annual leave never changes it, every sick
+day of a service year is paid by its place in that year's tiers, and the spans
+pay.segments works out are what a walk of every day gives (`walked`, the rule as the
+law reads: day by day)."""
 
 from datetime import date, timedelta
 from fractions import Fraction
@@ -8,8 +10,9 @@ from fractions import Fraction
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app.domain.leave.law import LAWS, TYPES, kind_of
-from app.domain.leave.pay import Leave, day_shares, segments, tier_share
+from app.domain.leave.days import add_months, service_year
+from app.domain.leave.law import FULL, LAWS, NONE, TYPES, kind_of
+from app.domain.leave.pay import Leave, segments, tier_share
 from app.domain.payroll.rules import employed_share
 
 HIRE = date(2024, 3, 15)
@@ -25,6 +28,40 @@ def leaves(draw, types=TYPES):
         out.append(Leave(f"leave_{n}", draw(st.sampled_from(types)), day, day + timedelta(days=length - 1)))
         day += timedelta(days=length)
     return out
+
+
+def walked(country, hire, rows, first, last):
+    """{day: (its leave, the share paid)} for each day of `rows` from `first` to `last`,
+    walking every day of every leave from its first (the later leave on a day two give)."""
+    out, counted = {}, {}
+    for row in sorted(rows, key=lambda row: row.start):
+        if row.start > last:
+            break
+        kind = None if row.type == "annual" else kind_of(country, row.type)
+        qualified = add_months(hire, kind.after_months) if kind else hire
+        index, day = 0, row.start
+        while day <= min(row.end, last):
+            if kind is None:
+                share = FULL
+            elif day < qualified:
+                share = NONE
+            else:
+                if kind.per == "year":
+                    year = (row.type, service_year(hire, day)[0])
+                    index = counted.get(year, 0)
+                    counted[year] = index + 1
+                share = tier_share(kind.tiers, index)
+                index += 1
+            if day >= first:
+                out[day] = (row, share)
+            day += timedelta(days=1)
+    return out
+
+
+def day_shares(country, hire, rows, first, last):
+    """segments, one entry a day."""
+    return {segment.first + timedelta(days=n): (segment.leave, segment.paid)
+            for segment in segments(country, hire, rows, first, last) for n in range(segment.days)}
 
 
 def paid_share(country, rows, month_start, month_end):
@@ -63,13 +100,37 @@ def test_each_sick_day_is_paid_by_its_place_in_the_service_year(country, rows):
 
 @given(st.sampled_from(sorted(LAWS)), leaves(), st.dates(date(2024, 1, 1), date(2026, 12, 31)),
        st.dates(date(2026, 1, 1), date(2027, 3, 31)), st.integers(0, 45))
-def test_the_shares_of_some_days_are_those_of_the_whole_history(country, rows, hire, first, length):
-    """Days before those asked for are counted into the tiers, not walked day by day
-    (pay._places_before): the shares are the same as if every day were walked."""
+def test_the_spans_are_what_a_walk_of_every_day_gives(country, rows, hire, first, length):
+    """Days before those asked for are counted into the tiers and the rest split at the
+    tiers' and service years' ends (pay._pieces), not walked: the same shares."""
     last = first + timedelta(days=length)
-    everything = day_shares(country, hire, rows, date(2026, 1, 1), date(2027, 12, 31))
-    assert day_shares(country, hire, rows, first, last) == {
-        day: share for day, share in everything.items() if first <= day <= last}
+    assert day_shares(country, hire, rows, first, last) == walked(country, hire, rows, first, last)
+
+
+@given(st.sampled_from(sorted(LAWS)), leaves(), st.dates(date(2024, 1, 1), date(2026, 12, 31)),
+       st.integers(1, 12))
+def test_a_month_s_segments_are_the_longest_runs_of_one_leave_at_one_share(country, rows, hire, month):
+    first = date(2026, month, 1)
+    last = (first.replace(day=28) + timedelta(days=4)).replace(day=1) - timedelta(days=1)
+    runs = segments(country, hire, rows, first, last)
+    for run in runs:
+        assert first <= run.first <= run.last <= last
+    for before, after in zip(runs, runs[1:], strict=False):
+        assert before.last < after.first  # in order, no day twice
+        assert not (before.leave == after.leave and before.paid == after.paid
+                    and (after.first - before.last).days == 1)  # else one run
+
+
+@given(st.sampled_from(sorted(LAWS)), st.lists(st.tuples(st.sampled_from(TYPES), st.integers(0, 60),
+                                                         st.integers(1, 40)), max_size=4))
+def test_overlapping_leave_gives_each_day_the_later_leave_s_share(country, spans):
+    """Overlaps are refused when leave is asked for; should rows overlap, the walk's
+    answer still holds."""
+    rows = [Leave(f"leave_{n}", kind, date(2026, 1, 1) + timedelta(days=offset),
+                  date(2026, 1, 1) + timedelta(days=offset + length - 1))
+            for n, (kind, offset, length) in enumerate(spans)]
+    first, last = date(2026, 1, 20), date(2026, 2, 28)
+    assert day_shares(country, HIRE, rows, first, last) == walked(country, HIRE, rows, first, last)
 
 
 def test_a_leave_begun_before_the_month_keeps_its_place_in_its_own_tiers():
