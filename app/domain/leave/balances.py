@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
+from typing import Protocol
 
 from app.domain.leave.days import DAY, Accrual, Span, excluded_spans, working_days
 from app.domain.leave.law import LAWS
@@ -25,6 +26,30 @@ from app.models.base import tuple_rows
 # The statuses of a leave still in force: what another leave may not overlap (only approved
 # leave is taken or planned, and pays).
 LIVE = ("requested", "approved")
+
+
+class LeaveRow(Protocol):
+    """A leave as a balance reads it: a LeaveRequest, or `Taken`."""
+
+    @property
+    def type(self) -> str: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def start_date(self) -> date: ...
+    @property
+    def end_date(self) -> date: ...
+
+
+@dataclass(frozen=True)
+class Taken:
+    """The four columns of a leave a balance reads, without a model (a payroll reads every
+    employee's leave at once)."""
+
+    type: str
+    status: str
+    start_date: date
+    end_date: date
 
 
 @dataclass(frozen=True)
@@ -69,7 +94,7 @@ def annual_days_through(law_country: str, counted_in: str, spans: Iterable[Span]
     return sum(working_days(law_country, first, min(last, through)) for first, last in spans)
 
 
-def compute(employee: Employee, company: Company, leave: Iterable[LeaveRequest], as_of: date,
+def compute(employee: Employee, company: Company, leave: Iterable[LeaveRow], as_of: date,
             *, extra: Span | None = None, extra_unpaid: Span | None = None) -> Balance:
     """The balance of `employee` as of the end of `as_of` from their `leave` (any
     statuses; approved ones count), and `extra`, an annual leave not yet approved (the

@@ -26,7 +26,7 @@ from app.domain.kernel.locks import hold
 from app.domain.kernel.memory import collector_paused
 from app.domain.kernel.money import round_half_up
 from app.domain.kernel.text import ascii_int
-from app.domain.leave.balances import approved_leave, leave_digest, unpaid_spans
+from app.domain.leave.balances import LeaveRow, Taken, approved_leave, leave_digest, unpaid_spans
 from app.domain.leave.days import excluded_spans
 from app.domain.leave.law import LAWS
 from app.domain.leave.pay import Leave, Segment, segments
@@ -321,7 +321,7 @@ class LeaveCarried:
 
 
 def annual_leave_rows(employee_ids: Sequence[str] | None = None, *,
-                      entity_id: str | None = None) -> dict[str, list[LeaveRequest]]:
+                      entity_id: str | None = None) -> dict[str, list[Taken]]:
     """{employee id: their approved annual and unpaid leave, whenever it was} for the
     employees named (or every employee of `entity_id`), in one query: what their leave
     balances read (leave_provision.held_days)."""
@@ -332,9 +332,9 @@ def annual_leave_rows(employee_ids: Sequence[str] | None = None, *,
         query = query.where(LeaveRequest.employee.in_(list(employee_ids)))
     if entity_id is not None:
         query = query.join(Employee).where(Employee.entity == entity_id)
-    out: dict[str, list[LeaveRequest]] = {}
-    for row in query.order_by(LeaveRequest.start_date):
-        out.setdefault(row.employee_id, []).append(row)
+    out: dict[str, list[Taken]] = {}
+    for employee_id, *columns in tuple_rows(query.order_by(LeaveRequest.start_date)):
+        out.setdefault(employee_id, []).append(Taken(*columns))
     return out
 
 
@@ -344,7 +344,7 @@ def in_days(days: Fraction) -> Decimal:
     return (Decimal(days.numerator) / Decimal(days.denominator)).quantize(Decimal("0.0001"), rounding=ROUND_HALF_UP)
 
 
-def leave_held(employee: Employee, company: Company, pay: Pay, leave: Sequence[LeaveRequest],
+def leave_held(employee: Employee, company: Company, pay: Pay, leave: Sequence[LeaveRow],
                through: date) -> tuple[int, Fraction]:
     """(the leave-salary provision for `employee` at the end of `through` on the monthly
     terms `pay`, the days it is for): leave_provision.held_days at a day's leave wage."""

@@ -25,11 +25,11 @@ from datetime import date
 from fractions import Fraction
 
 from app.domain.kernel.money import round_half_up
-from app.domain.leave.balances import compute
+from app.domain.leave.balances import LeaveRow, compute
 from app.domain.leave.law import LAWS, LeaveLaw
 from app.domain.payroll.end_of_service import provision_lines
 from app.domain.payroll.rules import Pay
-from app.models import Company, Employee, LeaveRequest
+from app.models import Company, Employee
 
 CODES = ("leave_accrual", "leave_release", "leave_encashment")
 KINDS = ("annual", "unpaid")  # the leave a balance reads: annual taken, unpaid that shortens service
@@ -47,14 +47,14 @@ def value(days: Fraction, law: LeaveLaw, pay: Pay) -> int:
     return round_half_up(max(days, Fraction(0)) * day_wage(law, pay))
 
 
-def held_days(employee: Employee, company: Company, leave: Iterable[LeaveRequest], through: date) -> Fraction:
+def held_days(employee: Employee, company: Company, leave: Iterable[LeaveRow], through: date) -> Fraction:
     """The annual leave days the provision carries for `employee` at the end of `through`:
     earned from the first day, less those forfeited and taken; none below zero."""
     balance = compute(employee, company, leave, through)
     return max(balance.earned - balance.forfeited - balance.taken, Fraction(0))
 
 
-def owed_days(employee: Employee, company: Company, leave: Iterable[LeaveRequest], last_day: date) -> Fraction:
+def owed_days(employee: Employee, company: Company, leave: Iterable[LeaveRow], last_day: date) -> Fraction:
     """The annual leave days the law owes a leaver whose last day is `last_day`: their
     balance then (`balances.compute`: none before the qualifying service), none below zero."""
     return max(compute(employee, company, leave, last_day).balance, Fraction(0))
