@@ -481,8 +481,8 @@ def leave_effects(employee: Employee, pay: Pay, share: MonthShare) -> list[dict[
     that took anything)."""
     if not share.off:
         return []
-    total = (sum(getattr(pro_rata(pay, share.employed), name) for name in EARNINGS)
-             - sum(getattr(pro_rata(pay, share.paid), name) for name in EARNINGS))
+    employed, paid = pro_rata(pay, share.employed), pro_rata(pay, share.paid)
+    total = sum(getattr(employed, name) - getattr(paid, name) for name in EARNINGS)
     monthly = sum(getattr(pay, name) for name in EARNINGS)
     days: dict[tuple[Leave, Fraction], int] = {}
     exact: dict[tuple[Leave, Fraction], Fraction] = {}
