@@ -13,8 +13,8 @@ console call, one transaction each, in this process (a process per leave would t
 hours). Each month is drafted and finalized by the commands HR runs (`flask --app wsgi
 payroll draft`, `payroll discard`, `payroll finalize`), as processes, so each figure
 includes the command's start: drafted `--drafts` times (all but the last discarded) and
-finalized, the three companies side by side month by month, each figure the best of
-its tries (this machine's runs vary by a fifth). Targets: with the split, at most 1.5x
+finalized, the three companies in turn try by try, each figure the best of its tries
+(this machine's runs vary by a fifth). Targets: with the split, at most 1.5x
 the time without it; with leave, at most 1.2x.
 """
 
@@ -136,19 +136,21 @@ def main() -> None:
                                       text=True)
                 leave = int(done.stdout.split()[-1])
             entities[split] = entity_of(env, company_id)
-        # Month by month, the three side by side: a machine that slows down for a while
-        # slows each of them, not one.
+        # Try by try, the three in turn: a machine that slows down for a while (PostgreSQL's
+        # autovacuum after a discard, say) slows each of them, not one.
         drafts: dict[str, list[float]] = {split: [] for split in entities}
         finals: dict[str, list[float]] = {split: [] for split in entities}
         for month in range(1, options.months + 1):
-            for split, entity in entities.items():
-                for attempt in range(options.drafts):  # HR drafts, discards and drafts again
+            runs = {}
+            for _attempt in range(options.drafts):  # HR drafts, discards and drafts again
+                for split, entity in entities.items():
+                    if split in runs:
+                        flask(env, "payroll", "discard", runs[split])
                     took, out = flask(env, "payroll", "draft", "--entity", entity, "--month", f"2026-{month:02d}",
                                       "--json")
                     drafts[split].append(took)
-                    run_id = json.loads(out)["payroll_run_id"]
-                    if attempt < options.drafts - 1:
-                        flask(env, "payroll", "discard", run_id)
+                    runs[split] = json.loads(out)["payroll_run_id"]
+            for split, run_id in runs.items():
                 took, _ = flask(env, "payroll", "finalize", run_id)
                 finals[split].append(took)
         figures = {split: (min(drafts[split]), min(finals[split])) for split in entities}
@@ -165,6 +167,10 @@ def main() -> None:
     print(f"                    draft {draft_leave:6.2f}   finalize {final_leave:6.2f}   "
           f"both {draft_leave + final_leave:6.2f}")
     print(f"  ratio             {(draft_leave + final_leave) / (draft_off + final_off):.2f}x   target <= 1.2x")
+    print("  every try, in order (drafts | finalizes):")
+    for split in entities:
+        print(f"    {split:<11} {' '.join(f'{took:.2f}' for took in drafts[split])} | "
+              f"{' '.join(f'{took:.2f}' for took in finals[split])}")
 
 
 if __name__ == "__main__":
