@@ -60,7 +60,7 @@ class Config:
     RATE_LIMIT_PER_MINUTE = _integer("RATE_LIMIT_PER_MINUTE", 600)
     # Without Redis (or while it is down) the rate limit and sign-in throttles count in this
     # SQLite file, shared by every process of the host, so they hold exactly under any
-    # number of gunicorn workers (app/api/ratelimit.py). Unset: beside a SQLite database
+    # number of gunicorn workers (app/limits.py). Unset: beside a SQLite database
     # (`<its file>.ratelimit`), else `instance/rate_limits.sqlite`.
     RATE_LIMIT_FILE = os.environ.get("RATE_LIMIT_FILE") or None
     # Contract, Limits: request bodies over 1 MB are refused with 413.

@@ -28,7 +28,6 @@ from app.api import (
 from app.api import webhooks as webhooks_api
 from app.api.openapi import PartnerApi
 from app.api.principal_cache import make_authenticator
-from app.api.ratelimit import Pacer, make_limiter
 from app.console.throttle import SignInThrottle
 from app.domain.kernel.clock import SystemClock
 from app.domain.kernel.runtime import Runtime
@@ -38,6 +37,7 @@ from app.egress import Sender, dns_resolver, parse_dns_servers, resolve
 from app.extensions import connect_redis
 from app.jobs import attendance, outbox, periodic, webhooks
 from app.jobs.queues import InProcessRunner, RQJobs
+from app.limits import SharedPacer, make_limiter
 from app.mail import make_mailer
 from app.models import db, make_database
 from app.models.base import private_file
@@ -115,7 +115,7 @@ def create_app(config=None, **overrides):
     })
     app.extensions["mailer"] = make_mailer(app.config["SMTP_URL"], app.config["MAIL_FROM"])
     app.extensions["webhook_sender"] = sender
-    app.extensions["delivery_pacer"] = Pacer(redis_client, limits_file)
+    app.extensions["delivery_pacer"] = SharedPacer(redis_client, limits_file)
     jobs = _init_jobs(app, redis_client)
     # Where work goes after an action commits (app/domain/kernel/runtime.py). Events queue
     # a drain of the outbox (one while one waits to start), which fans them out into

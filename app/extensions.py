@@ -50,7 +50,7 @@ def mailer() -> LogMailer | SmtpMailer:
 
 
 def delivery_pacer() -> Pacer:
-    """Webhook endpoints' paces (`rate_limit`, v1.3), counted across workers (app/api/ratelimit.py, Pacer)."""
+    """Webhook endpoints' paces (`rate_limit`, v1.3), counted across workers (app/limits.py, SharedPacer)."""
     return service("delivery_pacer", Pacer)  # type: ignore[type-abstract]  # a runtime-checkable Protocol
 
 

@@ -40,10 +40,10 @@ from typing import Any, cast
 
 import redis
 
-from app.api.ratelimit import Decision, Limiter, make_limiter
 from app.domain import credentials
 from app.domain.access.principal import Principal, Unauthenticated
 from app.extensions import service
+from app.limits import Decision, Limiter, make_limiter
 from app.models import db
 from app.models.keys import credentials_version
 

@@ -6,7 +6,7 @@ lock them out, while guessing stays slow:
 - per email across all addresses (50 in an hour): a slower ceiling that refuses only
   wrong passwords, so the owner still signs in while others guess from many addresses.
 
-Each counter is a limiter of `app/api/ratelimit.py`: exact across processes, through
+Each counter is a limiter of `app/limits.py`: exact across processes, through
 Redis or the host's limits file.
 """
 

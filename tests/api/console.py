@@ -4,9 +4,9 @@ a form post with the page's CSRF token, the page's text."""
 import html
 import re
 
-from app.api.ratelimit import make_limiter
 from app.console.throttle import SignInThrottle
 from app.domain.access import users as access
+from app.limits import make_limiter
 
 PASSWORD = "correct horse battery staple"
 

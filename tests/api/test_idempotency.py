@@ -10,7 +10,6 @@ import threading
 
 import pytest
 
-from app.api.ratelimit import make_limiter
 from app.domain.access import keys
 from app.domain.access.users import get_or_create_user
 from app.domain.kernel import events, idempotency
@@ -21,6 +20,7 @@ from app.domain.webhooks.urls import parse_networks
 from app.egress import Sender
 from app.jobs import periodic
 from app.jobs.idempotency import prune_idempotency_keys
+from app.limits import make_limiter
 from app.models import ApiKey, AttendanceEvent, IdempotencyKey, OutboxEvent, WebhookDelivery, WebhookEndpoint, db
 from tests.api.test_openapi_conformance import contract, validated
 from tests.conftest import bearer

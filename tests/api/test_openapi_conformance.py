@@ -12,10 +12,10 @@ from openapi_schema_validator import OAS30Validator
 from openapi_spec_validator import validate
 from werkzeug.wrappers import Request, Response
 
-from app.api.ratelimit import make_limiter
 from app.domain.access import keys
 from app.domain.webhooks.urls import parse_networks
 from app.egress import Sender
+from app.limits import make_limiter
 from app.models import Company, Employee, PayrollRun
 from tests.conftest import bearer
 from tests.helpers import ADDITION_NAMES, CONTRACT_NAMES, deliver_all, punch, settle_due

@@ -10,9 +10,9 @@ import redis
 from peewee import OperationalError, Table
 
 from app import telemetry
-from app.api.ratelimit import make_limiter
 from app.jobs import sweeper
 from app.jobs.outbox import dispatch_events
+from app.limits import make_limiter
 from app.models import OutboxEvent
 from app.models.base import db
 from app.ops import readiness

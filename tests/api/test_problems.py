@@ -5,8 +5,8 @@ import pytest
 from app.api import company as company_api
 from app.api import employees as employees_api
 from app.api.auth import check_live_settings
-from app.api.ratelimit import make_limiter
 from app.domain.kernel.ids import new_id
+from app.limits import make_limiter
 from tests.conftest import bearer
 from tests.helpers import assert_problem
 

@@ -27,7 +27,7 @@ from schemathesis import checks
 from schemathesis.config import SchemathesisConfig
 from schemathesis.generation.hypothesis.builder import HypothesisTestConfig, HypothesisTestMode, create_test
 
-from app.api.ratelimit import make_limiter
+from app.limits import make_limiter
 from tests.conftest import bearer
 from tests.helpers import ADDITION_NAMES, CONTRACT_NAMES
 

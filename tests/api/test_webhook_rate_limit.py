@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from app.api.ratelimit import Pacer
+from app.limits import SharedPacer
 from app.models import ApiKey, WebhookEndpoint
 from tests.api.console import csrf, text
 from tests.helpers import assert_problem, create_webhook
@@ -104,7 +104,7 @@ def test_the_console_changes_the_pace_of_an_endpoint_and_refuses_a_bad_one_chang
 def test_the_pace_holds_across_workers_sharing_redis(shared_redis):
     """Three workers' pacers on one Redis, asking as fast as they can for two seconds at
     100 a second: together they take a second's burst and then 100 a second, no more."""
-    pacers = [Pacer(shared_redis) for _ in range(3)]
+    pacers = [SharedPacer(shared_redis) for _ in range(3)]
     key = f"whk_pace_{time.monotonic_ns()}"
     taken, stop = [], time.monotonic() + 2.0
 

@@ -1,7 +1,7 @@
 import pytest
 
 from app import create_app
-from app.api.ratelimit import make_limiter
+from app.limits import make_limiter
 from config import DEV_SECRET_KEY, ConfigurationError, ProductionConfig
 
 

@@ -4,7 +4,7 @@ neither reaches for the web, Redis or the network nor keeps hooks others set.
 Layers, top to bottom (a module may import its own layer's and any lower layer's):
 the app factory; the CLI and the launcher; the entry points api, console, jobs, oauth and
 ops (which do not import one another); the per-app services (extensions, mail, egress,
-telemetry, metrics); domain; models;
+telemetry, metrics, limits); domain; models;
 config. Inside domain, the business areas depend one way too (DOMAIN_AREAS, the order
 app/domain/__init__.py writes down).
 """
@@ -22,7 +22,7 @@ LAYERS = [
     ("app.cli", "app.serve", "app.gunicorn_settings", "app.gunicorn_worker"),
     ("app.api", "app.console", "app.jobs", "app.oauth", "app.ops"),
     ("app.extensions", "app.mail", "app.egress", "app.telemetry", "app.metrics", "app.i18n", "app.notices",
-     "app.translations"),
+     "app.translations", "app.limits"),
     ("app.domain",),
     ("app.models",),
 ]

@@ -42,8 +42,8 @@ Post = Callable[[Attempt], Outcome]
 
 @runtime_checkable
 class Pacer(Protocol):
-    """Endpoints' paces, counted wherever every worker counts them (app/api/ratelimit.py
-    holds the one create_app makes, on Redis or the host's limits file)."""
+    """Endpoints' paces, counted wherever every worker counts them (app/limits.py's
+    SharedPacer is the one create_app makes, on Redis or the host's limits file)."""
 
     def wait(self, key: str, per_second: int, now_us: int | None = None) -> float:
         """Seconds until `key` may go at `per_second`; 0.0 means now, and the turn is taken."""

@@ -1,4 +1,7 @@
-"""Per-key rate limit with GCRA (the generic cell rate algorithm).
+"""Per-key rate limits with GCRA (the generic cell rate algorithm): the API's rate limit
+per credential (app/api/principal_cache.py), the console's sign-in throttle
+(app/console/throttle.py) and webhook endpoints' paces for the delivery workers
+(`SharedPacer`, behind the domain's `Pacer`), one service beside the app's others.
 
 Why GCRA and not a library: the contract's `X-RateLimit-Reset` is "seconds until the
 allowance is fully restored", which GCRA gives directly (theoretical arrival time
@@ -240,11 +243,12 @@ def make_limiter(limit: int, redis_client: redis.Redis | None = None, *, window_
     return RedisLimiter(limit, redis_client, prefix, window_us, fallback=local, version_key=version_key)
 
 
-class Pacer:
+class SharedPacer:
     """Paces of differing rates per key (a webhook endpoint's deliveries a second, v1.3):
     GCRA with a one-second window, counted where the API's rate limit is (Redis across
-    hosts, else the host's limits file, else this process). Built by the app factory and
-    used by the delivery jobs through `app.extensions`."""
+    hosts, else the host's limits file, else this process): the domain's `Pacer`
+    (app/domain/webhooks/sending.py). Built by the app factory and used by the delivery
+    jobs through `app.extensions`."""
 
     def __init__(self, redis_client: redis.Redis | None = None, path: str | None = None) -> None:
         self._redis, self._path = redis_client, path

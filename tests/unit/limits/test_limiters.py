@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.api.ratelimit import WINDOW_US, MemoryLimiter, SharedFileLimiter
+from app.limits import WINDOW_US, MemoryLimiter, SharedFileLimiter
 
 SECOND = 1_000_000
 
