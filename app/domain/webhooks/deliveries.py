@@ -22,7 +22,7 @@ import logging
 from collections.abc import ItemsView, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
 from peewee import Field, SelectQuery, fn
 
@@ -128,7 +128,7 @@ def fan_out(event_ids: list[str], now: datetime, hold: timedelta = CLAIM,
                                                WebhookEndpoint.rate_limit).where(
                 WebhookEndpoint.company.in_({e.company_id for e in events})):
             listening.setdefault(endpoint.company_id, []).append(endpoint)
-        rows: list[tuple[Any, ...]] = []
+        rows: list[NewAttempt] = []
         attempts: list[Attempt] = []
         taken: list[str] = []
         place = {event_id: n for n, event_id in enumerate(event_ids)}
@@ -140,7 +140,7 @@ def fan_out(event_ids: list[str], now: datetime, hold: timedelta = CLAIM,
             for endpoint in receivers:
                 row = _attempt_row(endpoint.id, event.id, event.type, 1, now, taken_until=now + hold)
                 rows.append(row)
-                attempts.append(Attempt(row[0], endpoint.id, endpoint.url, body=event.payload.encode(),
+                attempts.append(Attempt(row.id, endpoint.id, endpoint.url, body=event.payload.encode(),
                                         event_id=event.id, attempt=1, event_type=event.type, **_signers(endpoint)))
         OutboxEvent.update(dispatched_at=to_db(now)).where(among(OutboxEvent.id, taken)).execute()
         _insert(rows)
@@ -155,27 +155,57 @@ def _receivers(event: OutboxEvent, endpoints: Iterable[WebhookEndpoint]) -> list
 
 
 # Attempts are written and ended in bursts (a fan-out, a batch's outcomes and retries):
-# each burst is one statement.
-_NEW = (WebhookDelivery.id, WebhookDelivery.endpoint, WebhookDelivery.event, WebhookDelivery.event_type,
-        WebhookDelivery.attempt, WebhookDelivery.status, WebhookDelivery.due_at, WebhookDelivery.retries,
-        WebhookDelivery.created_at)
-_ENDED = (WebhookDelivery.status, WebhookDelivery.sent_at, WebhookDelivery.response_status,
-          WebhookDelivery.response_body, WebhookDelivery.error, WebhookDelivery.duration_ms,
-          WebhookDelivery.next_retry_at)
+# each burst is one statement, its rows named records whose fields are the columns.
+class NewAttempt(NamedTuple):
+    """A delivery attempt as it is written (WebhookDelivery's columns of these names)."""
+
+    id: str
+    endpoint: str
+    event: str
+    event_type: str
+    attempt: int
+    status: str
+    due_at: datetime
+    retries: bool
+    created_at: datetime
+
+
+class Ended(NamedTuple):
+    """How an attempt ended (WebhookDelivery's columns of these names), its key last, as
+    update_rows takes it."""
+
+    status: str
+    sent_at: datetime
+    response_status: int | None
+    response_body: str | None
+    error: str | None
+    duration_ms: int | None
+    next_retry_at: datetime | None
+    id: str
+
+
+def _columns(names: Sequence[str]) -> tuple[Field, ...]:
+    """WebhookDelivery's columns of these names, in their order."""
+    return tuple(getattr(WebhookDelivery, name) for name in names)
+
+
+_NEW = _columns(NewAttempt._fields)
+_ENDED = _columns(Ended._fields[:-1])  # the key last is update_rows' own
 
 
 def _attempt_row(endpoint_id: str, event_id: str, event_type: str, attempt: int, now: datetime, *,
                  due: datetime | None = None, retries: bool = True,
-                 taken_until: datetime | None = None) -> tuple[str, str, str, str, int, str, datetime, bool, datetime]:
+                 taken_until: datetime | None = None) -> NewAttempt:
     """A new attempt, `pending` until `due` (now), or already taken by the worker that
-    writes it (`sending` until `taken_until`); in _NEW's order."""
+    writes it (`sending` until `taken_until`)."""
     status, due_at = ("sending", taken_until) if taken_until else ("pending", due or now)
-    return (new_id("whd"), endpoint_id, event_id, event_type, attempt, status, to_db(due_at), retries, to_db(now))
+    return NewAttempt(new_id("whd"), endpoint_id, event_id, event_type, attempt, status, to_db(due_at), retries,
+                      to_db(now))
 
 
-def _insert(rows: Sequence[Sequence[Any]]) -> list[str]:
+def _insert(rows: Sequence[NewAttempt]) -> list[str]:
     insert_rows(_NEW, rows)
-    return [row[0] for row in rows]
+    return [row.id for row in rows]
 
 
 def _new_attempt(endpoint_id: str, event_id: str, event_type: str, attempt: int, now: datetime, *,
@@ -300,7 +330,8 @@ def _record(outcomes: Sequence[tuple[Attempt, Outcome]], now: datetime, runtime:
     gone = {attempt.endpoint_id for attempt, outcome in outcomes
             if rules.says_gone(outcome.status, beyond_contract)}
     with write_transaction():
-        ended, planned = [], {}
+        ended: list[Ended] = []
+        planned: dict[str, NewAttempt] = {}
         for attempt, outcome in outcomes:
             retry_at = rules.next_attempt_at(attempt.attempt, attempt.retries, outcome.succeeded, outcome.status,
                                                  outcome.retry_after, now, gone=attempt.endpoint_id in gone,
@@ -308,9 +339,9 @@ def _record(outcomes: Sequence[tuple[Attempt, Outcome]], now: datetime, runtime:
             if retry_at is not None:
                 planned[attempt.delivery_id] = _attempt_row(attempt.endpoint_id, attempt.event_id, attempt.event_type,
                                                             attempt.attempt + 1, now, due=retry_at)
-            ended.append((rules.ended(outcome.succeeded), to_db(now), outcome.status,
-                          response_text(outcome.body), storable(outcome.error, ERROR_TEXT_LIMIT),
-                          outcome.duration_ms, to_db(retry_at) if retry_at else None, attempt.delivery_id))
+            ended.append(Ended(rules.ended(outcome.succeeded), to_db(now), outcome.status,
+                               response_text(outcome.body), storable(outcome.error, ERROR_TEXT_LIMIT),
+                               outcome.duration_ms, to_db(retry_at) if retry_at else None, attempt.delivery_id))
         recorded = update_rows(_ENDED, ended, only_if=(WebhookDelivery.status, "sending"))
         _insert([row for delivery_id, row in planned.items() if delivery_id in recorded])
         # The endpoints' rows are locked: two workers recording for one endpoint take
@@ -326,7 +357,7 @@ def _record(outcomes: Sequence[tuple[Attempt, Outcome]], now: datetime, runtime:
         for endpoint_id in {attempt.endpoint_id for attempt, outcome in outcomes
                             if attempt.delivery_id in recorded and attempt.endpoint_id in gone} & set(owners):
             _gone(owners[endpoint_id], now, runtime)  # only a 410 this call recorded
-    return [planned[attempt.delivery_id][0] if attempt.delivery_id in recorded and attempt.delivery_id in planned
+    return [planned[attempt.delivery_id].id if attempt.delivery_id in recorded and attempt.delivery_id in planned
             else None for attempt, _ in outcomes]
 
 
