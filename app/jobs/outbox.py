@@ -1,8 +1,9 @@
 """Handing outbox events on (app/domain/kernel/events.py): each becomes one webhook
 delivery per subscribed endpoint (app/domain/webhooks/deliveries.py), sent in the same
 job. Batching pays: a commit queues a drain of the outbox only while none waits to start,
-so a burst of events is one job that takes them in rounds, not a job per event. Nightly,
-the events past their 30 days go (the feed's and replay's reach)."""
+so a burst of events is one job that takes them in rounds, not a job per event; the
+minute's sweeper asks for a drain the same way (app/jobs/sweeper.py). Nightly, the
+events past their 30 days go (the feed's and replay's reach)."""
 
 import logging
 import threading
@@ -36,7 +37,8 @@ def fan_out(event_ids: list[str], budget: int | None = None, hold_rounds: int = 
 def dispatch_events(event_ids):
     """Fan these outbox events out and send their deliveries now (on a few threads, so
     one slow receiver holds up no other). Idempotent: an event already dispatched writes
-    nothing. Returns how many events were new."""
+    nothing. Returns how many events were new. What the sweeper queued before it asked
+    for drains: a job an older worker left in the queue still runs."""
     fresh, attempts = fan_out(event_ids)
     send_attempts(attempts)
     return fresh

@@ -184,6 +184,25 @@ def test_a_burst_of_commits_queues_one_drain_that_takes_every_event(app, committ
     jobs.run_pending()
 
 
+def test_the_sweeper_asks_for_a_drain_as_a_commit_does(app, committed, clock, monkeypatch):
+    """Events no queue holds (written while Redis was down) take the commits' road: one
+    drain of the outbox, not a dispatch job per hundred; a drain waiting to start takes
+    what another sweep finds."""
+    company = Company.get_by_id(create_company("Swept Co", "QA", clock).id)
+    committed.append(company)
+    no_queue = Runtime(clock)
+    for _ in range(250):
+        events.emit(company, "ping", {"webhook_id": "whk_x"}, no_queue)
+    jobs = InProcessRunner(app, {}, autostart=False)
+    monkeypatch.setitem(app.extensions, "jobs", jobs)
+    sweeper.sweep()
+    sweeper.sweep()
+    queued = [function.__name__ for function, _ in list(jobs._queue.queue)]
+    assert queued.count("drain_outbox") == 1 and "dispatch_events" not in queued
+    jobs.run_pending()
+    assert not OutboxEvent.select().where(OutboxEvent.company == company.id, OutboxEvent.dispatched_at.is_null())
+
+
 def test_a_drain_takes_rounds_that_give_every_company_a_place(app, committed, clock, monkeypatch):
     """One company's backlog is dispatched in rounds of DRAIN_BATCH; another company's
     event, made after the whole backlog, goes in the first round."""
