@@ -17,7 +17,7 @@ from app.api import ApiBlueprint, empty_response, json_response
 from app.api.auth import additions_live, current_principal, operation
 from app.api.schemas import OpenSchema, Rfc3339, StrictSchema
 from app.domain.kernel.clock import format_utc
-from app.domain.webhooks import deliveries, endpoints
+from app.domain.webhooks import delivery_log, endpoints
 from app.domain.webhooks.urls import MAX_URL_LENGTH, Target, check_url
 from app.extensions import runtime, webhook_sender
 from app.models import WebhookEndpoint
@@ -189,7 +189,7 @@ class ReplaySchema(StrictSchema):
     since = Rfc3339(required=True, metadata={
         "type": "string", "format": "date-time",
         "description": f"Send again the events of the endpoint's types created since this time and since the "
-                       f"endpoint was created (at most {deliveries.REPLAY_DAYS} days back)."},
+                       f"endpoint was created (at most {delivery_log.REPLAY_DAYS} days back)."},
         error_messages={"required": "required", "null": "an RFC 3339 time with its offset"})
     status = fields.String(validate=validate.OneOf(["failed"], error="`failed`, or leave it out"), metadata={
         "description": "`failed`: only the events whose latest delivery to this endpoint did not succeed "
@@ -204,7 +204,7 @@ class ReplayQueuedSchema(OpenSchema):
 
 
 class DeliveryArgsSchema(OpenSchema):
-    status = fields.String(validate=validate.OneOf(deliveries.STATUSES), metadata={
+    status = fields.String(validate=validate.OneOf(delivery_log.STATUSES), metadata={
         "description": "Only deliveries in this state."})
 
 
@@ -328,7 +328,7 @@ class WebhookDeliveries(MethodView):
     def get(self, args: dict[str, Any], webhook_id: str) -> Response:
         """The delivery log: newest first, at most 100, the last 30 days"""
         endpoint = _endpoint(webhook_id)
-        return json_response({"data": [_delivery(d) for d in deliveries.log(endpoint, args.get("status"))]})
+        return json_response({"data": [_delivery(d) for d in delivery_log.log(endpoint, args.get("status"))]})
 
 
 @blp.route("/<webhook_id>/replay")
@@ -341,7 +341,7 @@ class WebhookReplay(MethodView):
         """Send again what this endpoint missed since a time: same event ids and bodies, new signatures
         (beyond the contract, v1.3)"""
         endpoint = _endpoint(webhook_id)
-        created = deliveries.replay(endpoint.id, body["since"], runtime(), only_failed=body.get("status") == "failed")
+        created = delivery_log.replay(endpoint.id, body["since"], runtime(), only_failed=body.get("status") == "failed")
         return json_response({"queued": len(created)}, status=202)
 
 
@@ -355,4 +355,4 @@ class WebhookRedeliver(MethodView):
     def post(self, webhook_id: str, delivery_id: str) -> Response:
         """Send a logged delivery's event again: same id and body, fresh signature"""
         endpoint = _endpoint(webhook_id)
-        return json_response(_delivery(deliveries.redeliver(endpoint, delivery_id, runtime())), status=202)
+        return json_response(_delivery(delivery_log.redeliver(endpoint, delivery_id, runtime())), status=202)

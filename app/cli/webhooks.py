@@ -14,7 +14,7 @@ from flask.cli import AppGroup
 from app.cli.common import emit, json_option, one_line_errors
 from app.domain.kernel.clock import parse_rfc3339
 from app.domain.kernel.errors import ValidationFailed
-from app.domain.webhooks import deliveries
+from app.domain.webhooks import delivery_log
 from app.extensions import runtime
 
 webhooks_cli = AppGroup("webhooks", help="Webhook endpoints: replay what a receiver missed.")
@@ -33,5 +33,5 @@ def replay(endpoint_id, since, status, as_json):
     if moment is None:
         raise ValidationFailed("invalid time", [("since", "an RFC 3339 time with its offset, e.g. "
                                                           "2026-11-20T00:00:00Z")])
-    created = deliveries.replay(endpoint_id, moment, runtime(), only_failed=status == "failed")
+    created = delivery_log.replay(endpoint_id, moment, runtime(), only_failed=status == "failed")
     emit(as_json, {"deliveries": created}, f"queued {len(created)} delivery(ies) to {endpoint_id}")

@@ -17,7 +17,7 @@ from flask_babel import ngettext
 from app.console.common import console_blueprint, requires, said, show_once, take_shown_once
 from app.console.forms import AddEndpointForm, EndpointPaceForm, RollEndpointSecretForm, stored_options
 from app.domain.kernel.errors import Conflict, ValidationFailed
-from app.domain.webhooks import deliveries, endpoints
+from app.domain.webhooks import delivery_log, endpoints
 from app.domain.webhooks.urls import check_url
 from app.extensions import beyond_contract, runtime, webhook_sender
 from app.i18n import lazy_text as _l
@@ -25,7 +25,7 @@ from app.i18n import number
 
 bp = console_blueprint("console_webhooks", url_prefix="/console/webhooks")
 
-# A delivery's status (the API's words, deliveries.STATUSES) as the page says it.
+# A delivery's status (the API's words, delivery_log.STATUSES) as the page says it.
 STATUS_LABELS = {"succeeded": _l("succeeded"), "failed": _l("failed"), "pending": _l("pending")}
 
 
@@ -88,7 +88,7 @@ def pace(endpoint_id):
 @requires("integrations.manage")
 def delivery(endpoint_id, delivery_id):
     found = _endpoint(endpoint_id)
-    shown = deliveries.detail(found, delivery_id)
+    shown = delivery_log.detail(found, delivery_id)
     return render_template("console/webhook_delivery.html", endpoint=found, delivery=shown,
                            pretty_body=_pretty(shown["request_body"]), statuses=STATUS_LABELS)
 
@@ -155,7 +155,7 @@ def delete(endpoint_id):
 @requires("integrations.manage")
 def redeliver(endpoint_id, delivery_id):
     try:
-        deliveries.redeliver(_endpoint(endpoint_id), delivery_id, runtime())
+        delivery_log.redeliver(_endpoint(endpoint_id), delivery_id, runtime())
     except Conflict as exc:  # a disabled endpoint; another company's delivery stays a 404, as in the API
         flash(said(exc.message), "error")
     else:
@@ -175,7 +175,7 @@ def _render_endpoint(found, pace_form):
     shown_id, secret = take_shown_once("webhook_secret")
     roll_form = RollEndpointSecretForm(formdata=None, secret_version=endpoints.secret_version(found))
     return render_template("console/webhook.html", endpoint=found, owner=owners.get(found),
-                           log=deliveries.log(found), statuses=STATUS_LABELS,
+                           log=delivery_log.log(found), statuses=STATUS_LABELS,
                            new_secret=secret if shown_id == found.id else None,
                            roll_form=roll_form if _rolling_live() else None, pace_form=pace_form,
                            previous_until=endpoints.previous_secret_until(found, runtime().now()))

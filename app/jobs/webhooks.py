@@ -18,7 +18,7 @@ from datetime import timedelta
 
 from flask import current_app
 
-from app.domain.webhooks import deliveries, endpoints, sending
+from app.domain.webhooks import deliveries, delivery_log, endpoints, sending
 from app.domain.webhooks.deliveries import Attempt, Outcome
 from app.extensions import delivery_pacer, mailer, runtime, webhook_sender
 from app.jobs.queues import job_queue
@@ -173,7 +173,7 @@ def prune_deliveries():
     """Daily: keep each endpoint's last 100 deliveries of the last 30 days, and drop the
     secrets rotations replaced once they no longer sign."""
     with connection():
-        removed = deliveries.prune(runtime().now())
+        removed = delivery_log.prune(runtime().now())
         forgotten = endpoints.forget_expired_secrets(runtime().now())
     if removed:
         log.info("pruned %d webhook delivery(ies) from the log", removed)

@@ -33,7 +33,7 @@ from app.domain.payroll import accounts, drafts, moves, posting, provision
 from app.domain.payroll.rules import accrual_journal, net_by_account
 from app.domain.people import actions as hr
 from app.domain.people import bulk
-from app.domain.webhooks import deliveries, endpoints
+from app.domain.webhooks import deliveries, delivery_log, endpoints
 from app.domain.webhooks.deliveries import Outcome
 from app.domain.webhooks.urls import check_url
 from app.models import (
@@ -338,7 +338,7 @@ def test_replays_at_once_queue_each_event_once(committed, race, company, clock):
     committed(lambda: OutboxEvent.update(dispatched_at=clock.now()).where(OutboxEvent.id.in_(made)).execute())
     for _ in range(ROUNDS):
         committed(lambda: WebhookDelivery.delete().where(WebhookDelivery.endpoint == endpoint.id).execute())
-        outcomes = race(deliveries.replay, endpoint.id, clock.now(), quiet, threads=4)
+        outcomes = race(delivery_log.replay, endpoint.id, clock.now(), quiet, threads=4)
         assert sorted(len(queued) for queued in outcomes) == [0, 0, 0, 5], outcomes
         with connection():
             assert sorted(row.event_id for row in WebhookDelivery.select().where(

@@ -24,11 +24,10 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, NamedTuple
 
-from peewee import Field, SelectQuery, fn
+from peewee import Field, fn
 
 from app.domain.kernel.backlog import Backlog
-from app.domain.kernel.clock import format_utc, from_db, to_db
-from app.domain.kernel.errors import Conflict, NotFound, ValidationFailed, Words
+from app.domain.kernel.clock import from_db, to_db
 from app.domain.kernel.ids import new_id
 from app.domain.kernel.runtime import Runtime
 from app.domain.webhooks import outcomes as rules  # what an outcome decides (pure)
@@ -38,7 +37,6 @@ from app.models.base import (
     first_tuple,
     insert_rows,
     lock_for_update,
-    locked,
     tuple_rows,
     update_rows,
     write_transaction,
@@ -48,10 +46,7 @@ TIMEOUT_SECONDS = 10  # Contract, Limits: 2xx within 10 seconds
 CLAIM = timedelta(seconds=60)  # a claimed attempt is sent again if not finished by then
 RESPONSE_TEXT_LIMIT = 1024
 ERROR_TEXT_LIMIT = 500  # why an attempt got no answer, as stored
-LOG_SIZE, LOG_DAYS = 100, 30
 GONE = "endpoint_gone"  # disabled_reason after a 410 (v1.3)
-REPLAY_DAYS = 30  # how far back a replay reaches
-STATUSES = ("succeeded", "failed", "pending")  # what partners see; `sending` shows as pending
 
 logger = logging.getLogger(__name__)
 
@@ -138,12 +133,12 @@ def fan_out(event_ids: list[str], now: datetime, hold: timedelta = CLAIM,
                 break
             taken.append(event.id)
             for endpoint in receivers:
-                row = _attempt_row(endpoint.id, event.id, event.type, 1, now, taken_until=now + hold)
+                row = attempt_row(endpoint.id, event.id, event.type, 1, now, taken_until=now + hold)
                 rows.append(row)
                 attempts.append(Attempt(row.id, endpoint.id, endpoint.url, body=event.payload.encode(),
                                         event_id=event.id, attempt=1, event_type=event.type, **_signers(endpoint)))
         OutboxEvent.update(dispatched_at=to_db(now)).where(among(OutboxEvent.id, taken)).execute()
-        _insert(rows)
+        write_attempts(rows)
     return len(taken), attempts
 
 
@@ -193,7 +188,7 @@ _NEW = _columns(NewAttempt._fields)
 _ENDED = _columns(Ended._fields[:-1])  # the key last is update_rows' own
 
 
-def _attempt_row(endpoint_id: str, event_id: str, event_type: str, attempt: int, now: datetime, *,
+def attempt_row(endpoint_id: str, event_id: str, event_type: str, attempt: int, now: datetime, *,
                  due: datetime | None = None, retries: bool = True,
                  taken_until: datetime | None = None) -> NewAttempt:
     """A new attempt, `pending` until `due` (now), or already taken by the worker that
@@ -203,15 +198,10 @@ def _attempt_row(endpoint_id: str, event_id: str, event_type: str, attempt: int,
                       to_db(now))
 
 
-def _insert(rows: Sequence[NewAttempt]) -> list[str]:
+def write_attempts(rows: Sequence[NewAttempt]) -> list[str]:
+    """Write these attempts in one statement; their ids."""
     insert_rows(_NEW, rows)
     return [row.id for row in rows]
-
-
-def _new_attempt(endpoint_id: str, event_id: str, event_type: str, attempt: int, now: datetime, *,
-                 due: datetime | None = None, retries: bool = True) -> str:
-    [created] = _insert([_attempt_row(endpoint_id, event_id, event_type, attempt, now, due=due, retries=retries)])
-    return created
 
 
 def claim_many(delivery_ids: Iterable[str], now: datetime, hold: timedelta = CLAIM) -> list[Attempt]:
@@ -337,13 +327,13 @@ def _record(outcomes: Sequence[tuple[Attempt, Outcome]], now: datetime, runtime:
                                                  outcome.retry_after, now, gone=attempt.endpoint_id in gone,
                                                  beyond_contract=beyond_contract)
             if retry_at is not None:
-                planned[attempt.delivery_id] = _attempt_row(attempt.endpoint_id, attempt.event_id, attempt.event_type,
+                planned[attempt.delivery_id] = attempt_row(attempt.endpoint_id, attempt.event_id, attempt.event_type,
                                                             attempt.attempt + 1, now, due=retry_at)
             ended.append(Ended(rules.ended(outcome.succeeded), to_db(now), outcome.status,
                                response_text(outcome.body), storable(outcome.error, ERROR_TEXT_LIMIT),
                                outcome.duration_ms, to_db(retry_at) if retry_at else None, attempt.delivery_id))
         recorded = update_rows(_ENDED, ended, only_if=(WebhookDelivery.status, "sending"))
-        _insert([row for delivery_id, row in planned.items() if delivery_id in recorded])
+        write_attempts([row for delivery_id, row in planned.items() if delivery_id in recorded])
         # The endpoints' rows are locked: two workers recording for one endpoint take
         # turns, so a streak is moved (and an owner told) once. Their keys are kept: the
         # retries just inserted hold KEY SHARE on them, as another worker's may.
@@ -431,149 +421,3 @@ def due(now: datetime, limit: int = 1000) -> list[str]:
             WebhookDelivery.select(WebhookDelivery.id)
             .where(WebhookDelivery.status.in_(("pending", "sending")), WebhookDelivery.due_at <= to_db(now))
             .order_by(WebhookDelivery.due_at).limit(limit))]
-
-
-def log(endpoint: WebhookEndpoint, status: str | None = None) -> list[dict[str, Any]]:
-    """The endpoint's delivery log, newest first, at most 100, as partners see it."""
-    query = (WebhookDelivery.select(WebhookDelivery, OutboxEvent.id, OutboxEvent.payload).join(OutboxEvent)
-             .where(WebhookDelivery.endpoint == endpoint.id))
-    if status == "pending":
-        query = query.where(WebhookDelivery.status.in_(("pending", "sending")))
-    elif status is not None:
-        query = query.where(WebhookDelivery.status == status)
-    rows = query.order_by(WebhookDelivery.created_at.desc(), WebhookDelivery.attempt.desc(),
-                          WebhookDelivery.id.desc()).limit(LOG_SIZE)
-    return [form(row) for row in rows]
-
-
-def form(delivery: WebhookDelivery) -> dict[str, Any]:
-    """One delivery as partners see it (DESIGN.md, Webhook delivery)."""
-    return {
-        "id": delivery.id,
-        "event_id": delivery.event_id,
-        "event_type": delivery.event_type,
-        "status": "pending" if delivery.status == "sending" else delivery.status,
-        "attempt": delivery.attempt,
-        "sent_at": format_utc(delivery.sent_at),
-        "request_body": delivery.event.payload,
-        "response_status": delivery.response_status,
-        "response_body": delivery.response_body,
-        "duration_ms": delivery.duration_ms,
-        "next_retry_at": format_utc(planned_at(delivery)),
-        "error": delivery.error,  # why no answer was recorded (v1.3)
-    }
-
-
-def planned_at(delivery: WebhookDelivery) -> datetime | None:
-    """When a retry is planned, shown on both rows it concerns: the failed attempt that
-    planned it, and the pending attempt itself (its due time) until it is sent. None for
-    a first attempt waiting to go, one being sent, and one that plans nothing."""
-    if delivery.status == "pending":
-        return from_db(delivery.due_at) if delivery.attempt > 1 else None
-    return delivery.next_retry_at
-
-
-def redeliver(endpoint: WebhookEndpoint, delivery_id: str, runtime: Runtime) -> dict[str, Any]:
-    """One more attempt of a logged delivery's event, now: same event id and body, fresh
-    signature. 409 for a disabled endpoint. Returns the new delivery's form."""
-    now = runtime.now()
-    with write_transaction():
-        original = WebhookDelivery.get_or_none(WebhookDelivery.id == delivery_id,
-                                               WebhookDelivery.endpoint == endpoint.id)
-        if original is None:
-            raise NotFound(Words("no delivery %(delivery)s of this endpoint", delivery=delivery_id))
-        if not endpoint.active:
-            raise Conflict(Words("the endpoint is disabled; re-enable it with PATCH active: true first"))
-        created = _new_attempt(endpoint.id, original.event_id, original.event_type, 1, now, retries=False)
-        runtime.deliveries_due([created])
-    row = (WebhookDelivery.select(WebhookDelivery, OutboxEvent.id, OutboxEvent.payload).join(OutboxEvent)
-           .where(WebhookDelivery.id == created).first())
-    return form(row)
-
-
-def prune(now: datetime) -> int:
-    """Keep each endpoint's last 100 deliveries of the last 30 days; returns how many went."""
-    removed: int = (WebhookDelivery.delete()
-                    .where(WebhookDelivery.created_at < to_db(now - timedelta(days=LOG_DAYS)),
-                           WebhookDelivery.status.not_in(("pending", "sending"))).execute())
-    for endpoint_id in tuple_rows(WebhookDelivery.select(WebhookDelivery.endpoint).group_by(WebhookDelivery.endpoint)
-                                  .having(fn.COUNT(WebhookDelivery.id) > LOG_SIZE)):
-        keep = (WebhookDelivery.select(WebhookDelivery.id).where(WebhookDelivery.endpoint == endpoint_id[0])
-                .order_by(WebhookDelivery.created_at.desc(), WebhookDelivery.attempt.desc(),
-                          WebhookDelivery.id.desc()).limit(LOG_SIZE))
-        removed += (WebhookDelivery.delete()
-                    .where(WebhookDelivery.endpoint == endpoint_id[0], WebhookDelivery.id.not_in(keep),
-                           WebhookDelivery.status.not_in(("pending", "sending"))).execute())
-    return removed
-
-
-def replay(endpoint_id: str, since: datetime, runtime: Runtime, *, only_failed: bool = False) -> list[str]:
-    """Send again, now, what the endpoint should have received since `since`, from when
-    it existed: every event of its subscribed types, or with `only_failed` those whose
-    latest delivery to it did not succeed; the same event ids and bodies, signed anew.
-    Nothing is queued twice: an event waiting for its next attempt has that attempt
-    brought forward to now, one already due or being sent is left as it is, so replays in
-    a row never stack copies of a backlog. At most REPLAY_DAYS back (ValidationFailed
-    naming `since`); refused for a disabled endpoint (Conflict). Under the endpoint's row
-    lock, so two replays at once take turns. Returns the ids of the attempts it queued or
-    brought forward: exactly the events it will send."""
-    now = runtime.now()
-    if since < now - timedelta(days=REPLAY_DAYS):
-        raise ValidationFailed(Words("too far back"), [("since", Words("at most %(days)s days back (the events "
-                                                                        "kept for replay)", days=REPLAY_DAYS))])
-    with write_transaction():
-        endpoint = locked(WebhookEndpoint.select().where(WebhookEndpoint.id == endpoint_id))
-        if endpoint is None:
-            raise NotFound(Words("no webhook endpoint %(endpoint)s", endpoint=endpoint_id))
-        if not endpoint.active:
-            raise Conflict(Words("the endpoint is disabled (%(reason)s); re-enable it first",
-                                  reason=endpoint.disabled_reason))
-
-        def waiting(*statuses: str) -> SelectQuery:
-            return WebhookDelivery.select(WebhookDelivery.event).where(
-                WebhookDelivery.endpoint == endpoint.id, WebhookDelivery.status.in_(statuses))
-
-        def wanted(*columns: Field) -> SelectQuery:
-            query = OutboxEvent.select(*columns).where(
-                OutboxEvent.company == endpoint.company_id,
-                OutboxEvent.created_at >= to_db(max(since, from_db(endpoint.created_at))),
-                OutboxEvent.type.in_(endpoint.events.split()), OutboxEvent.dispatched_at.is_null(False),
-                OutboxEvent.id.not_in(waiting("sending")))
-            return query.where(OutboxEvent.id.in_(_last_not_succeeded(endpoint.id))) if only_failed else query
-
-        later = WebhookDelivery.select(WebhookDelivery.id).where(
-            WebhookDelivery.endpoint == endpoint.id, WebhookDelivery.status == "pending",
-            WebhookDelivery.due_at > to_db(now), WebhookDelivery.event.in_(wanted(OutboxEvent.id)))
-        hastened = [delivery_id for (delivery_id,) in tuple_rows(later)]
-        for chunk in range(0, len(hastened), 500):
-            (WebhookDelivery.update(due_at=to_db(now))
-             .where(WebhookDelivery.id.in_(hastened[chunk:chunk + 500])).execute())
-        fresh = (wanted(OutboxEvent.id, OutboxEvent.type).where(OutboxEvent.id.not_in(waiting("pending")))
-                 .order_by(OutboxEvent.created_at, OutboxEvent.id))
-        created = _insert([_attempt_row(endpoint.id, event_id, event_type, 1, now)
-                           for event_id, event_type in tuple_rows(fresh)])
-        runtime.deliveries_due(hastened + created)
-    return hastened + created
-
-
-def _last_not_succeeded(endpoint_id: str) -> SelectQuery:
-    """The events whose latest delivery to the endpoint (by when it was made) did not
-    succeed: it failed, or it waits for its next attempt. Of deliveries made in the same
-    instant, a success counts as the latest: what arrived is never sent again for it."""
-    last = (WebhookDelivery.select(WebhookDelivery.event, fn.MAX(WebhookDelivery.created_at).alias("made"))
-            .where(WebhookDelivery.endpoint == endpoint_id).group_by(WebhookDelivery.event))
-    latest = WebhookDelivery.alias()
-    arrived = (latest.select(latest.event)
-               .join(last, on=(latest.event == last.c.event_id) & (latest.created_at == last.c.made))
-               .where(latest.endpoint == endpoint_id, latest.status == "succeeded"))
-    return (WebhookDelivery.select(WebhookDelivery.event)
-            .where(WebhookDelivery.endpoint == endpoint_id, WebhookDelivery.event.not_in(arrived)))
-
-
-def detail(endpoint: WebhookEndpoint, delivery_id: str) -> dict[str, Any]:
-    """One delivery of the endpoint as the console shows it."""
-    row = (WebhookDelivery.select(WebhookDelivery, OutboxEvent.id, OutboxEvent.payload).join(OutboxEvent)
-           .where(WebhookDelivery.id == delivery_id, WebhookDelivery.endpoint == endpoint.id).first())
-    if row is None:
-        raise NotFound(Words("no delivery %(delivery)s of this endpoint", delivery=delivery_id))
-    return form(row)

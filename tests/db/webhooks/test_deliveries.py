@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from app.domain.kernel.clock import from_db, to_db
 from app.domain.kernel.ids import new_id
-from app.domain.webhooks import deliveries
+from app.domain.webhooks import deliveries, delivery_log
 from app.domain.webhooks.deliveries import response_text
 from app.domain.webhooks.outcomes import MAX_ATTEMPTS, RETRY_DELAYS
 from app.models import OutboxEvent, WebhookDelivery, WebhookEndpoint
@@ -67,18 +67,18 @@ def kept(endpoint):
 
 def test_nothing_older_than_30_days_is_kept(sandbox, clock):
     endpoint = endpoint_with_deliveries(sandbox, clock, [timedelta(days=30), timedelta(days=30, seconds=1)])
-    deliveries.prune(clock.now())
+    delivery_log.prune(clock.now())
     assert kept(endpoint) == 1  # exactly 30 days old stays; a second more goes
 
 
 def test_the_last_100_are_kept(sandbox, clock):
     endpoint = endpoint_with_deliveries(sandbox, clock, [timedelta(minutes=m) for m in range(101)])
-    deliveries.prune(clock.now())
+    delivery_log.prune(clock.now())
     assert kept(endpoint) == 100
     oldest = WebhookDelivery.select().where(WebhookDelivery.endpoint == endpoint.id).order_by(
         WebhookDelivery.created_at).first()
     assert from_db(oldest.created_at) == clock.now() - timedelta(minutes=99)
-    deliveries.prune(clock.now())
+    delivery_log.prune(clock.now())
     assert kept(endpoint) == 100
 
 
