@@ -89,8 +89,18 @@ def drain_outbox() -> int:
     how many events it dispatched."""
     queue = job_queue()
     queue.started(DRAIN)
+    dispatched, finished = drain_rounds(DRAIN_SECONDS)
+    if not finished:
+        queue.enqueue_once(DRAIN, drain_outbox)
+    return dispatched
+
+
+def drain_rounds(seconds: float | None) -> tuple[int, bool]:
+    """drain_outbox's rounds, in this process and without the queue (`jobs run-due` runs
+    them so, Redis or not): until no event is left, or after `seconds` (None: no limit).
+    (how many events it dispatched, whether none was left)."""
     app = current_app._get_current_object()  # type: ignore[attr-defined]  # the proxy's app, for the sending thread
-    dispatched, began = 0, time.monotonic()
+    dispatched, began, finished = 0, time.monotonic(), True
 
     def send(attempts, lanes_free, hold_back):
         try:
@@ -117,12 +127,12 @@ def drain_outbox() -> int:
             hold_back = frozenset().union(*rounds.values())
             lanes_free = _LanesFree()
             rounds[sender.submit(send, attempts, lanes_free, hold_back)] = lanes_free.straggling
-            if time.monotonic() - began > DRAIN_SECONDS:
-                queue.enqueue_once(DRAIN, drain_outbox)
+            if seconds is not None and time.monotonic() - began > seconds:
+                finished = False
                 break
         for sent in rounds:
             sent.result()
-    return dispatched
+    return dispatched, finished
 
 
 def dispatch_event(event_id):

@@ -9,7 +9,7 @@ from app.domain.people import actions
 from app.domain.webhooks import deliveries
 from app.extensions import runtime
 from app.jobs.attendance import pair_attendance
-from app.jobs.outbox import DRAIN, drain_outbox
+from app.jobs.outbox import DRAIN, drain_outbox, drain_rounds
 from app.jobs.queues import job_queue
 from app.jobs.webhooks import BATCH, send_deliveries
 from app.models.base import connection
@@ -51,7 +51,7 @@ def run_due():
         expired = days.expire_unmatched(current)
         paired = [days.settle(company_id, employee_ids, current)
                   for company_id, employee_ids in days.due_for_pairing(current.now()).items()]
-    dispatched = drain_outbox()
+    dispatched = drain_rounds(None)[0]  # every pending event, here: no queue is asked
     with connection():
         sends = deliveries.due(current.now())
     sent = send_deliveries(sends) if sends else 0

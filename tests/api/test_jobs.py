@@ -94,6 +94,18 @@ def test_run_due_dispatches_everything_pending(app, committed, clock):
     assert sweeper.run_due()["events_dispatched"] == 0
 
 
+def test_run_due_drains_the_outbox_here_while_redis_is_down(app, committed, clock, monkeypatch):
+    """`jobs run-due` is what an operator runs when the workers cannot: it asks no queue."""
+    company = create_company("Offline Co", "KW", clock)
+    committed.append(company)
+    monkeypatch.setitem(app.extensions, "jobs", RQJobs(connect_redis("redis://127.0.0.1:1/0")))
+    no_queue = Runtime(clock)
+    made = [events.emit(company, "ping", {"webhook_id": "whk_x"}, no_queue) for _ in range(3)]
+    assert sweeper.run_due()["events_dispatched"] >= 3
+    assert not OutboxEvent.select().where(OutboxEvent.id.in_(made),
+                                          OutboxEvent.dispatched_at.is_null())
+
+
 def test_the_hourly_job_brings_status_to_what_approved_leave_says_and_leaves_hrs_own_alone(app, committed,
                                                                                              clock, runtime):
     """An approved leave that starts on a day ahead makes the employee `on_leave` on

@@ -348,7 +348,8 @@ def test_an_answer_slower_than_the_limit_is_a_timeout(app, client, headers, loop
 
 
 def _burst(app, sandbox, runtime, titles):
-    """HR updates whose events one dispatch job takes together, as the sweeper batches them."""
+    """HR updates whose events one dispatch job takes together (what an older worker's
+    queued dispatch_events still does)."""
     for title in titles:
         hr.update_employee(sandbox.id, _someone(sandbox), {"job_title": title}, runtime)
     with app.app_context():

@@ -31,12 +31,15 @@ def add_months(day: date, months: int) -> date:
 
 
 def service_year(hire: date, day: date) -> Span:
-    """The first and last day of the service year `day` falls in (from an anniversary of
-    `hire` to the eve of the next)."""
+    """The first and last day of the service year `day` falls in: from an anniversary of
+    `hire` (whole years by the calendar, as dateutil counts them) to the eve of the next,
+    or to `day` itself. A 29 February hire has served no whole year on the 28th a year
+    on, whose anniversary that also is: the 28th ends the year before, and the next
+    begins on it (its years start the 28th, then the 29th in a leap year)."""
     years = day.year - hire.year - ((day.month, day.day) < (hire.month, hire.day))
-    if add_months(hire, 12 * years) > day:  # a 29 February hire's anniversary is 28 February, or 29
+    if add_months(hire, 12 * years) > day:
         years -= 1
-    return add_months(hire, 12 * years), add_months(hire, 12 * (years + 1)) - DAY
+    return add_months(hire, 12 * years), max(add_months(hire, 12 * (years + 1)) - DAY, day)
 
 
 def each_day(first: date, last: date) -> Iterator[date]:

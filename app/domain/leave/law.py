@@ -72,7 +72,9 @@ class LeaveLaw:
 
     def annual_days_before(self, service_years: int, company_days: int | None = None) -> int:
         """Days of annual leave earned over the first `service_years` whole service years:
-        `annual_days_in_year` of each, summed."""
+        `annual_days_in_year` of each, summed (none for none, or fewer)."""
+        if service_years <= 0:
+            return 0
         first = min(service_years, self.later_after_years) if self.annual_days_later is not None else service_years
         return (first * self.annual_days_in_year(0, company_days)
                 + (service_years - first) * self.annual_days_in_year(service_years, company_days))

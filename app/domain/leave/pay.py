@@ -112,6 +112,7 @@ def _pieces(country: str, hire: date, row: Leave, first: date, last: date,
         paid, left = _tier_at(kind.tiers, index)
         if left is not None:
             stop = min(stop, day + (left - 1) * DAY)
+        assert stop >= day, "a span that ends before its first day: the loop would never end"
         out.append(Segment(row, day, stop, paid))
         taken = (stop - day).days + 1
         index += taken
@@ -147,6 +148,7 @@ def _places_before(row: Leave, kind: Kind, hire: date, qualified: date, first: d
     while day <= early_last:
         year_first, year_last = service_year(hire, day)
         upto = min(early_last, year_last)
+        assert upto >= day, "a service year that ends before its own day: the loop would never end"
         key = (row.type, year_first)
         counted[key] = counted.get(key, 0) + (upto - day).days + 1
         day = upto + DAY

@@ -41,7 +41,7 @@ def test_annual_days_grow_with_service(country: str, first: int, later: int, aft
     assert law.annual_days_in_year(after_years, company_days=10) == later  # never less
 
 
-@given(st.sampled_from(sorted(LAWS)), st.integers(0, 80), st.none() | st.integers(0, 60))
+@given(st.sampled_from(sorted(LAWS)), st.integers(-5, 80), st.none() | st.integers(0, 60))
 def test_the_days_of_whole_years_are_each_year_s_days_summed(country: str, years: int,
                                                              company_days: int | None) -> None:
     law = law_of(country)

@@ -4,10 +4,13 @@ day of a service year is paid by its place in that year's tiers, and the spans
 pay.segments works out are what a walk of every day gives (`walked`, the rule as the
 law reads: day by day)."""
 
+import signal
+from contextlib import contextmanager
 from datetime import date, timedelta
 from fractions import Fraction
 
-from hypothesis import given
+import pytest
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from app.domain.leave.days import add_months, service_year
@@ -99,7 +102,8 @@ def test_each_sick_day_is_paid_by_its_place_in_the_service_year(country, rows):
 
 
 @given(st.sampled_from(sorted(LAWS)), leaves(), st.dates(date(2024, 1, 1), date(2026, 12, 31)),
-       st.dates(date(2026, 1, 1), date(2027, 3, 31)), st.integers(0, 45))
+       st.dates(date(2025, 1, 1), date(2027, 3, 31)), st.integers(0, 45))
+@example("SA", [Leave("leave_s", "sick", date(2025, 2, 20), date(2025, 3, 5))], date(2024, 2, 29), date(2025, 2, 1), 40)
 def test_the_spans_are_what_a_walk_of_every_day_gives(country, rows, hire, first, length):
     """Days before those asked for are counted into the tiers and the rest split at the
     tiers' and service years' ends (pay._pieces), not walked: the same shares."""
@@ -133,6 +137,32 @@ def test_overlapping_leave_gives_each_day_the_later_leave_s_share(country, spans
     assert day_shares(country, HIRE, rows, first, last) == walked(country, HIRE, rows, first, last)
 
 
+@pytest.mark.parametrize(("first", "last"), [(date(2025, 2, 1), date(2025, 2, 28)),
+                                           (date(2025, 4, 1), date(2025, 4, 30))])
+def test_a_29_february_hire_s_sick_leave_across_the_28th_a_year_on(first, last):
+    """The 28th is the anniversary and still the year before (service_year): the spans
+    end (they once looped on a year that ended before its own day) and are the walk's."""
+    rows = [Leave("leave_sick", "sick", date(2025, 2, 20), date(2025, 3, 5)),
+            Leave("leave_annual", "annual", date(2025, 4, 6), date(2025, 4, 9))]
+    hire = date(2024, 2, 29)
+    with _ends_within(seconds=5):
+        assert day_shares("SA", hire, rows, first, last) == walked("SA", hire, rows, first, last)
+
+
+@contextmanager
+def _ends_within(seconds):
+    """Fail, not hang, when the block does not end."""
+    def stop(signum, frame):
+        raise TimeoutError(f"still running after {seconds} s")
+    before = signal.signal(signal.SIGALRM, stop)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, before)
+
+
 def test_a_leave_begun_before_the_month_keeps_its_place_in_its_own_tiers():
     """Saudi Hajj leave: 15 days on full pay (art. 114), then unpaid; begun ten days before
     the month, its 16th day is the month's sixth."""
@@ -156,5 +186,6 @@ def test_months_and_service_years_move_as_dateutil_moves_them(hire, months, late
     day = hire + timedelta(days=later)
     assert add_months(hire, months) == hire + relativedelta(months=months)
     years = relativedelta(day, hire).years
-    assert service_year(hire, day) == (hire + relativedelta(years=years),
-                                       hire + relativedelta(years=years + 1) - timedelta(days=1))
+    first, last = service_year(hire, day)
+    assert first == hire + relativedelta(years=years) <= day <= last  # the day is in its own year
+    assert last == max(hire + relativedelta(years=years + 1) - timedelta(days=1), day)
