@@ -406,15 +406,14 @@ def _leave_provision(entity: Entity, payroll_month: str, employees: Sequence[Emp
     return carried
 
 
-def lines_for(employee: Employee, pay: Pay, country: Country, payroll_month: str, *, sio: bool = True,
-              as_paid: bool = False, leave: Sequence[Leave] = (), share: Fraction | None = None) -> dict[str, int]:
+def lines_for(employee: Employee, pay: Pay, country: Country, payroll_month: str, *, share: Fraction,
+              sio: bool = True, as_paid: bool = False, leave: Sequence[Leave] = ()) -> dict[str, int]:
     """One employee's lines for a month: `pay` (monthly terms) by the country's rules for
-    the days they were employed in it and paid for (`share`, else `share_of`: less what
-    their approved `leave` does not pay), and (`sio`, v1.3) in Bahrain the SIO
-    end-of-service contribution of an expatriate (end_of_service.py). `as_paid`: `pay` is
-    already what the month pays (a correction states the month's amounts)."""
-    if share is None:
-        share = share_of(employee, country.code, payroll_month, leave)
+    the `share` of the month they were employed in and paid for (`share_of`: the days
+    employed, less what their approved `leave` does not pay), and (`sio`, v1.3) in
+    Bahrain the SIO end-of-service contribution of an expatriate, whose service their
+    `leave` may shorten (end_of_service.py). `as_paid`: `pay` is already what the month
+    pays (a correction states the month's amounts)."""
     earned, monthly = (pay, monthly_terms(pay, share)) if as_paid else (pro_rata(pay, share), pay)
     if not sio:
         return employee_lines(earned, country)
