@@ -93,7 +93,7 @@ class Config:
     WEBHOOK_ALLOW_PRIVATE_NETWORKS = os.environ.get("WEBHOOK_ALLOW_PRIVATE_NETWORKS", "")
     # A worker holds an attempt it is sending this long (> the 10-second limit); if it dies
     # meanwhile, the attempt is sent again after it (same event id).
-    WEBHOOK_CLAIM_SECONDS = _integer("WEBHOOK_CLAIM_SECONDS", 60)
+    WEBHOOK_CLAIM_SECONDS = _integer("WEBHOOK_CLAIM_SECONDS", 20)
     # CA certificates (PEM) the webhook sender trusts; unset: the system's.
     WEBHOOK_CA_FILE = os.environ.get("WEBHOOK_CA_FILE") or None
     # DNS servers ("address[:port]", comma-separated) that resolve webhook hosts; unset:

@@ -215,7 +215,7 @@ def _webhook_resolver(app):
 
 def _init_jobs(app, redis_client):
     if redis_client is not None:
-        jobs = RQJobs(redis_client)
+        jobs = RQJobs(redis_client, now=lambda: app.extensions["runtime"].now())  # the app's clock, read when asked
     else:
         jobs = InProcessRunner(app, periodic(app.config["SWEEP_SECONDS"]), autostart=app.config["JOBS_AUTOSTART"])
         # Each web process (gunicorn forks after import) starts its runner, and with it

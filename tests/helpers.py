@@ -7,6 +7,8 @@ import threading
 import traceback
 
 from rq import Queue
+from rq.job import Job
+from rq.registry import ScheduledJobRegistry
 
 from app.domain.attendance.days import due_for_pairing, settle
 from app.domain.webhooks import deliveries
@@ -24,9 +26,8 @@ def pending_deliveries(now):
     and then given back unsent: pending and due, not sent. Their ids."""
     events = [event.id for event in OutboxEvent.select(OutboxEvent.id).where(OutboxEvent.dispatched_at.is_null())]
     _, attempts = deliveries.fan_out(events, now)
-    written = [attempt.delivery_id for attempt in attempts]
-    deliveries.release(written, now)
-    return written
+    deliveries.release(attempts, now)
+    return [attempt.delivery_id for attempt in attempts]
 
 
 def assert_problem(response, status, code):
@@ -108,7 +109,14 @@ def run_queued_jobs(app):
     runner = app.extensions["jobs"]
     if isinstance(runner, RQJobs):
         redis = app.extensions["redis"]
-        Worker([Queue(QUEUE_NAME, connection=redis)], connection=redis).work(burst=True)
+        queue = Queue(QUEUE_NAME, connection=redis)
+        # What RQ's scheduler does, by the app's clock (the test's): jobs queued for later
+        # whose time has come join the queue.
+        later = ScheduledJobRegistry(queue=queue)
+        for job_id in later.get_jobs_to_schedule(int(app.extensions["runtime"].now().timestamp())):
+            queue.enqueue_job(Job.fetch(job_id, connection=redis))
+            later.remove(job_id)
+        Worker([queue], connection=redis).work(burst=True)
     else:
         runner.run_pending()
 

@@ -36,14 +36,16 @@ def _redis_for_workers():
 @click.option("--log-level", default="WARNING", help="RQ's own log level (INFO adds its lines per job to ours).")
 @reported
 def worker(burst, log_level):
-    """Run queued jobs in this process, without a fork per job (app/jobs/worker.py)."""
+    """Run queued jobs in this process, without a fork per job (app/jobs/worker.py), with
+    RQ's scheduler beside it: it queues the jobs queued for later (`enqueue_in`) when
+    they fall due (one worker's scheduler does it at a time)."""
     connection = _redis_for_workers()
     # What starting made (modules, the app: most of the heap) is left out of every
     # collection from now on: a full collection held the GIL for 40-80 ms while a drain
     # ran, and every lane stood still meanwhile.
     gc.freeze()
     outliving_redis("worker", lambda: Worker([Queue(QUEUE_NAME, connection=connection)], connection=connection),
-                    lambda worker: worker.work(burst=burst, logging_level=log_level))
+                    lambda worker: worker.work(burst=burst, logging_level=log_level, with_scheduler=True))
 
 
 @jobs_cli.command("scheduler")

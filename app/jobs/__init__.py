@@ -35,6 +35,8 @@ def periodic(sweep_seconds=60):
     """The periodic jobs, by name; the sweeper runs every `sweep_seconds` (SWEEP_SECONDS)."""
     return {
         "sweep": Periodic(sweeper.sweep, every=sweep_seconds),
+        # Events and due webhook attempts no queue holds, and claims whose worker stopped.
+        "drain": Periodic(outbox.drain_outbox, every=outbox.DRAIN_EVERY),
         "expire_attendance": Periodic(attendance.expire_attendance, every=300),
         # Hourly: a company's day begins at its own midnight (20:00 or 21:00 UTC in the Gulf).
         "end_employments": Periodic(employments.end_due_employments, cron="5 * * * *"),

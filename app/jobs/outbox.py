@@ -1,138 +1,136 @@
 """Handing outbox events on (app/domain/kernel/events.py): each becomes one webhook
 delivery per subscribed endpoint (app/domain/webhooks/deliveries.py), sent in the same
 job. Batching pays: a commit queues a drain of the outbox only while none waits to start,
-so a burst of events is one job that takes them in rounds, not a job per event; the
-minute's sweeper asks for a drain the same way (app/jobs/sweeper.py). Nightly, the
-events past their 30 days go (the feed's and replay's reach)."""
+so a burst of events is one job that takes them in rounds, not a job per event. A drain
+also runs every DRAIN_EVERY seconds on its own (app/jobs/__init__.py): it finds events
+written while Redis was down, retries that fell due, and attempts whose worker's claim
+ran out (a worker frozen, killed or cut off), so another worker takes those over within
+a claim and DRAIN_EVERY. Nightly, the events past their 30 days go (the feed's and
+replay's reach)."""
 
 import logging
-import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
 from datetime import timedelta
 
 from flask import current_app
 
 from app.domain.kernel import events
 from app.domain.webhooks import deliveries
-from app.domain.webhooks.deliveries import Attempt
 from app.extensions import runtime
-from app.jobs.queues import job_queue
-from app.jobs.webhooks import send_attempts
+from app.jobs.queues import JobQueue, job_queue
+from app.jobs.webhooks import Round, claim_seconds
 from app.models.base import connection
 
 log = logging.getLogger(__name__)
 
 
-def fan_out(event_ids: list[str], budget: int | None = None, hold_rounds: int = 1) -> tuple[int, list[Attempt]]:
-    """Mark these outbox events dispatched and write their deliveries, taken by this
-    worker (no claim, no job of their own) for `hold_rounds` claims. With a `budget`,
-    only the events whose deliveries fit in it (always the first). (how many events
-    were new, their Attempts)."""
-    hold = timedelta(seconds=current_app.config["WEBHOOK_CLAIM_SECONDS"] * hold_rounds)
-    with connection():
-        return deliveries.fan_out(event_ids, runtime().now(), hold, budget)
-
-
 def dispatch_events(event_ids):
     """Fan these outbox events out and send their deliveries now (on a few threads, so
     one slow receiver holds up no other). Idempotent: an event already dispatched writes
-    nothing. Returns how many events were new. What the sweeper queued before it asked
-    for drains: a job an older worker left in the queue still runs."""
-    fresh, attempts = fan_out(event_ids)
-    send_attempts(attempts)
+    nothing. Returns how many events were new. What the sweeper queued before drains
+    took every event: a job an older worker left in the queue still runs."""
+    with connection():
+        fresh, attempts = deliveries.fan_out(event_ids, runtime().now(), timedelta(seconds=claim_seconds()))
+    Round(attempts).send()
     return fresh
 
 
 DRAIN = "drain_outbox"  # the mark of a queued drain (app/jobs/queues.py, enqueue_once)
+DRAIN_EVERY = 5  # seconds between the drains that run on their own
 DRAIN_BATCH = 500  # events taken per round of a drain (~0.2 s to a fast receiver)
 ROUND_ATTEMPTS = 1000  # deliveries per round at most: an event with many endpoints makes a round of fewer events
+DUE_ATTEMPTS = 500  # of which attempts due (retries, claims run out) at most
 DRAIN_SECONDS = 60  # a drain's own limit, far below RQ's job timeout (180 s)
 ROUNDS_AT_ONCE = 4  # rounds sending (or recording, or waiting on a straggler) side by side at most
 
 
-class _LanesFree:
-    """Set by a round when none of its lanes is moving; says which endpoints' lanes
-    still wait on an answer (a hanging receiver)."""
-
-    def __init__(self):
-        self._set, self.straggling = threading.Event(), set()
-
-    def done(self, straggling):
-        if not self._set.is_set():
-            self.straggling.update(straggling)
-            self._set.set()
-
-    def wait(self):
-        self._set.wait()
+@dataclass(frozen=True)
+class Drained:
+    events: int  # events dispatched
+    sent: int  # attempts sent
+    finished: bool  # whether none was left
 
 
 def drain_outbox() -> int:
-    """Every event not yet dispatched, a round at a time (DRAIN_BATCH events, at most
-    ROUND_ATTEMPTS deliveries), the companies taking turns within a round (so another
-    company's event waits for one round of a burst, not the whole of it), until none is
-    left. What a commit queues, once while a drain waits to start: a burst of events is
-    one job, not one per event, and a backlog is never loaded whole.
+    """Every event not yet dispatched, and every attempt due, a round at a time (at most
+    DRAIN_BATCH events and ROUND_ATTEMPTS deliveries), the companies taking turns within
+    a round (so another company's event waits for one round of a burst, not the whole of
+    it), until none is left. What a commit queues, once while a drain waits to start: a
+    burst of events is one job, not one per event, and a backlog is never loaded whole.
 
-    A round is fanned out while the round before it is sent (on a thread of its own),
-    so the receivers never wait for the database between rounds, and its lanes start as
+    Workers share a backlog: each round is claimed (on PostgreSQL, rows another worker's
+    round holds are skipped), and a drain with a full round asks for one more drain, so
+    an idle worker joins it. After DRAIN_SECONDS it queues its own sequel and stops: a
+    long backlog never meets the queue's job timeout, and other jobs (pairing) get their
+    turn. Returns how many events it dispatched."""
+    queue = job_queue()
+    queue.started(DRAIN)
+    drained = drain_rounds(DRAIN_SECONDS, helpers=queue)
+    if not drained.finished:
+        queue.enqueue_once(DRAIN, drain_outbox)
+    return drained.events
+
+
+def drain_rounds(seconds: float | None, helpers: JobQueue | None = None) -> Drained:
+    """drain_outbox's rounds, in this process (`jobs run-due` runs them so, Redis or not,
+    asking no queue): until nothing is left, or after `seconds` (None: no limit). With
+    `helpers`, the first full round asks it for another drain.
+
+    A round is claimed while the round before it is sent (on a thread of its own), so
+    the receivers never wait for the database between rounds, and its lanes start as
     soon as the lanes of the round before end (while that round's last outcomes are
     recorded): an endpoint never has more connections than one round gives it. A lane
     waiting on a hanging receiver does not hold the next round back (after STRAGGLING
     seconds): that endpoint's attempts in the rounds after are given back, due once the
-    hanging answer has had its time.
-    A round fanned out early is held for two claims (it waits for the round before, at
-    most a lane's time and one attempt's, then is sent within its own).
-
-    After DRAIN_SECONDS it queues its own sequel and stops: a long backlog never meets
-    the queue's job timeout, and other jobs (retries, pairing) get their turn. Returns
-    how many events it dispatched."""
-    queue = job_queue()
-    queue.started(DRAIN)
-    dispatched, finished = drain_rounds(DRAIN_SECONDS)
-    if not finished:
-        queue.enqueue_once(DRAIN, drain_outbox)
-    return dispatched
-
-
-def drain_rounds(seconds: float | None) -> tuple[int, bool]:
-    """drain_outbox's rounds, in this process and without the queue (`jobs run-due` runs
-    them so, Redis or not): until no event is left, or after `seconds` (None: no limit).
-    (how many events it dispatched, whether none was left)."""
+    hanging answer has had its time. A round whose claim has run half its time by the
+    time it is sent (it waited on a slow round) has its claim renewed first."""
     app = current_app._get_current_object()  # type: ignore[attr-defined]  # the proxy's app, for the sending thread
-    dispatched, began, finished = 0, time.monotonic(), True
+    lease = timedelta(seconds=claim_seconds())
+    dispatched, sent, began, finished, asked = 0, 0, time.monotonic(), True, helpers is None
 
-    def send(attempts, lanes_free, hold_back):
-        try:
-            with app.app_context():
-                send_attempts(attempts, lanes_free.done, hold_back)
-        finally:
-            lanes_free.done(set())
+    def send(round_):
+        with app.app_context():
+            return round_.send()[0]
 
     with ThreadPoolExecutor(max_workers=ROUNDS_AT_ONCE) as sender:
-        rounds: dict[Future[None], set[str]] = {}  # round (sending) -> its endpoints whose lanes straggle
-        lanes_free = _LanesFree()
-        lanes_free.done(set())
+        rounds: dict[Future[int], Round] = {}  # rounds sending
+        before: Round | None = None
         while True:
+            now = runtime().now()
             with connection():
-                batch = events.pending_fairly(DRAIN_BATCH)
-            fresh, attempts = fan_out(batch, ROUND_ATTEMPTS, hold_rounds=2) if batch else (0, [])
-            lanes_free.wait()  # the round before has no lane moving: its connections are this round's
-            for ended in [sent for sent in rounds if sent.done()]:
+                due = deliveries.claim_due(now, now + lease, DUE_ATTEMPTS)
+                fresh, attempts = deliveries.fan_out_pending(DRAIN_BATCH, now, now + lease, ROUND_ATTEMPTS - len(due))
+            if before is not None:
+                before.lanes_free.wait()  # the round before has no lane moving: its connections are this round's
+            for ended in [done for done in rounds if done.done()]:
                 del rounds[ended]
-                ended.result()  # a round's fault is the drain's
-            if not fresh:  # none left, or another worker dispatched them first and drains the rest
-                break
+                sent += ended.result()  # a round's fault is the drain's
+            if not fresh and not due:
+                if not rounds:
+                    break
+                for running in rounds:  # what they give back due now is the next round's
+                    sent += running.result()
+                rounds.clear()
+                continue
             dispatched += fresh
-            hold_back = frozenset().union(*rounds.values())
-            lanes_free = _LanesFree()
-            rounds[sender.submit(send, attempts, lanes_free, hold_back)] = lanes_free.straggling
+            claimed = due + attempts
+            if not asked and (fresh >= DRAIN_BATCH or len(claimed) >= ROUND_ATTEMPTS // 2):
+                helpers.enqueue_once(DRAIN, drain_outbox)  # type: ignore[union-attr]  # a full round: room for another worker
+                asked = True
+            if runtime().now() > now + lease / 2:  # it waited on a slow round
+                with connection():
+                    claimed = deliveries.renew(claimed, runtime().now() + lease)
+            hold_back = frozenset().union(*(running.straggling for running in rounds.values()))
+            before = Round(claimed, hold_back)
+            rounds[sender.submit(send, before)] = before
             if seconds is not None and time.monotonic() - began > seconds:
                 finished = False
                 break
-        for sent in rounds:
-            sent.result()
-    return dispatched, finished
+        for running in rounds:
+            sent += running.result()
+    return Drained(dispatched, sent, finished)
 
 
 def dispatch_event(event_id):

@@ -4,8 +4,14 @@ Both take `enqueue(function, *args)` with a job function (app/jobs), so the job 
 the same either way. The in-process runner is also handed the periodic jobs
 (`app.jobs.periodic()`) and runs them, so the README's one run command gives a service
 whose background work happens.
+
+A job may also be queued to run later (`enqueue_in`), at a time on the app's clock: RQ's
+own delayed enqueue (its scheduler, which `jobs worker` runs, moves the job to the queue
+when it falls due), or the in-process runner's heap, checked against the same clock.
 """
 
+import heapq
+import itertools
 import logging
 import queue
 import threading
@@ -39,6 +45,9 @@ class JobQueue(Protocol):
     def enqueue_once(self, mark: str, function: Callable[..., Any], *args: Any) -> None:
         """As enqueue, unless a job queued under `mark` has not started yet."""
 
+    def enqueue_in(self, seconds: float, function: Callable[..., Any], *args: Any) -> None:
+        """As enqueue, `seconds` later by the app's clock."""
+
     def started(self, mark: str) -> None:
         """The job queued under `mark` has started: the next enqueue_once queues again."""
 
@@ -52,8 +61,8 @@ def job_queue() -> JobQueue:
 
 
 class RQJobs:
-    def __init__(self, redis_client):
-        self.redis = redis_client
+    def __init__(self, redis_client, now: Callable[[], datetime] = lambda: datetime.now(UTC)):
+        self.redis, self.now = redis_client, now  # the app's clock
         self.queue = Queue(QUEUE_NAME, connection=redis_client)
 
     def enqueue_once(self, mark, function, *args):
@@ -71,6 +80,12 @@ class RQJobs:
         # minute: RQ expires a kept result in one call, and deletes one in many.
         return self.queue.enqueue(function, *args, result_ttl=RESULT_TTL, failure_ttl=7 * 24 * 3600)
 
+    def enqueue_in(self, seconds, function, *args):
+        """RQ's delayed enqueue, due at the app clock's now plus `seconds`; a worker's
+        scheduler (`jobs worker` runs one) queues it then."""
+        self.queue.enqueue_at(self.now() + timedelta(seconds=seconds), function, *args, result_ttl=RESULT_TTL,
+                              failure_ttl=7 * 24 * 3600)
+
     @contextmanager
     def for_command(self):
         """A CLI command's jobs go to the workers, as any process's."""
@@ -78,17 +93,21 @@ class RQJobs:
 
 
 class InProcessRunner:
-    """A daemon thread that runs queued jobs and the periodic schedule (name -> Periodic),
-    each inside the app's context. Started on first use in each process (gunicorn forks
-    after import)."""
+    """A daemon thread that runs queued jobs, the jobs queued for later once the app's
+    clock (`now`) reaches their time, and the periodic schedule (name -> Periodic), each
+    inside the app's context. Started on first use in each process (gunicorn forks after
+    import)."""
 
-    def __init__(self, app, periodic, *, autostart=True):
+    def __init__(self, app, periodic, *, now: Callable[[], datetime] | None = None, autostart=True):
         self.app, self.periodic, self.autostart = app, periodic, autostart
-        self._queue = queue.Queue()
+        self.now = now or (lambda: app.extensions["runtime"].now())  # the app's clock, read when asked
+        self._queue: queue.Queue[tuple[Callable[..., Any], tuple[Any, ...]]] = queue.Queue()
+        self._later: list[tuple[datetime, int, Callable[..., Any], tuple[Any, ...]]] = []  # a heap, by due time
+        self._order = itertools.count()  # ties keep their order, and functions are never compared
         self.quiet = False
-        self._thread = None
+        self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
-        self._marks = set()
+        self._marks: set[str] = set()
 
     def enqueue(self, function, *args):
         self._queue.put((function, args))
@@ -105,6 +124,19 @@ class InProcessRunner:
     def started(self, mark):
         with self._lock:
             self._marks.discard(mark)
+
+    def enqueue_in(self, seconds, function, *args):
+        with self._lock:
+            heapq.heappush(self._later, (self.now() + timedelta(seconds=seconds), next(self._order), function, args))
+        self.ensure_started()
+
+    def _fallen_due(self):
+        """Queue the jobs queued for later whose time the app's clock has reached."""
+        now = self.now()
+        with self._lock:
+            while self._later and self._later[0][0] <= now:
+                _, _, function, args = heapq.heappop(self._later)
+                self._queue.put((function, args))
 
     def ensure_started(self):
         if not self.autostart or (self._thread is not None and self._thread.is_alive()):
@@ -130,7 +162,9 @@ class InProcessRunner:
                 self.autostart, self.quiet = before
 
     def run_pending(self):
-        """Run every queued job now, in the caller's thread (tests, `jobs run-due`)."""
+        """Run every queued job now, and those queued for later whose time the app's clock
+        has reached, in the caller's thread (tests, `jobs run-due`)."""
+        self._fallen_due()
         while True:
             try:
                 function, args = self._queue.get_nowait()
@@ -141,6 +175,7 @@ class InProcessRunner:
     def _loop(self):
         next_run = {name: self._next(name, datetime.now(UTC), first=True) for name in self.periodic}
         while True:
+            self._fallen_due()
             try:
                 function, args = self._queue.get(timeout=1)
                 self._run(function, args)

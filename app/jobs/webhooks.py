@@ -1,25 +1,27 @@
 """Sending webhook deliveries, telling owners about failing endpoints, and pruning the
 delivery log (app/domain/webhooks/).
 
-The rules of sending (lanes per endpoint, what a lane does after an attempt with no
-answer, when it gives attempts back) are app/domain/webhooks/sending.py's. Here: the
-lanes on up to THREADS threads with the real sender, and what they settle recorded a
-group at a time, each group in one transaction; no database connection is held while a
-receiver is waited on.
+The rules of sending (lanes per endpoint, what a lane does next) are
+app/domain/webhooks/sending.py's: each lane answers with decisions. Here a `Round`
+carries them out: its lanes on up to THREADS threads with the real sender, what they
+settle recorded a group at a time, each group in one transaction; no database
+connection is held while a receiver is waited on. Attempts handed back for later are
+queued with the job queue's own delayed enqueue, at their time on the app's clock.
 """
 
 import logging
 import queue
 import threading
 import time
-from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, wait
 from datetime import timedelta
 
 from flask import current_app
 
+from app.domain.kernel.runtime import Runtime
 from app.domain.webhooks import deliveries, delivery_log, endpoints, sending
 from app.domain.webhooks.deliveries import Attempt, Outcome
+from app.domain.webhooks.sending import GiveBack, Lane, Send, Skip, Wait
 from app.extensions import delivery_pacer, mailer, runtime, webhook_sender
 from app.jobs.queues import job_queue
 from app.models.base import connection
@@ -31,131 +33,172 @@ BATCH = 50  # deliveries per job that the sweeper queues
 RECORD_EVERY = 500  # outcomes recorded per transaction at most
 RECORD_WAIT = 0.05  # seconds: what came back is recorded at least this often
 STRAGGLING = 1.0  # seconds a lane waits on one answer before the drain's next round stops waiting for it
+RECORDING = 2.0  # seconds allowed, past the sender's timeout, for an answer to be recorded inside its claim
+
+
+def claim_seconds() -> float:
+    """How long a worker's claim on attempts lasts (WEBHOOK_CLAIM_SECONDS): its lease."""
+    return float(current_app.config["WEBHOOK_CLAIM_SECONDS"])
 
 
 def send_deliveries(delivery_ids):
     """Send these attempts if they are (still) due. Idempotent: an attempt another
     worker holds, or one finished, is skipped. Returns how many were sent."""
-    hold = timedelta(seconds=current_app.config["WEBHOOK_CLAIM_SECONDS"])
+    hold = timedelta(seconds=claim_seconds())
     with connection():
         attempts = deliveries.claim_many(delivery_ids, runtime().now(), hold)
-    return send_attempts(attempts)
-
-
-def send_attempts(attempts: list[Attempt], lanes_done: Callable[[set[str]], None] | None = None,
-                  hold_back: frozenset[str] = frozenset()) -> int:
-    """Send attempts this worker has taken, lane by lane on threads, and record their
-    outcomes as they come back. Returns how many were sent (skipped and given back ones
-    are not).
-
-    For a drain's rounds: `lanes_done(straggling)` is called once, when no lane runs or
-    every lane still running has waited STRAGGLING seconds on one answer (`straggling`:
-    their endpoints), before the last outcomes are recorded; the attempts of endpoints
-    in `hold_back` (another round's stragglers) are not sent now: they are given back,
-    due once a straggler's answer has had its time, so a hanging receiver holds up
-    neither the next round nor gets more connections."""
-    current = runtime()
-    held = [attempt.delivery_id for attempt in attempts if attempt.endpoint_id in hold_back]
-    attempts = [attempt for attempt in attempts if attempt.endpoint_id not in hold_back]
-    if held:
-        _give_back_until(held, webhook_sender().timeout, current)
-    if not attempts:
-        if lanes_done is not None:
-            lanes_done(set())
-        return 0
-    # While v1.3 (beyond the contract) is live: the Standard Webhooks headers are sent, and
-    # a receiver's 410 and Retry-After are heeded.
-    if current.sealer is None:
-        raise RuntimeError("this app's Runtime has no sealer to open the signing secrets (create_app gives it one)")
-    post = sending.signed_post(webhook_sender().post, current.sealer, lambda: current.now().timestamp(),
-                               beyond_contract=current.beyond_contract)
-    settled: queue.SimpleQueue[tuple[Attempt, Outcome | None, str]] = queue.SimpleQueue()
-
-    pacer = delivery_pacer()
-
-    def pace(attempt):  # an endpoint's own pace, v1.3's like its other signals
-        paced = current.beyond_contract and attempt.rate_limit
-        return pacer.wait(attempt.endpoint_id, attempt.rate_limit) if paced else 0.0
-
-    waiting: list[tuple[list[str], float]] = []  # (attempts, seconds to their endpoint's turn)
-
-    flights: dict[int, tuple[str, float]] = {}  # lane -> (its endpoint, when its attempt in hand went out)
-
-    def run(number, lane):
-        def timed(attempt):
-            flights[number] = (attempt.endpoint_id, time.monotonic())
-            try:
-                return post(attempt)
-            finally:
-                del flights[number]
-
-        started = time.monotonic()
-        sending.send_lane(lane, timed, lambda: time.monotonic() - started,
-                          lambda attempt, outcome, what: settled.put((attempt, outcome, what)), pace, time.sleep,
-                          lambda attempts, wait: waiting.append(([a.delivery_id for a in attempts], wait)))
-
-    lanes = sending.lanes(attempts)
-    sent, released = 0, []
-    with ThreadPoolExecutor(max_workers=min(THREADS, len(lanes))) as pool:
-        number_of = {pool.submit(run, number, lane): number for number, lane in enumerate(lanes)}
-        lanes_running = set(number_of)
-        running = lanes_running
-        while running:
-            # What came back is recorded when every lane is done, or every RECORD_WAIT
-            # seconds while some still run: a hanging receiver delays no other record.
-            # (Woken per outcome instead, this thread would fight the lanes for the GIL.)
-            _, running = wait(running, timeout=RECORD_WAIT)
-            if lanes_done is not None:
-                straggling = _straggling([number_of[lane] for lane in running], flights)
-                if straggling is not None:
-                    lanes_done(straggling)
-                    lanes_done = None
-            ready: list[tuple[Attempt, Outcome]] = []
-            while not settled.empty():
-                attempt, outcome, what = settled.get()
-                if outcome is None:  # released: given back unsent
-                    released.append(attempt.delivery_id)
-                else:
-                    ready.append((attempt, outcome))
-                    sent += what == "sent"
-            for start in range(0, len(ready), RECORD_EVERY):
-                with connection():
-                    deliveries.record_many(ready[start:start + RECORD_EVERY], current.now(), current,
-                                           beyond_contract=current.beyond_contract)
-    jobs = job_queue()
-    if released:
-        with connection():
-            deliveries.release(released, current.now())
-        if not any(lane.exception() for lane in lanes_running):  # out of time: the next job goes on at once
-            jobs.enqueue(send_deliveries, released)  # (after a fault, the sweeper's minute paces any repeat)
-        log.info("gave %d webhook attempt(s) back after %d s of sending", len(released), sending.LANE_SECONDS)
-    for delivery_ids, seconds in waiting:  # an endpoint's pace: due at its turn, queued then
-        _give_back_until(delivery_ids, seconds, current)
-    for lane in lanes_running:
-        lane.result()  # a fault in a lane is the job's fault, once its attempts are settled
+    sent, released = Round(attempts).send()
+    if released:  # out of time: the next job goes on at once
+        job_queue().enqueue(send_deliveries, [attempt.delivery_id for attempt in released])
     return sent
 
 
-def _straggling(running, flights):
-    """None while a running lane is still moving; else the endpoints of the lanes that
-    have each waited STRAGGLING seconds on one answer (none, when no lane runs)."""
-    now, endpoints = time.monotonic(), set()
-    for number in running:
-        flight = flights.get(number)
-        if flight is None or now - flight[1] < STRAGGLING:
-            return None
-        endpoints.add(flight[0])
-    return endpoints
+class Round:
+    """Attempts this worker holds, sent lane by lane on threads, their outcomes recorded
+    as they come back.
 
+    For a drain's rounds: `lanes_free` is set once no lane is moving, or every lane still
+    running has waited STRAGGLING seconds on one answer (`straggling`: their endpoints),
+    before the last outcomes are recorded; the attempts of endpoints in `hold_back`
+    (another round's stragglers) are not sent now: they are given back, due once a
+    straggler's answer has had its time, so a hanging receiver holds up neither the next
+    round nor gets more connections."""
 
-def _give_back_until(delivery_ids, seconds, current):
-    """Attempts this worker holds, given back due in `seconds` and queued then (a worker
-    that stops first leaves them to the sweeper: they are due then)."""
-    with connection():
-        deliveries.release(delivery_ids, current.now(), due=current.now() + timedelta(seconds=seconds))
-    timer = threading.Timer(seconds, job_queue().enqueue, (send_deliveries, delivery_ids))
-    timer.daemon = True
-    timer.start()
+    def __init__(self, attempts: list[Attempt], hold_back: frozenset[str] = frozenset(),
+                 current: Runtime | None = None) -> None:
+        self.current = current or runtime()
+        self.held = [attempt for attempt in attempts if attempt.endpoint_id in hold_back]
+        self.attempts = [attempt for attempt in attempts if attempt.endpoint_id not in hold_back]
+        self.lanes_free, self.straggling = threading.Event(), set[str]()
+        self.sender = webhook_sender()
+        # An attempt is sent only while its answer can come back and be recorded inside its
+        # claim; a claim too short for that (a test's) gives half of itself.
+        self.answer_within = min(self.sender.timeout + RECORDING, claim_seconds() / 2)
+        self.settled: queue.SimpleQueue[tuple[Attempt, Outcome, bool]] = queue.SimpleQueue()  # (.., sent)
+        self.given_back: list[GiveBack] = []
+        self.flights: dict[int, tuple[str, float]] = {}  # lane -> (its endpoint, when its attempt in hand went out)
+        self.began_at, self.began = self.current.now().timestamp(), time.monotonic()
+
+    def now(self) -> float:
+        """Unix seconds on the app's clock, moving with this round's time."""
+        return self.began_at + (time.monotonic() - self.began)
+
+    def send(self) -> tuple[int, list[Attempt]]:
+        """Send, record, hand back. (how many were sent, those given back due now: out of
+        time, or after a fault)."""
+        if self.held:
+            self.given_back.append(GiveBack(self.held, due_in=self.sender.timeout))
+        try:
+            return self._send()
+        finally:
+            self.lanes_free.set()
+
+    def _send(self) -> tuple[int, list[Attempt]]:
+        if not self.attempts:
+            return 0, self._hand_back()
+        # While v1.3 (beyond the contract) is live: the Standard Webhooks headers are sent,
+        # and a receiver's 410 and Retry-After are heeded.
+        if self.current.sealer is None:
+            raise RuntimeError("this app's Runtime has no sealer to open the signing secrets (create_app gives it one)")
+        self.post = sending.signed_post(self.sender.post, self.current.sealer, self.now,
+                                        beyond_contract=self.current.beyond_contract)
+        self.pacer = delivery_pacer()
+        lanes = [Lane(attempts, self.answer_within) for attempts in sending.lanes(self.attempts)]
+        sent = 0
+        with ThreadPoolExecutor(max_workers=min(THREADS, len(lanes))) as pool:
+            number_of = {pool.submit(self._run, number, lane): number for number, lane in enumerate(lanes)}
+            running = set(number_of)
+            while running:
+                # What came back is recorded when every lane is done, or every RECORD_WAIT
+                # seconds while some still run: a hanging receiver delays no other record.
+                # (Woken per outcome instead, this thread would fight the lanes for the GIL.)
+                _, running = wait(running, timeout=RECORD_WAIT)
+                if not self.lanes_free.is_set():
+                    straggling = self._straggling([number_of[lane] for lane in running])
+                    if straggling is not None:
+                        self.straggling.update(straggling)
+                        self.lanes_free.set()
+                sent += self._record()
+        released = self._hand_back()
+        for lane in number_of:
+            lane.result()  # a fault in a lane is the job's fault, once its attempts are settled
+        return sent, released
+
+    def _run(self, number: int, lane: Lane) -> None:
+        """Carry out one lane's decisions."""
+        began = time.monotonic()
+        try:
+            while (decision := lane.decide(self._turn(lane.next_to_send), time.monotonic() - began,
+                                           self.now())) is not None:
+                if isinstance(decision, Send):
+                    self.flights[number] = (decision.attempt.endpoint_id, time.monotonic())
+                    try:
+                        outcome = self.post(decision.attempt)
+                    finally:
+                        del self.flights[number]
+                    lane.sent(outcome)
+                    self.settled.put((decision.attempt, outcome, True))
+                elif isinstance(decision, Wait):
+                    time.sleep(decision.seconds)
+                elif isinstance(decision, Skip):
+                    for attempt in decision.attempts:
+                        self.settled.put((attempt, decision.outcome, False))
+                else:
+                    self.given_back.append(decision)
+        except BaseException:  # a fault: what is left goes back for another job, then the fault goes on up
+            self.given_back.append(GiveBack(lane.rest()))
+            raise
+
+    def _turn(self, attempt: Attempt | None) -> float:
+        """Seconds until the attempt's endpoint has its turn (0: now, and it is taken): an
+        endpoint's own pace, v1.3's like its other signals."""
+        if attempt is None or not (self.current.beyond_contract and attempt.rate_limit):
+            return 0.0
+        return self.pacer.wait(attempt.endpoint_id, attempt.rate_limit, now_us=int(self.now() * 1_000_000))
+
+    def _straggling(self, running: list[int]) -> set[str] | None:
+        """None while a running lane is still moving; else the endpoints of the lanes that
+        have each waited STRAGGLING seconds on one answer (none, when no lane runs)."""
+        now, straggling = time.monotonic(), set()
+        for number in running:
+            flight = self.flights.get(number)
+            if flight is None or now - flight[1] < STRAGGLING:
+                return None
+            straggling.add(flight[0])
+        return straggling
+
+    def _record(self) -> int:
+        """Record what has come back; how many of those were sent."""
+        ready: list[tuple[Attempt, Outcome]] = []
+        sent = 0
+        while not self.settled.empty():
+            attempt, outcome, was_sent = self.settled.get()
+            ready.append((attempt, outcome))
+            sent += was_sent
+        for start in range(0, len(ready), RECORD_EVERY):
+            with connection():
+                deliveries.record_many(ready[start:start + RECORD_EVERY], self.current.now(), self.current,
+                                       beyond_contract=self.current.beyond_contract)
+        return sent
+
+    def _hand_back(self) -> list[Attempt]:
+        """Give back what the lanes handed back: due now (returned, for the next round or
+        job) or at an endpoint's turn (queued then, on the app's clock; a worker that stops
+        first leaves them to the drains: they are due then)."""
+        now, released = self.current.now(), []
+        for given in self.given_back:
+            if not given.attempts:
+                continue
+            with connection():
+                deliveries.release(given.attempts, now, due=now + timedelta(seconds=given.due_in))
+            if given.due_in > 0:
+                job_queue().enqueue_in(given.due_in, send_deliveries, [a.delivery_id for a in given.attempts])
+            else:
+                released += given.attempts
+        if released:
+            log.info("gave %d webhook attempt(s) back unsent (out of time in their claim, or after a fault)",
+                     len(released))
+        return released
 
 
 def notify_endpoint(endpoint_id, notice):

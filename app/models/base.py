@@ -290,10 +290,12 @@ def _arrays(fields: Sequence[pw.Field]) -> str:
 
 
 def update_rows(fields: Sequence[pw.Field], rows: Sequence[Sequence[Any]],
-                only_if: tuple[pw.Field, object]) -> set[Any]:
+                only_if: tuple[pw.Field, object], matching: Sequence[pw.Field] = ()) -> set[Any]:
     """Set `fields` (columns of one model) of many rows, each to its own values: a row is
-    the values in `fields`' order, then its primary key (each key once). Only a row where
-    `only_if` (field, value) still holds changes. Returns the keys of the rows changed.
+    the values in `fields`' order, then its values of `matching`, then its primary key
+    (each key once). Only a row where `only_if` (field, value) still holds, and whose
+    `matching` columns still hold the row's values (a None there matches anything),
+    changes. Returns the keys of the rows changed.
     Call it inside `write_transaction()`: on SQLite it reads, then writes."""
     if not rows:
         return set()
@@ -302,20 +304,25 @@ def update_rows(fields: Sequence[pw.Field], rows: Sequence[Sequence[Any]],
         raise ValueError("update_rows: a key given twice (which of its rows would be written is the plan's choice)")
     model, (condition, expected) = fields[0].model, only_if
     table, primary_key = model._meta.table_name, model._meta.primary_key
-    key = primary_key.column_name
+    key, width = primary_key.column_name, len(fields)
     cursor = db.cursor()
     if isinstance(db.obj, pw.SqliteDatabase):  # the write transaction excludes other writers
-        rows = _bound(rows)
-        changed = {found for (found,) in model.select(primary_key).where(
-            primary_key.in_(keys), condition == expected).tuples()}
+        wanted = {row[-1]: row[width:-1] for row in rows}
+        changed = {found for found, *held in model.select(primary_key, *matching).where(
+            primary_key.in_(keys), condition == expected).tuples()
+            if all(want is None or want == have for want, have in zip(wanted[found], held, strict=True))}
         assignments = ", ".join(f"{field.column_name} = ?" for field in fields)
         cursor.executemany(f"UPDATE {table} SET {assignments} WHERE {key} = ?",
-                           [row for row in rows if row[-1] in changed])
+                           [(*row[:width], row[-1]) for row in _bound(rows) if row[-1] in changed])
         return changed
     names = [field.column_name for field in fields]
+    matched = [field.column_name for field in matching]
     sql = (f"UPDATE {table} AS t SET {', '.join(f'{name} = v.{name}' for name in names)} "
-           f"FROM unnest({_arrays([*fields, primary_key])}) AS v({', '.join(names)}, v_key) "
-           f"WHERE t.{key} = v.v_key AND t.{condition.column_name} = %s RETURNING t.{key}")
+           f"FROM unnest({_arrays([*fields, *matching, primary_key])}) "
+           f"AS v({', '.join([*names, *(f'm_{name}' for name in matched)])}, v_key) "
+           f"WHERE t.{key} = v.v_key AND t.{condition.column_name} = %s"
+           + "".join(f" AND (v.m_{name} IS NULL OR t.{name} = v.m_{name})" for name in matched)
+           + f" RETURNING t.{key}")
     # Several rows are locked first, in the order of their keys as the database sorts them
     # (as claim_many locks them): the UPDATE's join would take them in the plan's order,
     # which a hash join makes the table's, and two transactions could then deadlock
@@ -327,7 +334,7 @@ def update_rows(fields: Sequence[pw.Field], rows: Sequence[Sequence[Any]],
     return {found for (found,) in cursor.fetchall()}
 
 
-def lock_for_update(query: "pw.ModelSelect[M]", *, keys_kept: bool = False) -> list[M]:
+def lock_for_update(query: "pw.ModelSelect[M]", *, keys_kept: bool = False, skip_locked: bool = False) -> list[M]:
     """The rows `query` selects, locked until the transaction ends (PostgreSQL: a second
     transaction waits, then reads them as moved); on SQLite the write transaction already
     excludes every other writer.
@@ -336,9 +343,14 @@ def lock_for_update(query: "pw.ModelSelect[M]", *, keys_kept: bool = False) -> l
     KEY UPDATE, which rows inserted meanwhile that refer to them do not wait for (their
     foreign-key checks take KEY SHARE). A transaction that itself inserted such rows
     first (holding KEY SHARE) then locks its parents without a deadlock against another
-    doing the same."""
+    doing the same.
+
+    `skip_locked`: rows another transaction holds are left out instead of waited for
+    (PostgreSQL's SKIP LOCKED), so workers taking work side by side each take their own.
+    Such a lock never waits, so the order it takes rows in cannot deadlock."""
     if not isinstance(db.obj, pw.SqliteDatabase):
-        query = query.for_update("FOR NO KEY UPDATE" if keys_kept else True)  # type: ignore[arg-type]  # a clause too
+        clause = "FOR NO KEY UPDATE" if keys_kept else "FOR UPDATE"
+        query = query.for_update(clause + (" SKIP LOCKED" if skip_locked else ""))  # type: ignore[arg-type]
     return list(query)
 
 

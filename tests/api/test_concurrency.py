@@ -353,7 +353,7 @@ def test_two_workers_never_both_send_one_attempt(committed, race, company, clock
         event_id = committed(outbox.emit, company, "employee.updated", {"round": round_number}, quiet)
         [attempt] = committed(deliveries.fan_out, [event_id], clock.now())[1]
         [delivery_id] = [attempt.delivery_id]
-        committed(deliveries.release, [delivery_id], clock.now())  # pending again, due: a job's to claim
+        committed(deliveries.release, [attempt], clock.now())  # pending again, due: a job's to claim
         outcomes = race(deliveries.claim_many, [delivery_id], clock.now(), threads=4)
         assert sorted(len(taken) for taken in outcomes) == [0, 0, 0, 1], outcomes
         [[attempt]] = [taken for taken in outcomes if taken]

@@ -44,7 +44,8 @@ def committed(app):
         db.close()
 
 
-def test_hr_actions_commit_while_redis_is_down_and_the_sweeper_catches_up(app, committed, clock, caplog, runtime):
+def test_hr_actions_commit_while_redis_is_down_and_the_periodic_drain_catches_up(app, committed, clock, caplog,
+                                                                                 runtime):
     dead = RQJobs(connect_redis("redis://127.0.0.1:1/0"))
     redis_down = replace(runtime, on_event_written=lambda event_id: dead.enqueue(outbox.dispatch_event, event_id))
     company = create_company("Outage Co", "OM", clock)
@@ -54,16 +55,16 @@ def test_hr_actions_commit_while_redis_is_down_and_the_sweeper_catches_up(app, c
                                      "employment_type": "full_time", "hire_date": date(2026, 1, 1),
                                      "basic_salary_minor": 600_000}, redis_down)
         hr.end_employment(company.id, employee.id, date(2026, 11, 20), redis_down)
-    assert "the sweeper will" in caplog.text
+    assert "the periodic jobs will find it" in caplog.text
     stored = OutboxEvent.select().where(OutboxEvent.company == company.id)
     assert sorted(e.type for e in stored) == ["employee.created", "employee.left"]
     assert all(e.dispatched_at is None for e in stored)
 
-    # Redis is back: the app's own queue.
-    assert sweeper.sweep() >= 1  # a dispatch job with ours, and any other pending work in this database
-    run_queued_jobs(app)
-    assert all(e.dispatched_at is not None for e in OutboxEvent.select().where(OutboxEvent.company == company.id))
-    assert sweeper.sweep() == 0
+    # Redis is back: the drain that runs on its own every few seconds.
+    with app.app_context():
+        assert periodic()["drain"].function() >= 2  # ours, and any other pending event in this database
+        assert all(e.dispatched_at is not None for e in OutboxEvent.select().where(OutboxEvent.company == company.id))
+        assert periodic()["drain"].function() == 0
 
 
 def test_committed_events_are_queued_at_once(app, committed, clock, runtime):
@@ -196,10 +197,9 @@ def test_a_burst_of_commits_queues_one_drain_that_takes_every_event(app, committ
     jobs.run_pending()
 
 
-def test_the_sweeper_asks_for_a_drain_as_a_commit_does(app, committed, clock, monkeypatch):
-    """Events no queue holds (written while Redis was down) take the commits' road: one
-    drain of the outbox, not a dispatch job per hundred; a drain waiting to start takes
-    what another sweep finds."""
+def test_events_no_queue_holds_are_taken_by_the_drain_that_runs_on_its_own(app, committed, clock, monkeypatch):
+    """Events no queue holds (written while Redis was down) take the commits' road: the
+    drain that runs every few seconds on its own, not a job of the sweeper's."""
     company = Company.get_by_id(create_company("Swept Co", "QA", clock).id)
     committed.append(company)
     no_queue = Runtime(clock)
@@ -208,10 +208,11 @@ def test_the_sweeper_asks_for_a_drain_as_a_commit_does(app, committed, clock, mo
     jobs = InProcessRunner(app, {}, autostart=False)
     monkeypatch.setitem(app.extensions, "jobs", jobs)
     sweeper.sweep()
-    sweeper.sweep()
-    queued = [function.__name__ for function, _ in list(jobs._queue.queue)]
-    assert queued.count("drain_outbox") == 1 and "dispatch_events" not in queued
-    jobs.run_pending()
+    assert "drain_outbox" not in [function.__name__ for function, _ in list(jobs._queue.queue)]
+    drain = periodic()["drain"]
+    assert (drain.function, drain.every) == (outbox.drain_outbox, outbox.DRAIN_EVERY)
+    with app.app_context():
+        drain.function()
     assert not OutboxEvent.select().where(OutboxEvent.company == company.id, OutboxEvent.dispatched_at.is_null())
 
 
@@ -225,9 +226,8 @@ def test_a_drain_takes_rounds_that_give_every_company_a_place(app, committed, cl
     clock.advance(seconds=1)
     lone = events.emit(quiet_co, "ping", {"webhook_id": "whk_y"}, no_queue)
     rounds = []
-    real = outbox.fan_out
-    monkeypatch.setattr(outbox, "fan_out", lambda ids, *more, **options: rounds.append(list(ids)) or real(ids, *more,
-                                                                                                        **options))
+    real = events.claim_fairly
+    monkeypatch.setattr(events, "claim_fairly", lambda limit: rounds.append(real(limit)) or rounds[-1])
     monkeypatch.setattr(outbox, "DRAIN_BATCH", 4)
     with app.app_context():
         assert outbox.drain_outbox() >= 10

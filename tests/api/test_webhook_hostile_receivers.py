@@ -96,7 +96,7 @@ def test_a_fault_the_database_raises_for_every_outcome_is_raised_once_all_are_tr
     the attempts are sent again), after every outcome was tried."""
     tried = []
 
-    def broken(fields, rows, only_if):
+    def broken(fields, rows, only_if, matching=()):
         tried.append([row[-1] for row in rows])
         raise OSError("injected: the database is gone")
 

@@ -118,7 +118,7 @@ def pending_fairly(limit: int = 500) -> list[str]:
     return [event_id for (event_id,) in db.execute_sql(_PENDING_FAIRLY, (limit, limit)).fetchall()]
 
 
-_PENDING_FAIRLY = """
+_FAIRLY = """
 WITH RECURSIVE companies (company_id) AS (
     (SELECT company_id FROM outbox_event WHERE dispatched_at IS NULL ORDER BY company_id LIMIT 1)
   UNION ALL
@@ -128,11 +128,27 @@ WITH RECURSIVE companies (company_id) AS (
 )
 SELECT firsts.id FROM companies AS c CROSS JOIN LATERAL (
     SELECT e.id, e.created_at, ROW_NUMBER() OVER (ORDER BY e.created_at, e.id) AS place
-    FROM outbox_event AS e WHERE e.company_id = c.company_id AND e.dispatched_at IS NULL
-    ORDER BY e.created_at, e.id LIMIT %s
+    FROM (SELECT id, created_at FROM outbox_event
+          WHERE company_id = c.company_id AND dispatched_at IS NULL
+          ORDER BY created_at, id LIMIT %s {locking}) AS e
 ) AS firsts
 WHERE c.company_id IS NOT NULL
 ORDER BY firsts.place, firsts.created_at, firsts.id LIMIT %s"""
+_PENDING_FAIRLY = _FAIRLY.format(locking="")
+# Each company's first `limit`, locked as they are read, those another transaction holds
+# skipped (the numbering stays outside the locking subquery: no row of a window is locked).
+_CLAIM_FAIRLY = _FAIRLY.format(locking="FOR UPDATE SKIP LOCKED")
+
+
+def claim_fairly(limit: int = 500) -> list[str]:
+    """As pending_fairly, inside the caller's write transaction, with the events it
+    returns locked until that transaction ends: on PostgreSQL, events another
+    transaction holds are skipped (SKIP LOCKED), so workers taking rounds side by side
+    take different events; on SQLite the write transaction already excludes every other
+    writer."""
+    if _sqlite():
+        return pending_fairly(limit)
+    return [event_id for (event_id,) in db.execute_sql(_CLAIM_FAIRLY, (limit, limit)).fetchall()]
 
 
 def pending(limit: int = 500) -> list[str]:

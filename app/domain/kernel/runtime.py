@@ -11,7 +11,7 @@ the console and the CLI, which hold one, pass it wherever a clock is asked for.
 
 The database, not the hand-off, is the record of what is due: an event has no
 `dispatched_at`, a clock event no `paired_at`. So a hand-off that fails (Redis down) is
-logged and the sweeper finds the work later, and `Runtime(clock)` with no hand-offs at
+logged and the periodic jobs (the drain, the sweeper) find the work later, and `Runtime(clock)` with no hand-offs at
 all (unit tests, one-off scripts) loses nothing either.
 
 It also carries the app's `sealer` (app/domain/kernel/sealing.py), for the secrets an
@@ -89,5 +89,5 @@ class Runtime:
 def _hand_off(what: str, receiver: Callable[..., object], *args: Any) -> None:
     try:
         receiver(*args)
-    except Exception:  # the work is in the database; the sweeper will find it
-        log.warning("could not queue %s; the sweeper will", what, exc_info=True)
+    except Exception:  # the work is in the database; the periodic jobs (drain, sweep) will find it
+        log.warning("could not queue %s; the periodic jobs will find it", what, exc_info=True)

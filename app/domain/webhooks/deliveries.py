@@ -20,12 +20,13 @@ import codecs
 import json
 import logging
 from collections.abc import ItemsView, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 from peewee import Field, fn
 
+from app.domain.kernel import events
 from app.domain.kernel.backlog import Backlog
 from app.domain.kernel.clock import from_db, to_db
 from app.domain.kernel.ids import new_id
@@ -49,6 +50,7 @@ ERROR_TEXT_LIMIT = 500  # why an attempt got no answer, as stored
 GONE = "endpoint_gone"  # disabled_reason after a 410 (v1.3)
 
 logger = logging.getLogger(__name__)
+K = TypeVar("K")
 
 
 @dataclass(frozen=True)
@@ -67,6 +69,7 @@ class Attempt:
     previous_sealed: str | None = None  # the secret a rotation replaced (v1.3): it signs too,
     previous_until: float = 0.0  # until this time (Unix seconds)
     rate_limit: int | None = None  # the endpoint's pace (v1.3): deliveries a second at most
+    lease: datetime | None = None  # when the claim it is sent under ends (its row's due_at meanwhile)
 
 
 def _signers(endpoint: WebhookEndpoint) -> dict[str, Any]:
@@ -106,47 +109,62 @@ def fan_out(event_ids: list[str], now: datetime, hold: timedelta = CLAIM,
         # Found by their keys alone, and the dispatched ones left out here: asked in SQL,
         # "not dispatched" let PostgreSQL walk the whole backlog along the pending index
         # (migration 018) when its statistics were behind a burst, ~90 ms a round.
-        events = [event for event in lock_for_update(
-            OutboxEvent.select(OutboxEvent.id, OutboxEvent.company.alias("company_id"), OutboxEvent.type,
-                               OutboxEvent.payload, OutboxEvent.dispatched_at)
-            .where(among(OutboxEvent.id, list(event_ids)))
-            .order_by(OutboxEvent.id)  # one lock order: no deadlock between batches
-            .namedtuples())  # no model per row: a round is hundreds
-            if event.dispatched_at is None]
-        if not events:
-            return 0, []
-        listening: dict[str, list[WebhookEndpoint]] = {}
-        for endpoint in WebhookEndpoint.select(WebhookEndpoint.id, WebhookEndpoint.company, WebhookEndpoint.events,
-                                               WebhookEndpoint.active, WebhookEndpoint.url,
-                                               WebhookEndpoint.secret_sealed, WebhookEndpoint.previous_secret_sealed,
-                                               WebhookEndpoint.previous_secret_expires_at,
-                                               WebhookEndpoint.rate_limit).where(
-                WebhookEndpoint.company.in_({e.company_id for e in events})):
-            listening.setdefault(endpoint.company_id, []).append(endpoint)
-        rows: list[NewAttempt] = []
-        attempts: list[Attempt] = []
-        taken: list[str] = []
-        place = {event_id: n for n, event_id in enumerate(event_ids)}
-        for event in sorted(events, key=lambda event: place[event.id]):
-            receivers = _receivers(event, listening.get(event.company_id, ()))
-            if taken and budget is not None and len(rows) + len(receivers) > budget:
-                break
-            taken.append(event.id)
-            for endpoint in receivers:
-                row = attempt_row(endpoint.id, event.id, event.type, 1, now, taken_until=now + hold)
-                rows.append(row)
-                attempts.append(Attempt(row.id, endpoint.id, endpoint.url, body=event.payload.encode(),
-                                        event_id=event.id, attempt=1, event_type=event.type, **_signers(endpoint)))
-        OutboxEvent.update(dispatched_at=to_db(now)).where(among(OutboxEvent.id, taken)).execute()
-        write_attempts(rows)
+        locked = lock_for_update(OutboxEvent.select(OutboxEvent.id).where(among(OutboxEvent.id, list(event_ids)))
+                                 .order_by(OutboxEvent.id))  # one lock order: no deadlock between batches
+        return _fan_out_locked(event_ids if locked else [], now, now + hold, budget)
+
+
+def fan_out_pending(limit: int, now: datetime, lease: datetime, budget: int | None = None) -> tuple[int, list[Attempt]]:
+    """As fan_out, for up to `limit` events not dispatched yet, the companies taking turns
+    (events.claim_fairly): a worker's round. Events another worker's round holds are
+    left to it, so workers side by side take rounds of their own. Their deliveries are
+    taken until `lease`."""
+    with write_transaction():
+        return _fan_out_locked(events.claim_fairly(limit), now, lease, budget)
+
+
+def _fan_out_locked(event_ids: list[str], now: datetime, lease: datetime,
+                    budget: int | None) -> tuple[int, list[Attempt]]:
+    """fan_out's work, on events this transaction holds locked."""
+    pending = [event for event in tuple_rows(
+        OutboxEvent.select(OutboxEvent.id, OutboxEvent.company, OutboxEvent.type, OutboxEvent.payload,
+                           OutboxEvent.dispatched_at)
+        .where(among(OutboxEvent.id, list(event_ids))))  # no model per row: a round is hundreds
+        if event[4] is None]
+    if not pending:
+        return 0, []
+    listening: dict[str, list[WebhookEndpoint]] = {}
+    for endpoint in WebhookEndpoint.select(WebhookEndpoint.id, WebhookEndpoint.company, WebhookEndpoint.events,
+                                           WebhookEndpoint.active, WebhookEndpoint.url,
+                                           WebhookEndpoint.secret_sealed, WebhookEndpoint.previous_secret_sealed,
+                                           WebhookEndpoint.previous_secret_expires_at,
+                                           WebhookEndpoint.rate_limit).where(
+            WebhookEndpoint.company.in_({company_id for _, company_id, *_ in pending})):
+        listening.setdefault(endpoint.company_id, []).append(endpoint)
+    rows: list[NewAttempt] = []
+    attempts: list[Attempt] = []
+    taken: list[str] = []
+    place = {event_id: n for n, event_id in enumerate(event_ids)}
+    for event_id, company_id, event_type, payload, _ in sorted(pending, key=lambda event: place[event[0]]):
+        receivers = _receivers(event_type, payload, listening.get(company_id, ()))
+        if taken and budget is not None and len(rows) + len(receivers) > budget:
+            break
+        taken.append(event_id)
+        for endpoint in receivers:
+            row = attempt_row(endpoint.id, event_id, event_type, 1, now, taken_until=lease)
+            rows.append(row)
+            attempts.append(Attempt(row.id, endpoint.id, endpoint.url, body=payload.encode(), event_id=event_id,
+                                    attempt=1, event_type=event_type, lease=lease, **_signers(endpoint)))
+    OutboxEvent.update(dispatched_at=to_db(now)).where(among(OutboxEvent.id, taken)).execute()
+    write_attempts(rows)
     return len(taken), attempts
 
 
-def _receivers(event: OutboxEvent, endpoints: Iterable[WebhookEndpoint]) -> list[WebhookEndpoint]:
-    if event.type == "ping":
-        target = json.loads(event.payload)["data"]["webhook_id"]
+def _receivers(event_type: str, payload: str, endpoints: Iterable[WebhookEndpoint]) -> list[WebhookEndpoint]:
+    if event_type == "ping":
+        target = json.loads(payload)["data"]["webhook_id"]
         return [endpoint for endpoint in endpoints if endpoint.id == target]
-    return [endpoint for endpoint in endpoints if endpoint.active and event.type in endpoint.events.split()]
+    return [endpoint for endpoint in endpoints if endpoint.active and event_type in endpoint.events.split()]
 
 
 # Attempts are written and ended in bursts (a fan-out, a batch's outcomes and retries):
@@ -166,8 +184,9 @@ class NewAttempt(NamedTuple):
 
 
 class Ended(NamedTuple):
-    """How an attempt ended (WebhookDelivery's columns of these names), its key last, as
-    update_rows takes it."""
+    """How an attempt ended (WebhookDelivery's columns of these names), then the claim it
+    was sent under (matched against due_at: recorded only while that claim holds it) and
+    its key, as update_rows takes them."""
 
     status: str
     sent_at: datetime
@@ -176,6 +195,7 @@ class Ended(NamedTuple):
     error: str | None
     duration_ms: int | None
     next_retry_at: datetime | None
+    lease: datetime | None
     id: str
 
 
@@ -185,7 +205,7 @@ def _columns(names: Sequence[str]) -> tuple[Field, ...]:
 
 
 _NEW = _columns(NewAttempt._fields)
-_ENDED = _columns(Ended._fields[:-1])  # the key last is update_rows' own
+_ENDED = _columns(Ended._fields[:-2])  # the lease matched, then the key: update_rows' own
 
 
 def attempt_row(endpoint_id: str, event_id: str, event_type: str, attempt: int, now: datetime, *,
@@ -213,45 +233,76 @@ def claim_many(delivery_ids: Iterable[str], now: datetime, hold: timedelta = CLA
     (after re-enabling, redeliver or replay what was missed). A `ping` is sent all the
     same: it is how a receiver is checked before its endpoint is re-enabled."""
     with write_transaction():
-        locked_rows = lock_for_update(
-            WebhookDelivery.select(WebhookDelivery.id, WebhookDelivery.endpoint, WebhookDelivery.event_type)
-            .where(among(WebhookDelivery.id, list(delivery_ids)), WebhookDelivery.due_at <= to_db(now),
-                   WebhookDelivery.status.in_(("pending", "sending")))
-            .order_by(WebhookDelivery.id))
-        disabled: dict[str, str] = dict(tuple_rows(
-            WebhookEndpoint.select(WebhookEndpoint.id, WebhookEndpoint.disabled_reason).where(
-                WebhookEndpoint.id.in_({row.endpoint_id for row in locked_rows}),
-                WebhookEndpoint.active == False)))  # noqa: E712
-        stopped = {row.id: disabled[row.endpoint_id] for row in locked_rows
-                   if row.endpoint_id in disabled and row.event_type != "ping"}
-        for reason, ids in _group((reason, delivery_id) for delivery_id, reason in stopped.items()):
-            WebhookDelivery.update(status="failed", error=f"not sent: the endpoint was disabled ({reason})",
-                                   next_retry_at=None).where(among(WebhookDelivery.id, ids)).execute()
-        due = [row.id for row in locked_rows if row.id not in stopped]
-        if not due:
-            return []
-        (WebhookDelivery.update(status="sending", due_at=to_db(now + hold))
-         .where(among(WebhookDelivery.id, due)).execute())
+        return _take(lock_for_update(_due_rows(now).where(among(WebhookDelivery.id, list(delivery_ids)))
+                                     .order_by(WebhookDelivery.id)), now, now + hold)
+
+
+def claim_due(now: datetime, lease: datetime, limit: int) -> list[Attempt]:
+    """Up to `limit` attempts due now (retries, and those a worker's claim ran out on),
+    oldest due first, taken until `lease` as claim_many takes them; those another
+    worker's round is taking meanwhile are left to it."""
+    with write_transaction():
+        return _take(lock_for_update(_due_rows(now).order_by(WebhookDelivery.due_at).limit(limit), skip_locked=True),
+                     now, lease)
+
+
+def _due_rows(now: datetime) -> Any:
+    return (WebhookDelivery.select(WebhookDelivery.id, WebhookDelivery.endpoint, WebhookDelivery.event_type)
+            .where(WebhookDelivery.due_at <= to_db(now), WebhookDelivery.status.in_(("pending", "sending"))))
+
+
+def _take(locked_rows: list[WebhookDelivery], now: datetime, lease: datetime) -> list[Attempt]:
+    """Claim these due rows (locked by the caller's transaction) until `lease`."""
+    disabled: dict[str, str] = dict(tuple_rows(
+        WebhookEndpoint.select(WebhookEndpoint.id, WebhookEndpoint.disabled_reason).where(
+            WebhookEndpoint.id.in_({row.endpoint_id for row in locked_rows}),
+            WebhookEndpoint.active == False)))  # noqa: E712
+    stopped = {row.id: disabled[row.endpoint_id] for row in locked_rows
+               if row.endpoint_id in disabled and row.event_type != "ping"}
+    for reason, ids in _group((reason, delivery_id) for delivery_id, reason in stopped.items()):
+        WebhookDelivery.update(status="failed", error=f"not sent: the endpoint was disabled ({reason})",
+                               next_retry_at=None).where(among(WebhookDelivery.id, ids)).execute()
+    due = [row.id for row in locked_rows if row.id not in stopped]
+    if not due:
+        return []
+    WebhookDelivery.update(status="sending", due_at=to_db(lease)).where(among(WebhookDelivery.id, due)).execute()
     rows = (WebhookDelivery.select(WebhookDelivery, WebhookEndpoint, OutboxEvent.id, OutboxEvent.payload)
             .join(WebhookEndpoint).switch(WebhookDelivery).join(OutboxEvent)
             .where(among(WebhookDelivery.id, due)))
     return [Attempt(row.id, row.endpoint.id, row.endpoint.url, body=row.event.payload.encode(),
                     event_id=row.event_id, attempt=row.attempt, event_type=row.event_type, retries=row.retries,
-                    **_signers(row.endpoint))
+                    lease=lease, **_signers(row.endpoint))
             for row in rows]
 
 
-def release(delivery_ids: Iterable[str], now: datetime, due: datetime | None = None) -> None:
+def release(attempts: Iterable[Attempt], now: datetime, due: datetime | None = None) -> None:
     """Give attempts a worker took but did not send back, due now (or at `due`: an
-    endpoint's next turn), unchanged (their attempt number counts sends only); one
-    recorded meanwhile is left as it is."""
-    if delivery_ids:
+    endpoint's next turn), unchanged (their attempt number counts sends only). Only while
+    this worker's claim holds them: one recorded meanwhile, or taken over by another
+    worker after the claim ran out, is left as it is."""
+    for lease, ids in _group((attempt.lease, attempt.delivery_id) for attempt in attempts):
+        held = [WebhookDelivery.status == "sending"] + ([WebhookDelivery.due_at == to_db(lease)] if lease else [])
         (WebhookDelivery.update(status="pending", due_at=to_db(due or now))
-         .where(among(WebhookDelivery.id, list(delivery_ids)), WebhookDelivery.status == "sending").execute())
+         .where(among(WebhookDelivery.id, ids), *held).execute())
 
 
-def _group(pairs: Iterable[tuple[str, str]]) -> ItemsView[str, list[str]]:
-    grouped: dict[str, list[str]] = {}
+def renew(attempts: list[Attempt], lease: datetime) -> list[Attempt]:
+    """These attempts' claim, moved on to end at `lease`: those it still held (not
+    recorded, not taken over), with their new lease."""
+    renewed: set[str] = set()
+    with write_transaction():
+        for old, ids in _group((attempt.lease, attempt.delivery_id) for attempt in attempts if attempt.lease):
+            still = [row.id for row in lock_for_update(
+                WebhookDelivery.select(WebhookDelivery.id, WebhookDelivery.due_at)
+                .where(among(WebhookDelivery.id, ids), WebhookDelivery.status == "sending")
+                .order_by(WebhookDelivery.id), keys_kept=True) if row.due_at == to_db(old)]
+            WebhookDelivery.update(due_at=to_db(lease)).where(among(WebhookDelivery.id, still)).execute()
+            renewed.update(still)
+    return [replace(attempt, lease=lease) for attempt in attempts if attempt.delivery_id in renewed]
+
+
+def _group(pairs: Iterable[tuple[K, str]]) -> ItemsView[K, list[str]]:
+    grouped: dict[K, list[str]] = {}
     for key, value in pairs:
         grouped.setdefault(key, []).append(value)
     return grouped.items()
@@ -331,8 +382,10 @@ def _record(outcomes: Sequence[tuple[Attempt, Outcome]], now: datetime, runtime:
                                                             attempt.attempt + 1, now, due=retry_at)
             ended.append(Ended(rules.ended(outcome.succeeded), to_db(now), outcome.status,
                                response_text(outcome.body), storable(outcome.error, ERROR_TEXT_LIMIT),
-                               outcome.duration_ms, to_db(retry_at) if retry_at else None, attempt.delivery_id))
-        recorded = update_rows(_ENDED, ended, only_if=(WebhookDelivery.status, "sending"))
+                               outcome.duration_ms, to_db(retry_at) if retry_at else None,
+                               to_db(attempt.lease) if attempt.lease else None, attempt.delivery_id))
+        recorded = update_rows(_ENDED, ended, only_if=(WebhookDelivery.status, "sending"),
+                               matching=(WebhookDelivery.due_at,))
         write_attempts([row for delivery_id, row in planned.items() if delivery_id in recorded])
         # The endpoints' rows are locked: two workers recording for one endpoint take
         # turns, so a streak is moved (and an owner told) once. Their keys are kept: the

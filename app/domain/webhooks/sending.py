@@ -1,6 +1,8 @@
-"""How a job sends the attempts it holds: the rules, with no thread or socket in them.
-app/jobs/webhooks.py runs the lanes on threads with the real sender and records what
-they settle (deliveries.record_many, deliveries.release).
+"""How a job sends the attempts it holds: the rules, with no thread, socket or clock in
+them. Each lane is a `Lane` that, asked what next, answers with a decision (`Send`,
+`Wait`, `GiveBack`, `Skip`, or None when it is done); app/jobs/webhooks.py carries the
+decisions out on threads with the real sender and records what they settle
+(deliveries.record_many, deliveries.release).
 
 - Lanes per endpoint: one, or for a burst (SPLIT_FROM attempts or more) up to
   PER_ENDPOINT, each taking every n-th attempt. A lane's attempts go one after the other
@@ -9,20 +11,25 @@ they settle (deliveries.record_many, deliveries.release).
   at once (the contract allows delivery out of order). An attempt is in one lane only:
   never sent twice at once.
 - An attempt that got no answer (timeout, refused, TLS) ends its lane for this job: the
-  rest fail at once, saying why, and follow the retry schedule like any failure.
-- A lane that has run for LANE_SECONDS gives its unsent attempts back, due now, for the
-  next job (well within the claim that holds them); so does a lane whose `post` raised.
+  rest fail at once, saying why (`Skip`), and follow the retry schedule like any failure.
+- A lane gives its unsent attempts back, due now, for the next round (`GiveBack`) when it
+  has run for LANE_SECONDS (after its first attempt, which it always tries), or when its claim (the attempts' `lease`) has less than
+  `answer_within` seconds left: an attempt is sent only while its answer can still come
+  back and be recorded inside the claim, so a worker that took it over after the claim
+  ran out never sends it while this one still may. A job whose sending raised gives the
+  rest back the same way (`Lane.rest`).
 - An endpoint with a pace (`rate_limit`, v1.3) is asked for its turn before each attempt
-  (`pace`: seconds to wait, 0 to go, counted across every worker). A lane waits for a
-  turn up to PACE_WAIT away; one further off ends the lane: its attempts are handed to
-  `paced` with the wait, to be given back due then, so a slow pace never holds a worker
-  (or the drain of other companies' events). Waiting is never a failure.
+  (`turn_in`: seconds to wait, 0 to go, counted across every worker). A lane waits for a
+  turn up to PACE_WAIT away (`Wait`); one further off ends the lane: its attempts are
+  given back due then, so a slow pace never holds a worker (or the drain of other
+  companies' events). Waiting is never a failure.
 - Each attempt is signed when it is sent, with its endpoint's secret (opened once a job)
   and, during a rotation's overlap, the secret it replaced.
 """
 
 from collections.abc import Callable, Iterable
-from typing import Literal, Protocol, runtime_checkable
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
 
 from app.domain.kernel.sealing import Sealer
 from app.domain.webhooks import signing
@@ -33,10 +40,6 @@ PACE_WAIT = 0.5  # seconds a lane waits for an endpoint's turn; a turn further o
 PER_ENDPOINT = 4  # lanes (connections) to one endpoint at most
 SPLIT_FROM = 8  # an endpoint with fewer attempts in a job keeps one lane
 
-# What became of an attempt in a lane: sent (an Outcome came back), skipped (failed
-# unsent, after its lane's answerless attempt), released (given back unsent, no Outcome).
-Disposition = Literal["sent", "skipped", "released"]
-Settle = Callable[[Attempt, Outcome | None, Disposition], None]
 Post = Callable[[Attempt], Outcome]
 
 
@@ -50,6 +53,94 @@ class Pacer(Protocol):
         ...
 
 
+@dataclass(frozen=True)
+class Send:
+    """Post this attempt now, then tell the lane what came back (`Lane.sent`)."""
+
+    attempt: Attempt
+
+
+@dataclass(frozen=True)
+class Wait:
+    """Wait this long for the endpoint's turn, then ask again."""
+
+    seconds: float
+
+
+@dataclass(frozen=True)
+class GiveBack:
+    """Hand these attempts back unsent and not failed, due in `due_in` seconds (0: now)."""
+
+    attempts: list[Attempt]
+    due_in: float = 0.0
+
+
+@dataclass(frozen=True)
+class Skip:
+    """These attempts fail unsent, each with `outcome` (its error says why)."""
+
+    attempts: list[Attempt]
+    outcome: Outcome
+
+
+Decision = Send | Wait | GiveBack | Skip
+
+
+class Lane:
+    """One lane's attempts and how far it has gone. `next_to_send` is the one a decision
+    may send (the job asks its endpoint's turn for it); `decide` says what to do; `sent`
+    takes what a `Send` got back. Every attempt is decided exactly once: sent, skipped or
+    given back (`rest()` gives back what is left after a fault)."""
+
+    def __init__(self, attempts: list[Attempt], answer_within: float = 0.0) -> None:
+        self.attempts, self.answer_within = attempts, answer_within
+        self._done = 0  # attempts decided
+        self._answerless: Outcome | None = None
+
+    @property
+    def next_attempt(self) -> Attempt | None:
+        return self.attempts[self._done] if self._done < len(self.attempts) else None
+
+    @property
+    def next_to_send(self) -> Attempt | None:
+        """The attempt the next decision may send (its endpoint's turn is asked for it);
+        None when none will be sent."""
+        return self.next_attempt if self._answerless is None else None
+
+    def decide(self, turn_in: float = 0.0, elapsed: float = 0.0, now: float = 0.0) -> Decision | None:
+        """What to do next, None when the lane is done. `turn_in`: seconds until the next
+        attempt's endpoint has its turn (0: now, and the turn is taken); `elapsed`:
+        seconds since the lane began; `now`: Unix seconds, against the attempts' lease."""
+        attempt = self.next_attempt
+        if attempt is None:
+            return None
+        if self._answerless is not None:
+            return Skip(self._take_rest(), Outcome(None, error=f"not sent: the attempt before it to this endpoint "
+                                                                f"got no answer ({self._answerless.error})"))
+        lease_left = attempt.lease.timestamp() - now if attempt.lease is not None else float("inf")
+        if (self._done and elapsed > LANE_SECONDS) or lease_left < self.answer_within:
+            return GiveBack(self._take_rest())  # out of time: due now, for the next round
+        if turn_in > 0:
+            if turn_in > PACE_WAIT or elapsed + turn_in > LANE_SECONDS or lease_left - turn_in < self.answer_within:
+                return GiveBack(self._take_rest(), due_in=turn_in)  # due at its turn: not sent, not failed
+            return Wait(turn_in)
+        self._done += 1
+        return Send(attempt)
+
+    def sent(self, outcome: Outcome) -> None:
+        """What the attempt of the last `Send` got back; no answer ends the lane."""
+        if outcome.status is None:
+            self._answerless = outcome
+
+    def rest(self) -> list[Attempt]:
+        """The attempts not decided yet, now decided: given back (after a fault)."""
+        return self._take_rest()
+
+    def _take_rest(self) -> list[Attempt]:
+        rest, self._done = self.attempts[self._done:], len(self.attempts)
+        return rest
+
+
 def lanes(attempts: Iterable[Attempt], per_endpoint: int = PER_ENDPOINT) -> list[list[Attempt]]:
     """The attempts by endpoint, in the order given; an endpoint's burst dealt over up to
     `per_endpoint` lanes, round robin, so each lane keeps the order it was given."""
@@ -61,42 +152,6 @@ def lanes(attempts: Iterable[Attempt], per_endpoint: int = PER_ENDPOINT) -> list
         count = min(per_endpoint, len(burst)) if len(burst) >= SPLIT_FROM else 1
         dealt.extend(burst[start::count] for start in range(count))
     return dealt
-
-
-def send_lane(lane: list[Attempt], post: Post, elapsed: Callable[[], float], settle: Settle,
-              pace: Callable[[Attempt], float] = lambda attempt: 0.0,
-              sleep: Callable[[float], None] = lambda seconds: None,
-              paced: Callable[[list[Attempt], float], None] = lambda attempts, wait: None) -> None:
-    """Send one lane's attempts with `post`, telling `settle` what became of each, every
-    attempt exactly once, even when `post` raises (the rest are released, then the
-    fault goes on up). `elapsed()`: seconds since the lane began; `pace(attempt)`:
-    seconds until its endpoint's next turn (0: now, and the turn is taken), `sleep`
-    waits that long; `paced(attempts, wait)` takes the rest of a lane whose next turn
-    is further off than PACE_WAIT (or past its time)."""
-    settled = 0
-    try:
-        for attempt in lane:
-            while (wait := pace(attempt)) > 0:
-                if wait > PACE_WAIT or elapsed() + wait > LANE_SECONDS:
-                    waiting, settled = lane[settled:], len(lane)
-                    paced(waiting, wait)  # given back due at its turn: not sent, not failed
-                    return
-                sleep(wait)
-            outcome = post(attempt)
-            settled += 1
-            settle(attempt, outcome, "sent")
-            if outcome.status is None:
-                skipped = Outcome(None, error=f"not sent: the attempt before it to this endpoint got no answer "
-                                              f"({outcome.error})")
-                for rest in lane[settled:]:
-                    settled += 1
-                    settle(rest, skipped, "skipped")
-                return
-            if elapsed() > LANE_SECONDS:
-                return
-    finally:  # out of time, or a fault: what is left goes back for another job
-        for rest in lane[settled:]:
-            settle(rest, None, "released")
 
 
 def signed_post(send: Callable[[str, bytes, dict[str, str]], Outcome], sealer: Sealer,

@@ -64,7 +64,7 @@ def test_a_failing_hand_off_is_logged_and_the_change_stands(app, clock, caplog):
         try:
             with caplog.at_level(logging.WARNING), db.atomic():
                 event_id = events.emit(company, "ping", {"webhook_id": "whk_1"}, Runtime(clock, queue_down))
-            assert "the sweeper will" in caplog.text and event_id in caplog.text
+            assert "the periodic jobs will find it" in caplog.text and event_id in caplog.text
             assert OutboxEvent.get_by_id(event_id).dispatched_at is None
         finally:
             company.delete_instance(recursive=True)

@@ -4,6 +4,8 @@
 import base64
 import itertools
 import time
+from dataclasses import replace
+from datetime import UTC, datetime
 
 import pytest
 from hypothesis import given
@@ -24,17 +26,37 @@ def attempt(n, endpoint="whk_a"):
                    f"evt_{n}", 1, "employee.updated")
 
 
-def run(lane, answers, elapsed=lambda: 0.0):
-    """Send `lane` with a post answering from `answers` (a status, or None for no
-    answer); returns what was settled, in order, and the attempts posted."""
-    settled, posted, replies = [], [], iter(answers)
+def carry_out(lane, post, elapsed=lambda: 0.0, turns=lambda attempt: 0.0, now=lambda: 0.0):
+    """What a job does with a Lane's decisions, with made-up time: returns what became of
+    each attempt, in order, as (delivery id, "sent" | "skipped" | "given back", outcome or
+    due_in), and the seconds waited."""
+    settled, waited = [], []
+    while (decision := lane.decide(turns(lane.next_to_send) if lane.next_to_send else 0.0, elapsed(), now())):
+        match decision:
+            case sending.Send(attempt):
+                outcome = post(attempt)
+                lane.sent(outcome)
+                settled.append((attempt.delivery_id, "sent", outcome))
+            case sending.Skip(attempts, outcome):
+                settled += [(a.delivery_id, "skipped", outcome) for a in attempts]
+            case sending.GiveBack(attempts, due_in):
+                settled += [(a.delivery_id, "given back", due_in) for a in attempts]
+            case sending.Wait(seconds):
+                waited.append(seconds)
+    return settled, waited
+
+
+def run(attempts, answers, elapsed=lambda: 0.0, **lane):
+    """Send `attempts` as one lane with a post answering from `answers` (a status, or None
+    for no answer); returns what was settled, in order, and the attempts posted."""
+    posted, replies = [], iter(answers)
 
     def post(sent):
         posted.append(sent)
         status = next(replies)
         return Outcome(status, error=None if status else "timeout: no answer in 10 s")
 
-    sending.send_lane(lane, post, elapsed, lambda a, outcome, what: settled.append((a.delivery_id, what, outcome)))
+    settled, _ = carry_out(sending.Lane(attempts, **lane), post, elapsed)
     return settled, posted
 
 
@@ -55,38 +77,50 @@ def test_after_an_attempt_with_no_answer_the_rest_fail_unsent_saying_why():
     assert settled[2][2].status is None and reason.startswith("not sent: ") and "timeout: no answer" in reason
 
 
-def test_a_lane_out_of_time_gives_the_rest_back_unsent():
-    ticks = itertools.count(15, 15)  # 15 s a send: over LANE_SECONDS after the second
+def test_a_lane_out_of_time_gives_the_rest_back_unsent_due_now():
+    ticks = itertools.count(0, 15)  # 15 s a send: over LANE_SECONDS after the second
     lane = [attempt(n) for n in range(4)]
     settled, posted = run(lane, [200, 200, 200], elapsed=lambda: next(ticks))
     assert posted == lane[:2]
-    assert [(w, o) for _, w, o in settled[2:]] == [("released", None), ("released", None)]
+    assert [(w, due_in) for _, w, due_in in settled[2:]] == [("given back", 0.0), ("given back", 0.0)]
 
 
-def test_a_fault_in_post_gives_the_rest_back_then_goes_on_up():
-    lane = [attempt(n) for n in range(3)]
-    settled = []
+def test_an_attempt_is_sent_only_while_its_answer_can_come_back_inside_its_claim():
+    """A claim ending at 100.0, answers allowed 12 s: sent at 88.0, not at 88.5; the rest
+    go back due now (another worker may take them once the claim has run out)."""
+    lease = datetime.fromtimestamp(100, UTC)
+    attempts = [replace(attempt(n), lease=lease) for n in range(3)]
+    clock = iter([80.0, 88.0, 88.5, 90.0])  # the last is asked of a lane already done
+    settled, _ = carry_out(sending.Lane(attempts, answer_within=12.0), lambda a: Outcome(200), now=lambda: next(clock))
+    assert [w for _, w, _ in settled] == ["sent", "sent", "given back"]
 
-    def post(sent):
-        if sent is lane[1]:
-            raise RuntimeError("a fault of ours")
-        return Outcome(200)
 
-    with pytest.raises(RuntimeError):
-        sending.send_lane(lane, post, lambda: 0.0, lambda a, o, w: settled.append((a, w)))
-    assert settled == [(lane[0], "sent"), (lane[1], "released"), (lane[2], "released")]
+def test_after_a_fault_the_lane_gives_back_what_it_has_not_decided():
+    lane = sending.Lane([attempt(n) for n in range(3)])
+    assert isinstance(lane.decide(), sending.Send)
+    assert lane.rest() == lane.attempts[1:]
+    assert lane.decide() is None and lane.rest() == []
 
 
 @given(st.lists(st.one_of(st.none(), st.sampled_from([200, 204, 410, 500])), min_size=1, max_size=12),
-       st.integers(min_value=0, max_value=12))
-def test_every_attempt_is_settled_exactly_once(answers, budget):
-    """Whatever the answers and however long sending takes, each attempt of the lane is
-    settled once, and only attempts that were posted count as sent."""
+       st.integers(min_value=0, max_value=12), st.lists(st.sampled_from([0.0, 0.2, 0.5, 0.7, 3.0]), max_size=30))
+def test_every_attempt_is_decided_exactly_once(answers, budget, turns):
+    """Whatever the answers, the turns and however long sending takes, each attempt of the
+    lane is settled once, only attempts that were posted count as sent, and the lane
+    never waits longer than PACE_WAIT for a turn."""
     lane = [attempt(n) for n in range(len(answers))]
-    ticks = itertools.count()
-    settled, posted = run(lane, answers, elapsed=lambda: next(ticks) * sending.LANE_SECONDS / max(budget, 1))
+    ticks, replies, posted, turn = itertools.count(), iter(answers), [], iter(turns)
+
+    def post(sent):
+        posted.append(sent)
+        status = next(replies)
+        return Outcome(status, error=None if status else "no answer")
+
+    settled, waited = carry_out(sending.Lane(lane), post, lambda: next(ticks) * sending.LANE_SECONDS / max(budget, 1),
+                                turns=lambda attempt: next(turn, 0.0))
     assert [d for d, _, _ in settled] == [a.delivery_id for a in lane]
     assert [d for d, w, _ in settled if w == "sent"] == [a.delivery_id for a in posted]
+    assert all(0 < seconds <= sending.PACE_WAIT for seconds in waited)
 
 
 def test_lanes_are_per_endpoint_in_the_order_given():
@@ -207,21 +241,13 @@ def test_a_replaced_secret_no_key_opens_is_an_outcome_and_nothing_is_sent():
     assert outcome.status is None and outcome.error.startswith("signing secret unreadable") and headers is None
 
 
-def test_a_paced_lane_waits_for_a_near_turn_and_hands_on_the_rest_at_a_far_one():
+def test_a_paced_lane_waits_for_a_near_turn_and_gives_the_rest_back_due_at_a_far_one():
     """An endpoint's pace (v1.3): a turn up to PACE_WAIT away is waited for in the lane; a
-    turn further off hands the rest of the lane on (to be given back due then), unsent and
-    not failed: no outcome, no retry counted."""
+    turn further off gives the rest of the lane back due then, unsent and not failed: no
+    outcome, no retry counted."""
     lane = [attempt(n) for n in range(5)]
-    waits, slept, clock, handed = iter([0.0, 0.5, 0.0, 0.0, 3.0]), [], [0.0], []
-    settled = []
-
-    def sleep(seconds):
-        slept.append(seconds)
-        clock[0] += seconds
-
-    sending.send_lane(lane, lambda a: Outcome(200), lambda: clock[0], lambda a, o, what: settled.append((a, what)),
-                      pace=lambda a: next(waits), sleep=sleep, paced=lambda attempts, wait: handed.append((attempts,
-                                                                                                           wait)))
-    assert slept == [0.5]
-    assert [what for _, what in settled] == ["sent", "sent", "sent"]
-    assert handed == [(lane[3:], 3.0)]
+    waits = iter([0.0, 0.5, 0.0, 0.0, 3.0])
+    settled, waited = carry_out(sending.Lane(lane), lambda a: Outcome(200), turns=lambda a: next(waits))
+    assert waited == [0.5]
+    assert [what for _, what, _ in settled] == ["sent", "sent", "sent", "given back", "given back"]
+    assert [due_in for _, what, due_in in settled if what == "given back"] == [3.0, 3.0]
