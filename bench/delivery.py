@@ -1,6 +1,6 @@
 """Webhook delivery benchmark: one worker process against a bare loop, in one run.
 
-    .venv/bin/python bench/delivery.py [--db postgres|sqlite] [--deliveries 10000]
+    .venv/bin/python bench/delivery.py [--db postgres|sqlite] [--deliveries 10000] [--workers 2]
 
 1. Throughput. A fresh database holds N outbox events (employee.updated envelopes of a
    real sandbox employee) for a company with one endpoint on a local receiver
@@ -18,7 +18,8 @@
    (N `employee.created`, each handed to the queue as its commit does), drained by one
    Procfile `worker` to one endpoint on the local receiver; timed from the first arrival
    to the last, against a bare keep-alive loop POSTing the same envelopes, timed alike.
-   Target: >= 1.0x (floor 0.9). Then again with another company's event made by `sandbox
+   Target: >= 1.0x (floor 0.9). Then again with `--workers` Procfile workers (2 by
+   default) draining the same burst side by side. Then with another company's event made by `sandbox
    trigger` while the burst drains (the fairness figure: when that event arrived; the
    `flask` process it starts takes a core for a second, so its ratio is not the target's).
 3. Latency. An idle worker; 20 events made one at a time by `sandbox trigger`: the median
@@ -145,10 +146,10 @@ def nothing_pending(app):
         OutboxEvent.dispatched_at.is_null()).execute()
 
 
-def wait_for_worker():
-    """Until the worker is up and waiting for jobs; the Redis connection it listens on."""
+def wait_for_worker(count=1):
+    """Until `count` workers are up and waiting for jobs; the Redis connection they listen on."""
     connection = redis.Redis.from_url(REDIS_URL)
-    while not Worker.all(connection=connection):
+    while len(Worker.all(connection=connection)) < count:
         time.sleep(0.05)
     return connection
 
@@ -222,14 +223,15 @@ def arrivals(log, path_prefix):
             if path.startswith(path_prefix)]
 
 
-def user_path(app, env, tmp, count, *, overlap=False, live=False, fairness=False):
-    """N employee.created from an import and the reconciliation, drained by the worker:
-    started once the writer is done (the backlog a burst leaves), or with `live` already
-    running while it writes (then the writer's own pace bounds the figure)."""
+def user_path(app, env, tmp, count, *, overlap=False, live=False, fairness=False, workers=1):
+    """N employee.created from an import and the reconciliation, drained by `workers`
+    Procfile workers: started once the writer is done (the backlog a burst leaves), or
+    with `live` already running while it writes (then the writer's own pace bounds the
+    figure)."""
     from bench.payroll import staff_csv
 
     receiver, port, log = start_receiver(tmp)
-    running = worker(env, burst=False) if live else None
+    running = [worker(env, burst=False) for _ in range(workers)] if live else []
     other = None
     try:
         if fairness:  # another company, its own endpoint: its one event made while the burst drains
@@ -253,7 +255,7 @@ def user_path(app, env, tmp, count, *, overlap=False, live=False, fairness=False
                                           app.extensions["runtime"])
             db.close()
         if live:
-            wait_for_worker()
+            wait_for_worker(workers)
         csv = tmp / f"staff-{time.monotonic_ns()}.csv"
         csv.write_text(staff_csv(count).replace("B-", f"U{time.monotonic_ns() % 100000}-"), encoding="utf-8")
         flask(env, "employees", "import", str(csv), "--company", company_id)
@@ -261,7 +263,7 @@ def user_path(app, env, tmp, count, *, overlap=False, live=False, fairness=False
         flask(env, "jobs", "reconcile")
         writer = count / (time.perf_counter() - written)
         if not live:
-            running = worker(env, burst=False)
+            running = [worker(env, burst=False) for _ in range(workers)]
         waited = None
         if other is not None:
             while len(arrivals(log, "/user")) < count // 10:  # the burst is draining
@@ -295,16 +297,18 @@ def user_path(app, env, tmp, count, *, overlap=False, live=False, fairness=False
         bare_got = arrivals(log, "/bare")
         bare = (len(bare_got) - 1) / (max(bare_got) - min(bare_got))
     finally:
-        if running is not None:
-            running.send_signal(signal.SIGTERM)
-            running.wait(timeout=30)
+        for each in running:
+            each.send_signal(signal.SIGTERM)
+        for each in running:
+            each.wait(timeout=30)
         receiver.terminate()
     ratio = service / bare
     secrets = "two secrets" if overlap else "one secret "
-    how = f"worker running while `jobs reconcile` wrote them ({writer:,.0f} events/s)" if live else \
-        "worker started after the writer" + (", another company's `sandbox trigger` during it" if fairness else "")
-    print(f"user's path, {count:,} employee.created (import + reconcile), {secrets}, {how}: worker {service:8,.0f}/s"
-          f"   bare loop {bare:8,.0f}/s   ratio {ratio:.2f} (target >= 1.0, first to last arrival)")
+    who = f"{workers} worker{'s' if workers > 1 else ''}"
+    how = f"{who} running while `jobs reconcile` wrote them ({writer:,.0f} events/s)" if live else \
+        f"{who} started after the writer" + (", another company's `sandbox trigger` during it" if fairness else "")
+    print(f"user's path, {count:,} employee.created (import + reconcile), {secrets}, {how}: service {service:8,.0f}/s"
+          f"   bare loop {bare:8,.0f}/s   ratio {ratio:.2f} (target >= 1.0 with one worker, first to last arrival)")
     if waited is not None:
         print(f"  another company's event, made by `sandbox trigger` while the burst drained, reached its receiver "
               f"{waited:.2f} s after it was made (target <= 1 s)")
@@ -561,6 +565,7 @@ def main():
     parser.add_argument("--only-fan-out", action="store_true", help="the fan-out run alone")
     parser.add_argument("--only-pace", action="store_true", help="the pace run alone")
     parser.add_argument("--only-live", action="store_true", help="the user's path with the worker running alone")
+    parser.add_argument("--workers", type=int, default=2, help="the user's path again with this many workers")
     options = parser.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="bench-delivery-"))
     env = {**os.environ, "REDIS_URL": REDIS_URL, "WEBHOOK_ALLOW_PRIVATE_NETWORKS": LOOPBACK}
@@ -592,6 +597,8 @@ def main():
             latency(app, env, tmp)
             return
         user_path(app, env, tmp, options.deliveries)
+        if options.workers > 1:  # side by side with the one worker's figure just printed
+            user_path(app, env, tmp, options.deliveries, workers=options.workers)
         user_path(app, env, tmp, options.deliveries, overlap=True)
         user_path(app, env, tmp, options.deliveries, fairness=True)  # a `flask` process starts during it
         user_path(app, env, tmp, options.deliveries, live=True)

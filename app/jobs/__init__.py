@@ -1,11 +1,12 @@
 """Background jobs: thin shells over domain functions, run by RQ or in process.
 
 The database holds all pending work (the outbox, unpaired clock events); a queue only
-says "look now". So a job may run twice, or never until the sweeper finds what it was
-for: every job is idempotent. With Redis, jobs go to RQ and `flask --app wsgi jobs
-worker` runs them in a non-forking worker; `flask --app wsgi jobs scheduler` enqueues the
-periodic ones. Without Redis, `InProcessRunner` (app/jobs/queues.py) runs the same
-functions on a thread of the web process.
+says "look now". So a job may run twice, or never until a periodic job (the drain every
+few seconds, the sweeper every minute) finds what it was for: every job is idempotent.
+With Redis, jobs go to RQ and `flask --app wsgi jobs worker` runs them in a non-forking
+worker; `flask --app wsgi jobs scheduler` enqueues the periodic ones. Without Redis,
+`InProcessRunner` (app/jobs/queues.py) runs the same functions on a thread of the web
+process.
 
 One module per family: `outbox` (fanning events out into webhook deliveries, and the
 events' 30-day retention),
@@ -14,7 +15,7 @@ expiring clock events), `employments` (ending those whose last day has come, hou
 `leave` (employees' status following their approved leave, hourly),
 `reconcile` (the nightly announcement of bulk changes), `idempotency` (the nightly
 pruning of POSTs' Idempotency-Keys past their 24 hours),
-`sweeper` (finding due work no queue holds). Jobs reach the app's Runtime and queue
+`sweeper` (finding attendance no queue holds). Jobs reach the app's Runtime and queue
 through `app.extensions.runtime()` and `app.jobs.queues.job_queue()`: they run inside an
 app context.
 """

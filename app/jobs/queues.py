@@ -82,9 +82,12 @@ class RQJobs:
 
     def enqueue_in(self, seconds, function, *args):
         """RQ's delayed enqueue, due at the app clock's now plus `seconds`; a worker's
-        scheduler (`jobs worker` runs one) queues it then."""
-        self.queue.enqueue_at(self.now() + timedelta(seconds=seconds), function, *args, result_ttl=RESULT_TTL,
-                              failure_ttl=7 * 24 * 3600)
+        scheduler (`jobs worker` runs one) queues it then. RQ keeps whole seconds (it cuts
+        the fraction off, which would run the job before its time): rounded up."""
+        due = self.now() + timedelta(seconds=seconds)
+        if due.microsecond:
+            due = due.replace(microsecond=0) + timedelta(seconds=1)
+        self.queue.enqueue_at(due, function, *args, result_ttl=RESULT_TTL, failure_ttl=7 * 24 * 3600)
 
     @contextmanager
     def for_command(self):

@@ -29,7 +29,6 @@ from app.notices import endpoint_notice_email
 
 log = logging.getLogger(__name__)
 THREADS = 16  # lanes sent side by side
-BATCH = 50  # deliveries per job that the sweeper queues
 RECORD_EVERY = 500  # outcomes recorded per transaction at most
 RECORD_WAIT = 0.05  # seconds: what came back is recorded at least this often
 STRAGGLING = 1.0  # seconds a lane waits on one answer before the drain's next round stops waiting for it

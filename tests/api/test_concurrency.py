@@ -13,7 +13,7 @@ import os
 import queue
 import threading
 import time
-from datetime import date
+from datetime import date, timedelta
 
 import pytest
 
@@ -23,6 +23,7 @@ from app.domain.access import users as access
 from app.domain.access.principal import Principal
 from app.domain.attendance import ingest as attendance
 from app.domain.kernel import events as outbox
+from app.domain.kernel.clock import to_db
 from app.domain.kernel.errors import Conflict, DomainError, NotFound, ValidationFailed
 from app.domain.kernel.ids import new_id
 from app.domain.kernel.runtime import Runtime
@@ -789,3 +790,50 @@ def test_a_draft_built_while_another_month_is_finalized_waits_for_nobody(committ
                        functools.partial(after_a_moment, drafts.build_draft_run, entity, f"{year}-02", clock))
         outcomes = race(one)
         assert not [o for o in outcomes if isinstance(o, Exception)], outcomes
+
+
+def test_workers_claiming_rounds_at_once_each_take_their_own(committed, race, company, clock):
+    """Two drains' rounds claimed at the same moment (issue 49): on PostgreSQL each skips
+    the rows the other holds (SKIP LOCKED), on SQLite they take turns; either way no
+    event and no due attempt is taken by both, and both rounds get work."""
+    quiet = Runtime(clock)
+    owner = _webhook_owner(committed, company, clock)
+    committed(endpoints.create_endpoint, owner, _target(), ["employee.updated"], Runtime(clock, sealer=_SEALER))
+    lease = clock.now() + timedelta(seconds=20)
+    for round_number in range(ROUNDS):
+        made = {committed(outbox.emit, company, "employee.updated", {"round": round_number, "n": n}, quiet)
+                for n in range(8)}
+        rounds = race(deliveries.fan_out_pending, 4, clock.now(), lease)
+        taken = [{attempt.event_id for attempt in attempts} & made for _, attempts in rounds]
+        assert all(taken) and not taken[0] & taken[1], rounds
+        mine = [attempt for _, attempts in rounds for attempt in attempts if attempt.event_id in made]
+        committed(deliveries.release, mine, clock.now())  # due again: for the drains' claim_due
+        claimed = [{attempt.delivery_id for attempt in attempts} & {a.delivery_id for a in mine}
+                   for attempts in race(deliveries.claim_due, clock.now(), lease, 1000)]
+        assert not claimed[0] & claimed[1] and claimed[0] | claimed[1] == {a.delivery_id for a in mine}, claimed
+
+
+def test_a_claim_taken_over_is_no_longer_its_first_workers(committed, company, clock):
+    """A worker froze holding an attempt; its claim ran out and another worker took the
+    attempt over. When the first wakes, what it records, gives back or renews changes
+    nothing: the attempt is the second worker's, whose answer is the one recorded."""
+    quiet = Runtime(clock)
+    owner = _webhook_owner(committed, company, clock)
+    committed(endpoints.create_endpoint, owner, _target(), ["employee.updated"], Runtime(clock, sealer=_SEALER))
+    event_id = committed(outbox.emit, company, "employee.updated", {"frozen": True}, quiet)
+    [first] = committed(deliveries.fan_out, [event_id], clock.now(), timedelta(seconds=20))[1]
+    clock.advance(seconds=21)  # the first worker's claim has run out
+    [second] = [attempt for attempt in committed(deliveries.claim_due, clock.now(),
+                                                 clock.now() + timedelta(seconds=20), 1000)
+                if attempt.delivery_id == first.delivery_id]
+    assert second.lease > first.lease
+    assert committed(deliveries.record_many, [(first, Outcome(500, b"late"))], clock.now(), quiet) == [None]
+    committed(deliveries.release, [first], clock.now())
+    assert committed(deliveries.renew, [first], clock.now() + timedelta(seconds=40)) == []
+    with connection():
+        row = WebhookDelivery.get_by_id(first.delivery_id)
+        assert (row.status, row.due_at, row.response_status) == ("sending", to_db(second.lease), None)
+    committed(deliveries.record_many, [(second, Outcome(200, b"ok"))], clock.now(), quiet)
+    with connection():
+        assert WebhookDelivery.get_by_id(first.delivery_id).status == "succeeded"
+        assert WebhookDelivery.select().where(WebhookDelivery.event == event_id).count() == 1  # no retry planned

@@ -323,3 +323,36 @@ def test_a_leave_that_began_while_the_job_was_not_running_still_makes_its_employ
     clock.set(datetime(2026, 11, 27, 9, 0, tzinfo=UTC))  # five days in: no job ran since it began
     leave_jobs.follow_leave()
     assert Employee.get_by_id(person.id).status == "on_leave"
+
+
+def test_a_job_queued_for_later_runs_once_the_apps_clock_reaches_its_time(app, clock):
+    """The in-process runner's delayed enqueue: a heap checked against the app's clock,
+    not a timer; jobs due together run in the order of their times."""
+    ran = []
+    jobs = InProcessRunner(app, {}, autostart=False)
+    jobs.enqueue_in(2, ran.append, "second")
+    jobs.enqueue_in(1, ran.append, "first")
+    jobs.run_pending()
+    assert ran == []
+    clock.advance(seconds=1)
+    jobs.run_pending()
+    assert ran == ["first"]
+    clock.advance(seconds=5)
+    jobs.run_pending()
+    assert ran == ["first", "second"]
+
+
+def test_rq_queues_a_job_for_later_at_the_whole_second_after_its_time(shared_redis, clock):
+    """RQ's delayed enqueue keeps whole seconds and cuts the fraction off: rounded up
+    instead, a job never runs before its time (a paced attempt would not be due yet)."""
+    from rq.registry import ScheduledJobRegistry
+
+    jobs = RQJobs(shared_redis, now=clock.now)
+    jobs.queue = Queue("enqueue-in-test", connection=shared_redis)
+    clock.advance(seconds=0.25)
+    jobs.enqueue_in(1.5, outbox.drain_outbox)
+    later = ScheduledJobRegistry(queue=jobs.queue)
+    [job_id] = later.get_job_ids()
+    at = later.get_scheduled_time(job_id)
+    assert at.timestamp() == int(clock.now().timestamp()) + 2  # 1.75 s on, rounded up to the second
+    later.remove(job_id, delete_job=True)

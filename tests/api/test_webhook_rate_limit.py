@@ -170,6 +170,6 @@ def test_a_turn_further_off_is_given_back_due_then_and_queued_then_not_slept_on(
         clock.advance(seconds=0.5)
         run_queued_jobs(app)
         assert len(receiver.requests) == 1  # not yet its turn
-        clock.advance(seconds=0.6)  # past its turn (a second after the first went out, which took a moment)
+        clock.advance(seconds=1.5)  # past its turn, to the whole second after it (RQ's scheduler keeps whole seconds)
         run_queued_jobs(app)  # the job queued for then runs
     assert len(receiver.requests) == 2

@@ -2,6 +2,8 @@
 and waiting on them."""
 
 import contextlib
+import csv
+import io
 import os
 import re
 import shutil
@@ -27,6 +29,26 @@ def procfile(name, env, log):
                      line.split(":", 1)[1]).split()
     command = command[1:] if command[0] == "exec" else command  # the shell's exec: the process itself
     return subprocess.Popen([sys.executable, "-m", *command], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+
+
+def procfile_line(name, env, log):
+    """A Procfile process, as the runner starts it: in a process group of its own (so a
+    signal to the group reaches what it forks, RQ's scheduler beside a worker)."""
+    command = {"web": ["gunicorn", "-c", "python:app.gunicorn_settings", "wsgi:app"],
+               "worker": ["flask", "--app", "wsgi", "jobs", "worker"],
+               "scheduler": ["flask", "--app", "wsgi", "jobs", "scheduler"]}[name]
+    return subprocess.Popen([str(ROOT / ".venv" / "bin" / command[0]), *command[1:]], cwd=ROOT, env=env,
+                            stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+
+
+def staff(count, prefix="K"):
+    """An `employees import` CSV of `count` people."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["staff_number", "name_en", "employment_type", "hire_date", "basic_salary"])
+    for n in range(count):
+        writer.writerow([f"{prefix}-{n:05d}", f"Burst Test {n}", "full_time", "2024-01-15", "700.000"])
+    return out.getvalue()
 
 
 def stop(processes, timeout=20):

@@ -5,12 +5,9 @@ the receiver with its event id, and the only events it sees twice are those whos
 was in flight when the worker died (their claim runs out and they are sent again).
 A Redis of its own; the suite's database engine (PostgreSQL in .ci/run's second pass)."""
 
-import csv
-import io
 import json
 import os
 import signal
-import subprocess
 import time
 from collections import Counter
 
@@ -19,29 +16,11 @@ import requests
 
 from tests.e2e import processes
 from tests.e2e.databases import rows
-from tests.e2e.processes import ROOT, flask
+from tests.e2e.processes import ROOT, flask, procfile_line, staff
 from tests.helpers import free_port
 from tests.receivers import Receiver
 
 BURST = 1500
-
-
-def staff(count):
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(["staff_number", "name_en", "employment_type", "hire_date", "basic_salary"])
-    for n in range(count):
-        writer.writerow([f"K-{n:05d}", f"Kill Test {n}", "full_time", "2024-01-15", "700.000"])
-    return out.getvalue()
-
-
-def procfile_line(name, env, log):
-    """A Procfile process, as the runner starts it (its own process group)."""
-    command = {"web": ["gunicorn", "-c", "python:app.gunicorn_settings", "wsgi:app"],
-               "worker": ["flask", "--app", "wsgi", "jobs", "worker"],
-               "scheduler": ["flask", "--app", "wsgi", "jobs", "scheduler"]}[name]
-    return subprocess.Popen([str(ROOT / ".venv" / "bin" / command[0]), *command[1:]], cwd=ROOT, env=env,
-                            stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
 
 
 @pytest.fixture

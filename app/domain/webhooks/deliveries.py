@@ -6,8 +6,8 @@ Every attempt is a row: `pending` with the time it is due, `sending` while a wor
 it (claimed by a conditional update, until `due_at`: a worker that died leaves it to be
 claimed again, with the same event id), then `succeeded` or `failed`. A failed attempt
 plans the next (attempts 2 to 7 after 1 m, 5 m, 30 m, 2 h, 12 h, 24 h) as a new pending
-row, and says when (`next_retry_at`). Redis only says "look now": the sweeper queues
-whatever is due.
+row, and says when (`next_retry_at`). Redis only says "look now": the drains that run
+every few seconds take whatever is due (claim_due).
 
 An endpoint whose deliveries have all failed for seven days since its first failure
 (the last attempt failed too) is disabled (`delivery_failures`); after three days its
@@ -44,7 +44,7 @@ from app.models.base import (
 )
 
 TIMEOUT_SECONDS = 10  # Contract, Limits: 2xx within 10 seconds
-CLAIM = timedelta(seconds=60)  # a claimed attempt is sent again if not finished by then
+CLAIM = timedelta(seconds=20)  # a claim's length when none is given (WEBHOOK_CLAIM_SECONDS's default)
 RESPONSE_TEXT_LIMIT = 1024
 ERROR_TEXT_LIMIT = 500  # why an attempt got no answer, as stored
 GONE = "endpoint_gone"  # disabled_reason after a 410 (v1.3)

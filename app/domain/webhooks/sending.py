@@ -13,10 +13,11 @@ decisions out on threads with the real sender and records what they settle
 - An attempt that got no answer (timeout, refused, TLS) ends its lane for this job: the
   rest fail at once, saying why (`Skip`), and follow the retry schedule like any failure.
 - A lane gives its unsent attempts back, due now, for the next round (`GiveBack`) when it
-  has run for LANE_SECONDS (after its first attempt, which it always tries), or when its claim (the attempts' `lease`) has less than
-  `answer_within` seconds left: an attempt is sent only while its answer can still come
-  back and be recorded inside the claim, so a worker that took it over after the claim
-  ran out never sends it while this one still may. A job whose sending raised gives the
+  has run for LANE_SECONDS (after its first attempt, which it always tries), or when its
+  claim (the attempts' `lease`) has less than `answer_within` seconds left: an attempt is
+  sent only while its answer can still come back and be recorded inside the claim, so a
+  worker that took it over after the claim ran out never sends it while this one still
+  may. A job whose sending raised gives the
   rest back the same way (`Lane.rest`).
 - An endpoint with a pace (`rate_limit`, v1.3) is asked for its turn before each attempt
   (`turn_in`: seconds to wait, 0 to go, counted across every worker). A lane waits for a

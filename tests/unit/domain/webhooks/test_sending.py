@@ -7,7 +7,6 @@ import time
 from dataclasses import replace
 from datetime import UTC, datetime
 
-import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from standardwebhooks import Webhook
