@@ -74,8 +74,9 @@ class Config:
     OAUTH_PREVIEW = _flag("OAUTH_PREVIEW", True)
     OAUTH_ACCESS_TOKEN_SECONDS = _integer("OAUTH_ACCESS_TOKEN_SECONDS", 3600)
     OAUTH_REFRESH_TOKEN_SECONDS = _integer("OAUTH_REFRESH_TOKEN_SECONDS", 30 * 24 * 3600)
-    # How often the sweeper queues what the database says is due and no queue holds
-    # (events written while Redis was down, retries): the longest such work waits.
+    # How often the sweeper queues attendance the database says is due and no queue holds
+    # (clock events written while Redis was down): the longest such work waits. Events
+    # and webhook attempts are the drain's, every few seconds (app/jobs/outbox.py).
     SWEEP_SECONDS = _integer("SWEEP_SECONDS", 60)
     # /readyz says "not ready" when the oldest event not yet dispatched, or the oldest
     # webhook attempt due, has waited longer than this: the jobs are not keeping up.
@@ -91,9 +92,11 @@ class Config:
     # separated) pass too, also over http://: a developer's machine, the tests, an ERP on
     # the VM's own network (app/domain/webhooks/urls.py).
     WEBHOOK_ALLOW_PRIVATE_NETWORKS = os.environ.get("WEBHOOK_ALLOW_PRIVATE_NETWORKS", "")
-    # A worker holds an attempt it is sending this long (> the 10-second limit); if it dies
-    # meanwhile, the attempt is sent again after it (same event id).
-    WEBHOOK_CLAIM_SECONDS = _integer("WEBHOOK_CLAIM_SECONDS", 20)
+    # A worker's claim on the webhook attempts it sends lasts this long (its lease): it sends
+    # one only while 12 s are left (the 10-second limit, 2 s to record the answer). One
+    # whose worker stopped or froze is taken over by the next drain (app/jobs/outbox.py,
+    # every 4 s), so within 28 s, and sent again (same event id).
+    WEBHOOK_CLAIM_SECONDS = _integer("WEBHOOK_CLAIM_SECONDS", 24)
     # CA certificates (PEM) the webhook sender trusts; unset: the system's.
     WEBHOOK_CA_FILE = os.environ.get("WEBHOOK_CA_FILE") or None
     # DNS servers ("address[:port]", comma-separated) that resolve webhook hosts; unset:

@@ -120,7 +120,7 @@ def create_app(config=None, **overrides):
     # Where work goes after an action commits (app/domain/kernel/runtime.py). Events queue
     # a drain of the outbox (one while one waits to start), which fans them out into
     # webhook deliveries and sends them; deliveries due later are queued for sending; new clock
-    # events for pairing; if queueing fails (Redis down) the sweeper finds them. A changed
+    # events for pairing; if queueing fails (Redis down) the periodic jobs find them. A changed
     # credential retires every worker's cached copy.
     app.extensions["runtime"] = Runtime(
         app.config.get("CLOCK") or SystemClock(),
@@ -219,7 +219,7 @@ def _init_jobs(app, redis_client):
     else:
         jobs = InProcessRunner(app, periodic(app.config["SWEEP_SECONDS"]), autostart=app.config["JOBS_AUTOSTART"])
         # Each web process (gunicorn forks after import) starts its runner, and with it
-        # the sweeper and the nightly reconciliation, on its first request.
+        # the periodic drain and sweeper and the nightly reconciliation, on its first request.
         app.before_request(jobs.ensure_started)
     app.extensions["jobs"] = jobs
     return jobs

@@ -51,7 +51,8 @@ def worker(burst, log_level):
 @jobs_cli.command("scheduler")
 @reported
 def scheduler():
-    """Enqueue the periodic jobs: the sweeper every SWEEP_SECONDS, reconciliation nightly.
+    """Enqueue the periodic jobs: a drain of the outbox every few seconds, the sweeper every
+    SWEEP_SECONDS, reconciliation nightly.
     One leads at a time; another stands by (app/jobs/worker.py)."""
     connection = _redis_for_workers()
     # RQ reads cron times in the host's local time zone; the schedule is written in UTC.

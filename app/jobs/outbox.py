@@ -10,17 +10,19 @@ replay's reach)."""
 
 import logging
 import time
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from flask import current_app
 
 from app.domain.kernel import events
 from app.domain.webhooks import deliveries
+from app.domain.webhooks.deliveries import Attempt
 from app.extensions import runtime
 from app.jobs.queues import JobQueue, job_queue
-from app.jobs.webhooks import Round, claim_seconds
+from app.jobs.webhooks import Round, claim_seconds, send_now
 from app.models.base import connection
 
 log = logging.getLogger(__name__)
@@ -29,16 +31,16 @@ log = logging.getLogger(__name__)
 def dispatch_events(event_ids):
     """Fan these outbox events out and send their deliveries now (on a few threads, so
     one slow receiver holds up no other). Idempotent: an event already dispatched writes
-    nothing. Returns how many events were new. What the sweeper queued before drains
+    nothing. Returns how many events were new. What the sweeper queued before the drains
     took every event: a job an older worker left in the queue still runs."""
     with connection():
         fresh, attempts = deliveries.fan_out(event_ids, runtime().now(), timedelta(seconds=claim_seconds()))
-    Round(attempts).send()
+    send_now(attempts)
     return fresh
 
 
 DRAIN = "drain_outbox"  # the mark of a queued drain (app/jobs/queues.py, enqueue_once)
-DRAIN_EVERY = 5  # seconds between the drains that run on their own
+DRAIN_EVERY = 4  # seconds between the drains that run on their own
 DRAIN_BATCH = 500  # events taken per round of a drain (~0.2 s to a fast receiver)
 ROUND_ATTEMPTS = 1000  # deliveries per round at most: an event with many endpoints makes a round of fewer events
 DUE_ATTEMPTS = 500  # of which attempts due (retries, claims run out) at most
@@ -92,45 +94,68 @@ def drain_rounds(seconds: float | None, helpers: JobQueue | None = None) -> Drai
 
     def send(round_):
         with app.app_context():
-            return round_.send()[0]
+            return round_.send()
 
     with ThreadPoolExecutor(max_workers=ROUNDS_AT_ONCE) as sender:
-        rounds: dict[Future[int], Round] = {}  # rounds sending
+        rounds: Rounds = {}  # rounds sending
         before: Round | None = None
         while True:
             now = runtime().now()
             with connection():
                 due = deliveries.claim_due(now, now + lease, DUE_ATTEMPTS)
                 fresh, attempts = deliveries.fan_out_pending(DRAIN_BATCH, now, now + lease, ROUND_ATTEMPTS - len(due))
+            claimed, took = due + attempts, bool(fresh or due)
             if before is not None:
                 before.lanes_free.wait()  # the round before has no lane moving: its connections are this round's
-            for ended in [done for done in rounds if done.done()]:
-                del rounds[ended]
-                sent += ended.result()  # a round's fault is the drain's
-            if not fresh and not due:
-                if not rounds:
-                    break
-                for running in rounds:  # what they give back due now is the next round's
-                    sent += running.result()
-                rounds.clear()
-                continue
-            dispatched += fresh
-            claimed = due + attempts
-            if not asked and (fresh >= DRAIN_BATCH or len(claimed) >= ROUND_ATTEMPTS // 2):
-                helpers.enqueue_once(DRAIN, drain_outbox)  # type: ignore[union-attr]  # a full round: room for another worker
-                asked = True
-            if runtime().now() > now + lease / 2:  # it waited on a slow round
+            try:  # the rounds that ended; with nothing claimed, all of them (what they give back is due now)
+                counted, gave_back = _collect([done for done in rounds if done.done() or not took], rounds)
+            except BaseException:  # a round's fault is the drain's; what it claimed for the next is due again
                 with connection():
-                    claimed = deliveries.renew(claimed, runtime().now() + lease)
-            hold_back = frozenset().union(*(running.straggling for running in rounds.values()))
-            before = Round(claimed, hold_back)
-            rounds[sender.submit(send, before)] = before
+                    deliveries.release(claimed, runtime().now())
+                raise
+            sent += counted
+            if not took:
+                if gave_back:
+                    continue  # claimed again at once
+                break
+            dispatched += fresh
+            if claimed:  # (none, for events no endpoint listens to)
+                before = _send_round(claimed, now, lease, rounds, sender, send)
+            if not asked and (fresh >= DRAIN_BATCH or len(claimed) >= ROUND_ATTEMPTS // 2):
+                helpers.enqueue_once(DRAIN, drain_outbox)  # type: ignore[union-attr]  # room for another worker
+                asked = True
             if seconds is not None and time.monotonic() - began > seconds:
                 finished = False
                 break
-        for running in rounds:
-            sent += running.result()
+        sent += _collect(list(rounds), rounds)[0]  # what they give back due now is the sequel's
     return Drained(dispatched, sent, finished)
+
+
+Rounds = dict[Future[tuple[int, list[Attempt]]], Round]
+
+
+def _send_round(claimed: list[Attempt], claimed_at: datetime, lease: timedelta, rounds: Rounds,
+                sender: ThreadPoolExecutor, send: Callable[[Round], tuple[int, list[Attempt]]]) -> Round:
+    """Start sending a round on `sender`, added to `rounds`: its claim renewed first if it
+    waited on a slow round for half of it, and its attempts to endpoints the rounds
+    still sending straggle on held back."""
+    if runtime().now() > claimed_at + lease / 2:
+        with connection():
+            claimed = deliveries.renew(claimed, runtime().now() + lease)
+    round_ = Round(claimed, frozenset().union(*(running.straggling for running in rounds.values())))
+    rounds[sender.submit(send, round_)] = round_
+    return round_
+
+
+def _collect(ended: list[Future[tuple[int, list[Attempt]]]], rounds: Rounds) -> tuple[int, bool]:
+    """Take these rounds out of `rounds`, once each has ended (its fault raised): (how
+    many they sent, whether any gave attempts back due now)."""
+    sent, gave_back = 0, False
+    for future in ended:
+        del rounds[future]
+        count, released = future.result()
+        sent, gave_back = sent + count, gave_back or bool(released)
+    return sent, gave_back
 
 
 def dispatch_event(event_id):

@@ -203,6 +203,6 @@ class InProcessRunner:
                 function(*args)
         except Exception as exc:
             error = exc
-            log.exception("job %s%r failed; the sweeper will find its work again", function.__name__, args)
+            log.exception("job %s%r failed; the periodic jobs will find its work again", function.__name__, args)
         job_finished(function.__name__, time.perf_counter() - began, error, quiet=self.quiet)
 

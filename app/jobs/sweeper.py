@@ -38,7 +38,7 @@ def run_due():
         expired = days.expire_unmatched(current)
         paired = [days.settle(company_id, employee_ids, current)
                   for company_id, employee_ids in days.due_for_pairing(current.now()).items()]
-    drained = drain_rounds(None)  # every pending event and due attempt, here: no queue is asked
+    drained = drain_rounds(None)  # every pending event and due attempt, here (no drain job is asked for)
     return {"employments_ended": left, "leave_statuses_moved": on_leave, "events_dispatched": drained.events,
             "attendance_employees": sum(c["employees"] for c in paired),
             "attendance_rejected": sum(c["rejected"] for c in paired) + expired, "webhooks_sent": drained.sent}

@@ -33,6 +33,7 @@ RECORD_EVERY = 500  # outcomes recorded per transaction at most
 RECORD_WAIT = 0.05  # seconds: what came back is recorded at least this often
 STRAGGLING = 1.0  # seconds a lane waits on one answer before the drain's next round stops waiting for it
 RECORDING = 2.0  # seconds allowed, past the sender's timeout, for an answer to be recorded inside its claim
+AFTER_A_FAULT = 60.0  # seconds before a lane's attempts are due again after a fault of ours (not every drain)
 
 
 def claim_seconds() -> float:
@@ -46,8 +47,14 @@ def send_deliveries(delivery_ids):
     hold = timedelta(seconds=claim_seconds())
     with connection():
         attempts = deliveries.claim_many(delivery_ids, runtime().now(), hold)
+    return send_now(attempts)
+
+
+def send_now(attempts: list[Attempt]) -> int:
+    """Send attempts this job holds in one Round; those it gives back due now (out of
+    time) go on at once in the next job. How many were sent."""
     sent, released = Round(attempts).send()
-    if released:  # out of time: the next job goes on at once
+    if released:
         job_queue().enqueue(send_deliveries, [attempt.delivery_id for attempt in released])
     return sent
 
@@ -71,7 +78,9 @@ class Round:
         self.lanes_free, self.straggling = threading.Event(), set[str]()
         self.sender = webhook_sender()
         # An attempt is sent only while its answer can come back and be recorded inside its
-        # claim; a claim too short for that (a test's) gives half of itself.
+        # claim (the default claim, 24 s, leaves a 12-second window). A claim shorter than
+        # twice that (a test's few seconds) sends in its first half, and an answer may then
+        # come after the claim has run out: another worker may send the attempt meanwhile.
         self.answer_within = min(self.sender.timeout + RECORDING, claim_seconds() / 2)
         self.settled: queue.SimpleQueue[tuple[Attempt, Outcome, bool]] = queue.SimpleQueue()  # (.., sent)
         self.given_back: list[GiveBack] = []
@@ -84,7 +93,7 @@ class Round:
 
     def send(self) -> tuple[int, list[Attempt]]:
         """Send, record, hand back. (how many were sent, those given back due now: out of
-        time, or after a fault)."""
+        time in their claim or their lane)."""
         if self.held:
             self.given_back.append(GiveBack(self.held, due_in=self.sender.timeout))
         try:
@@ -127,12 +136,18 @@ class Round:
         """Carry out one lane's decisions."""
         began = time.monotonic()
         try:
-            while (decision := lane.decide(self._turn(lane.next_to_send), time.monotonic() - began,
-                                           self.now())) is not None:
+            while True:
+                elapsed, now = time.monotonic() - began, self.now()
+                decision = lane.decide(self._turn(lane.to_send(elapsed, now)), elapsed, now)
+                if decision is None:
+                    return
                 if isinstance(decision, Send):
                     self.flights[number] = (decision.attempt.endpoint_id, time.monotonic())
                     try:
                         outcome = self.post(decision.attempt)
+                    except BaseException:  # not sent, or not known to be: back with the rest
+                        self.given_back.append(GiveBack([decision.attempt], due_in=AFTER_A_FAULT))
+                        raise
                     finally:
                         del self.flights[number]
                     lane.sent(outcome)
@@ -144,8 +159,8 @@ class Round:
                         self.settled.put((attempt, decision.outcome, False))
                 else:
                     self.given_back.append(decision)
-        except BaseException:  # a fault: what is left goes back for another job, then the fault goes on up
-            self.given_back.append(GiveBack(lane.rest()))
+        except BaseException:  # a fault of ours: what is left goes back, due after a pause, then the fault goes on up
+            self.given_back.append(GiveBack(lane.rest(), due_in=AFTER_A_FAULT))
             raise
 
     def _turn(self, attempt: Attempt | None) -> float:
@@ -185,17 +200,21 @@ class Round:
         job) or at an endpoint's turn (queued then, on the app's clock; a worker that stops
         first leaves them to the drains: they are due then)."""
         now, released = self.current.now(), []
-        for given in self.given_back:
-            if not given.attempts:
-                continue
+        given_back = [given for given in self.given_back if given.attempts]
+        for given in given_back:
             with connection():
                 deliveries.release(given.attempts, now, due=now + timedelta(seconds=given.due_in))
-            if given.due_in > 0:
-                job_queue().enqueue_in(given.due_in, send_deliveries, [a.delivery_id for a in given.attempts])
-            else:
+            if not given.due_in:
                 released += given.attempts
+        for given in given_back:
+            if given.due_in:
+                try:
+                    job_queue().enqueue_in(given.due_in, send_deliveries, [a.delivery_id for a in given.attempts])
+                except Exception:  # Redis away: their due_at is in the database, and a drain takes them then
+                    log.warning("could not queue %d paced webhook attempt(s) for later; the periodic drain "
+                                "will take them when due", len(given.attempts), exc_info=True)
         if released:
-            log.info("gave %d webhook attempt(s) back unsent (out of time in their claim, or after a fault)",
+            log.info("gave %d webhook attempt(s) back unsent (out of time in their claim or lane)",
                      len(released))
         return released
 

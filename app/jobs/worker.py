@@ -113,7 +113,7 @@ def outliving_redis(name, make, run):
     goes away at the wrong moment, and a Procfile runner would stop every process with
     them: this says so, waits (1 s, doubling to 30 s) and starts a new one, unless a stop
     was asked for. The database holds all pending work, so the
-    sweeper then queues what was written meanwhile."""
+    periodic jobs (the drain, the sweeper) then find what was written meanwhile."""
     wait = 1.0
     while True:
         running, began = None, time.monotonic()

@@ -11,8 +11,9 @@ the console and the CLI, which hold one, pass it wherever a clock is asked for.
 
 The database, not the hand-off, is the record of what is due: an event has no
 `dispatched_at`, a clock event no `paired_at`. So a hand-off that fails (Redis down) is
-logged and the periodic jobs (the drain, the sweeper) find the work later, and `Runtime(clock)` with no hand-offs at
-all (unit tests, one-off scripts) loses nothing either.
+logged and the periodic jobs (the drain, the sweeper) find the work later, and
+`Runtime(clock)` with no hand-offs at all (unit tests, one-off scripts) loses nothing
+either.
 
 It also carries the app's `sealer` (app/domain/kernel/sealing.py), for the secrets an
 action must store and read back (webhook signing secrets), and `beyond_contract`: whether

@@ -44,7 +44,7 @@ from app.models.base import (
 )
 
 TIMEOUT_SECONDS = 10  # Contract, Limits: 2xx within 10 seconds
-CLAIM = timedelta(seconds=20)  # a claim's length when none is given (WEBHOOK_CLAIM_SECONDS's default)
+CLAIM = timedelta(seconds=24)  # a claim's length when none is given (WEBHOOK_CLAIM_SECONDS's default)
 RESPONSE_TEXT_LIMIT = 1024
 ERROR_TEXT_LIMIT = 500  # why an attempt got no answer, as stored
 GONE = "endpoint_gone"  # disabled_reason after a 410 (v1.3)

@@ -12,13 +12,14 @@ decisions out on threads with the real sender and records what they settle
   never sent twice at once.
 - An attempt that got no answer (timeout, refused, TLS) ends its lane for this job: the
   rest fail at once, saying why (`Skip`), and follow the retry schedule like any failure.
-- A lane gives its unsent attempts back, due now, for the next round (`GiveBack`) when it
-  has run for LANE_SECONDS (after its first attempt, which it always tries), or when its
-  claim (the attempts' `lease`) has less than `answer_within` seconds left: an attempt is
+- A lane gives its unsent attempts back, due now, for the next round (`GiveBack`) when its
+  claim (the attempts' `lease`) has less than `answer_within` seconds left (with the
+  default claim, 12 s into it), or when it has run for LANE_SECONDS (after its first
+  attempt, which it always tries; with a longer claim): an attempt is
   sent only while its answer can still come back and be recorded inside the claim, so a
   worker that took it over after the claim ran out never sends it while this one still
-  may. A job whose sending raised gives the
-  rest back the same way (`Lane.rest`).
+  may. A job whose sending raised (a fault of ours) gives the rest back (`Lane.rest`), due
+  after a pause.
 - An endpoint with a pace (`rate_limit`, v1.3) is asked for its turn before each attempt
   (`turn_in`: seconds to wait, 0 to go, counted across every worker). A lane waits for a
   turn up to PACE_WAIT away (`Wait`); one further off ends the lane: its attempts are
@@ -88,8 +89,8 @@ Decision = Send | Wait | GiveBack | Skip
 
 
 class Lane:
-    """One lane's attempts and how far it has gone. `next_to_send` is the one a decision
-    may send (the job asks its endpoint's turn for it); `decide` says what to do; `sent`
+    """One lane's attempts and how far it has gone. `to_send` is the one the next
+    decision may send (the job asks its endpoint's turn for it); `decide` says what to do; `sent`
     takes what a `Send` got back. Every attempt is decided exactly once: sent, skipped or
     given back (`rest()` gives back what is left after a fault)."""
 
@@ -102,11 +103,20 @@ class Lane:
     def next_attempt(self) -> Attempt | None:
         return self.attempts[self._done] if self._done < len(self.attempts) else None
 
-    @property
-    def next_to_send(self) -> Attempt | None:
-        """The attempt the next decision may send (its endpoint's turn is asked for it);
-        None when none will be sent."""
-        return self.next_attempt if self._answerless is None else None
+    def to_send(self, elapsed: float = 0.0, now: float = 0.0) -> Attempt | None:
+        """The attempt the next decision (with these `elapsed` and `now`) may send, whose
+        endpoint's turn the job asks for; None when it will send none (so no turn is
+        taken for nothing)."""
+        attempt = self.next_attempt
+        if attempt is None or self._answerless is not None or self._out_of_time(attempt, elapsed, now):
+            return None
+        return attempt
+
+    def _lease_left(self, attempt: Attempt, now: float) -> float:
+        return attempt.lease.timestamp() - now if attempt.lease is not None else float("inf")
+
+    def _out_of_time(self, attempt: Attempt, elapsed: float, now: float) -> bool:
+        return bool(self._done and elapsed > LANE_SECONDS) or self._lease_left(attempt, now) < self.answer_within
 
     def decide(self, turn_in: float = 0.0, elapsed: float = 0.0, now: float = 0.0) -> Decision | None:
         """What to do next, None when the lane is done. `turn_in`: seconds until the next
@@ -118,11 +128,11 @@ class Lane:
         if self._answerless is not None:
             return Skip(self._take_rest(), Outcome(None, error=f"not sent: the attempt before it to this endpoint "
                                                                 f"got no answer ({self._answerless.error})"))
-        lease_left = attempt.lease.timestamp() - now if attempt.lease is not None else float("inf")
-        if (self._done and elapsed > LANE_SECONDS) or lease_left < self.answer_within:
+        if self._out_of_time(attempt, elapsed, now):
             return GiveBack(self._take_rest())  # out of time: due now, for the next round
         if turn_in > 0:
-            if turn_in > PACE_WAIT or elapsed + turn_in > LANE_SECONDS or lease_left - turn_in < self.answer_within:
+            if (turn_in > PACE_WAIT or elapsed + turn_in > LANE_SECONDS
+                    or self._lease_left(attempt, now) - turn_in < self.answer_within):
                 return GiveBack(self._take_rest(), due_in=turn_in)  # due at its turn: not sent, not failed
             return Wait(turn_in)
         self._done += 1

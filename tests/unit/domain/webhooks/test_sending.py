@@ -30,8 +30,13 @@ def carry_out(lane, post, elapsed=lambda: 0.0, turns=lambda attempt: 0.0, now=la
     each attempt, in order, as (delivery id, "sent" | "skipped" | "given back", outcome or
     due_in), and the seconds waited."""
     settled, waited = [], []
-    while (decision := lane.decide(turns(lane.next_to_send) if lane.next_to_send else 0.0, elapsed(), now())):
+    while True:
+        at, moment = elapsed(), now()
+        upcoming = lane.to_send(at, moment)
+        decision = lane.decide(turns(upcoming) if upcoming else 0.0, at, moment)
         match decision:
+            case None:
+                break
             case sending.Send(attempt):
                 outcome = post(attempt)
                 lane.sent(outcome)
@@ -92,6 +97,18 @@ def test_an_attempt_is_sent_only_while_its_answer_can_come_back_inside_its_claim
     clock = iter([80.0, 88.0, 88.5, 90.0])  # the last is asked of a lane already done
     settled, _ = carry_out(sending.Lane(attempts, answer_within=12.0), lambda a: Outcome(200), now=lambda: next(clock))
     assert [w for _, w, _ in settled] == ["sent", "sent", "given back"]
+
+
+def test_no_turn_is_taken_for_an_attempt_the_lane_will_not_send():
+    """A paced endpoint's turn is asked only for an attempt the decision may send: none
+    when the claim is nearly out, or after an attempt with no answer."""
+    lease = datetime.fromtimestamp(100, UTC)
+    lane = sending.Lane([replace(attempt(n), lease=lease) for n in range(3)], answer_within=12.0)
+    assert lane.to_send(now=80.0) == lane.attempts[0]
+    assert lane.to_send(now=89.0) is None
+    assert isinstance(lane.decide(0.0, now=80.0), sending.Send)
+    lane.sent(Outcome(None, error="timeout"))
+    assert lane.to_send(now=80.0) is None and isinstance(lane.decide(now=80.0), sending.Skip)
 
 
 def test_after_a_fault_the_lane_gives_back_what_it_has_not_decided():
