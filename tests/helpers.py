@@ -11,7 +11,7 @@ from rq.job import Job
 from rq.registry import ScheduledJobRegistry
 
 from app.domain.attendance.days import due_for_pairing, settle
-from app.domain.webhooks import deliveries
+from app.domain.webhooks import claims, deliveries
 from app.jobs.outbox import dispatch_event
 from app.jobs.queues import QUEUE_NAME, RQJobs
 from app.jobs.webhooks import send_deliveries
@@ -25,8 +25,8 @@ def pending_deliveries(now):
     """The deliveries of every event not dispatched yet, written as a worker writes them
     and then given back unsent: pending and due, not sent. Their ids."""
     events = [event.id for event in OutboxEvent.select(OutboxEvent.id).where(OutboxEvent.dispatched_at.is_null())]
-    _, attempts = deliveries.fan_out(events, now)
-    deliveries.release(attempts, now)
+    _, attempts = claims.fan_out(events, now)
+    claims.release(attempts, now)
     return [attempt.delivery_id for attempt in attempts]
 
 

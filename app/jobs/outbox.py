@@ -1,5 +1,5 @@
 """Handing outbox events on (app/domain/kernel/events.py): each becomes one webhook
-delivery per subscribed endpoint (app/domain/webhooks/deliveries.py), sent in the same
+delivery per subscribed endpoint (app/domain/webhooks/claims.py), sent in the same
 job. Batching pays: a commit queues a drain of the outbox only while none waits to start,
 so a burst of events is one job that takes them in rounds, not a job per event. A drain
 also runs every DRAIN_EVERY seconds on its own (app/jobs/__init__.py): it finds events
@@ -18,7 +18,7 @@ from datetime import datetime, timedelta
 from flask import current_app
 
 from app.domain.kernel import events
-from app.domain.webhooks import deliveries
+from app.domain.webhooks import claims
 from app.domain.webhooks.deliveries import Attempt
 from app.extensions import runtime
 from app.jobs.queues import JobQueue, job_queue
@@ -34,7 +34,7 @@ def dispatch_events(event_ids):
     nothing. Returns how many events were new. What the sweeper queued before the drains
     took every event: a job an older worker left in the queue still runs."""
     with connection():
-        fresh, attempts = deliveries.fan_out(event_ids, runtime().now(), timedelta(seconds=claim_seconds()))
+        fresh, attempts = claims.fan_out(event_ids, runtime().now(), timedelta(seconds=claim_seconds()))
     send_now(attempts)
     return fresh
 
@@ -102,8 +102,8 @@ def drain_rounds(seconds: float | None, helpers: JobQueue | None = None) -> Drai
         while True:
             now = runtime().now()
             with connection():
-                due = deliveries.claim_due(now, now + lease, DUE_ATTEMPTS)
-                fresh, attempts = deliveries.fan_out_pending(DRAIN_BATCH, now, now + lease, ROUND_ATTEMPTS - len(due))
+                due = claims.claim_due(now, now + lease, DUE_ATTEMPTS)
+                fresh, attempts = claims.fan_out_pending(DRAIN_BATCH, now, now + lease, ROUND_ATTEMPTS - len(due))
             claimed, took = due + attempts, bool(fresh or due)
             if before is not None:
                 before.lanes_free.wait()  # the round before has no lane moving: its connections are this round's
@@ -111,7 +111,7 @@ def drain_rounds(seconds: float | None, helpers: JobQueue | None = None) -> Drai
                 counted, gave_back = _collect([done for done in rounds if done.done() or not took], rounds)
             except BaseException:  # a round's fault is the drain's; what it claimed for the next is due again
                 with connection():
-                    deliveries.release(claimed, runtime().now())
+                    claims.release(claimed, runtime().now())
                 raise
             sent += counted
             if not took:
@@ -141,7 +141,7 @@ def _send_round(claimed: list[Attempt], claimed_at: datetime, lease: timedelta, 
     still sending straggle on held back."""
     if runtime().now() > claimed_at + lease / 2:
         with connection():
-            claimed = deliveries.renew(claimed, runtime().now() + lease)
+            claimed = claims.renew(claimed, runtime().now() + lease)
     round_ = Round(claimed, frozenset().union(*(running.straggling for running in rounds.values())))
     rounds[sender.submit(send, round_)] = round_
     return round_

@@ -19,7 +19,7 @@ from datetime import timedelta
 from flask import current_app
 
 from app.domain.kernel.runtime import Runtime
-from app.domain.webhooks import deliveries, delivery_log, endpoints, sending
+from app.domain.webhooks import claims, deliveries, delivery_log, endpoints, sending
 from app.domain.webhooks.deliveries import Attempt, Outcome
 from app.domain.webhooks.sending import GiveBack, Lane, Send, Skip, Wait
 from app.extensions import delivery_pacer, mailer, runtime, webhook_sender
@@ -46,7 +46,7 @@ def send_deliveries(delivery_ids):
     worker holds, or one finished, is skipped. Returns how many were sent."""
     hold = timedelta(seconds=claim_seconds())
     with connection():
-        attempts = deliveries.claim_many(delivery_ids, runtime().now(), hold)
+        attempts = claims.claim_many(delivery_ids, runtime().now(), hold)
     return send_now(attempts)
 
 
@@ -203,7 +203,7 @@ class Round:
         given_back = [given for given in self.given_back if given.attempts]
         for given in given_back:
             with connection():
-                deliveries.release(given.attempts, now, due=now + timedelta(seconds=given.due_in))
+                claims.release(given.attempts, now, due=now + timedelta(seconds=given.due_in))
             if not given.due_in:
                 released += given.attempts
         for given in given_back:

@@ -34,7 +34,7 @@ from app.domain.payroll import accounts, drafts, moves, posting, provision
 from app.domain.payroll.rules import accrual_journal, net_by_account
 from app.domain.people import actions as hr
 from app.domain.people import bulk
-from app.domain.webhooks import deliveries, delivery_log, endpoints
+from app.domain.webhooks import claims, deliveries, delivery_log, endpoints
 from app.domain.webhooks.deliveries import Outcome
 from app.domain.webhooks.urls import check_url
 from app.models import (
@@ -299,7 +299,7 @@ def test_two_workers_given_one_event_write_its_deliveries_once(committed, race, 
     committed(endpoints.create_endpoint, owner, _target(), ["employee.updated"], Runtime(clock, sealer=_SEALER))
     for round_number in range(ROUNDS):
         event_id = committed(outbox.emit, company, "employee.updated", {"round": round_number}, quiet)
-        outcomes = race(deliveries.fan_out, [event_id], clock.now(), threads=4)
+        outcomes = race(claims.fan_out, [event_id], clock.now(), threads=4)
         assert sorted(fresh for fresh, _ in outcomes) == [0, 0, 0, 1], outcomes
         with connection():
             assert WebhookDelivery.select().where(WebhookDelivery.event == event_id).count() == 1
@@ -316,7 +316,7 @@ def test_budgeted_fan_outs_of_one_backlog_at_once_write_each_events_deliveries_o
         committed(endpoints.create_endpoint, owner, _target(), ["employee.updated"], Runtime(clock, sealer=_SEALER))
     for _ in range(ROUNDS):
         backlog = [committed(outbox.emit, company, "employee.updated", {"n": n}, quiet) for n in range(6)]
-        outcomes = race(functools.partial(deliveries.fan_out, backlog, clock.now(), budget=3), threads=4)
+        outcomes = race(functools.partial(claims.fan_out, backlog, clock.now(), budget=3), threads=4)
         taken = [attempt.event_id for _, attempts in outcomes for attempt in attempts]
         assert sorted(fresh for fresh, _ in outcomes) == [1, 1, 1, 1], outcomes  # one whole event each, in turn
         assert all(taken.count(event_id) in (0, 2) for event_id in backlog), outcomes
@@ -352,10 +352,10 @@ def test_two_workers_never_both_send_one_attempt(committed, race, company, clock
     committed(endpoints.create_endpoint, owner, _target(), ["employee.updated"], Runtime(clock, sealer=_SEALER))
     for round_number in range(ROUNDS):
         event_id = committed(outbox.emit, company, "employee.updated", {"round": round_number}, quiet)
-        [attempt] = committed(deliveries.fan_out, [event_id], clock.now())[1]
+        [attempt] = committed(claims.fan_out, [event_id], clock.now())[1]
         [delivery_id] = [attempt.delivery_id]
-        committed(deliveries.release, [attempt], clock.now())  # pending again, due: a job's to claim
-        outcomes = race(deliveries.claim_many, [delivery_id], clock.now(), threads=4)
+        committed(claims.release, [attempt], clock.now())  # pending again, due: a job's to claim
+        outcomes = race(claims.claim_many, [delivery_id], clock.now(), threads=4)
         assert sorted(len(taken) for taken in outcomes) == [0, 0, 0, 1], outcomes
         [[attempt]] = [taken for taken in outcomes if taken]
         results = race(deliveries.record_many, [(attempt, Outcome(200, b"ok"))], clock.now(), quiet)
@@ -377,7 +377,7 @@ def test_two_workers_recording_failures_for_one_endpoint_take_turns_without_a_de
     for round_number in range(ROUNDS):
         made = [committed(outbox.emit, company, "employee.updated", {"round": round_number, "n": n}, quiet)
                 for n in range(4)]
-        attempts = committed(deliveries.fan_out, made, clock.now())[1]
+        attempts = committed(claims.fan_out, made, clock.now())[1]
         barrier, faults = threading.Barrier(2), []
 
         def record(batch, barrier=barrier, faults=faults):
@@ -800,17 +800,17 @@ def test_workers_claiming_rounds_at_once_each_take_their_own(committed, race, co
     owner = _webhook_owner(committed, company, clock)
     committed(endpoints.create_endpoint, owner, _target(), ["employee.updated"], Runtime(clock, sealer=_SEALER))
     lease = clock.now() + timedelta(seconds=20)
-    committed(deliveries.fan_out_pending, 100_000, clock.now(), lease)  # other tests' events: out of the way
+    committed(claims.fan_out_pending, 100_000, clock.now(), lease)  # other tests' events: out of the way
     for round_number in range(ROUNDS):
         made = {committed(outbox.emit, company, "employee.updated", {"round": round_number, "n": n}, quiet)
                 for n in range(8)}
-        rounds = race(deliveries.fan_out_pending, 4, clock.now(), lease)
+        rounds = race(claims.fan_out_pending, 4, clock.now(), lease)
         taken = [{attempt.event_id for attempt in attempts} & made for _, attempts in rounds]
         assert all(taken) and not taken[0] & taken[1], rounds
         mine = [attempt for _, attempts in rounds for attempt in attempts if attempt.event_id in made]
-        committed(deliveries.release, mine, clock.now())  # due again: for the drains' claim_due
+        committed(claims.release, mine, clock.now())  # due again: for the drains' claim_due
         claimed = [{attempt.delivery_id for attempt in attempts} & {a.delivery_id for a in mine}
-                   for attempts in race(deliveries.claim_due, clock.now(), lease, 1000)]
+                   for attempts in race(claims.claim_due, clock.now(), lease, 1000)]
         assert not claimed[0] & claimed[1] and claimed[0] | claimed[1] == {a.delivery_id for a in mine}, claimed
 
 
@@ -822,15 +822,15 @@ def test_a_claim_taken_over_is_no_longer_its_first_workers(committed, company, c
     owner = _webhook_owner(committed, company, clock)
     committed(endpoints.create_endpoint, owner, _target(), ["employee.updated"], Runtime(clock, sealer=_SEALER))
     event_id = committed(outbox.emit, company, "employee.updated", {"frozen": True}, quiet)
-    [first] = committed(deliveries.fan_out, [event_id], clock.now(), timedelta(seconds=20))[1]
+    [first] = committed(claims.fan_out, [event_id], clock.now(), timedelta(seconds=20))[1]
     clock.advance(seconds=21)  # the first worker's claim has run out
-    [second] = [attempt for attempt in committed(deliveries.claim_due, clock.now(),
+    [second] = [attempt for attempt in committed(claims.claim_due, clock.now(),
                                                  clock.now() + timedelta(seconds=20), 1000)
                 if attempt.delivery_id == first.delivery_id]
     assert second.lease > first.lease
     assert committed(deliveries.record_many, [(first, Outcome(500, b"late"))], clock.now(), quiet) == [None]
-    committed(deliveries.release, [first], clock.now())
-    assert committed(deliveries.renew, [first], clock.now() + timedelta(seconds=40)) == []
+    committed(claims.release, [first], clock.now())
+    assert committed(claims.renew, [first], clock.now() + timedelta(seconds=40)) == []
     with connection():
         row = WebhookDelivery.get_by_id(first.delivery_id)
         assert (row.status, row.due_at, row.response_status) == ("sending", to_db(second.lease), None)

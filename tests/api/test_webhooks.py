@@ -19,7 +19,7 @@ from app.domain.kernel.clock import to_db
 from app.domain.kernel.sealing import Sealer
 from app.domain.people import actions as hr
 from app.domain.people.employees import roster
-from app.domain.webhooks import deliveries, sending
+from app.domain.webhooks import claims, deliveries, sending
 from app.egress import Sender
 from app.jobs.outbox import dispatch_events
 from app.jobs.webhooks import send_deliveries
@@ -226,7 +226,7 @@ def test_seven_days_of_failures_disable_the_endpoint_after_a_warning(app, client
             with app.app_context():
                 pending_deliveries(clock.now())
                 # Once the endpoint is disabled, nothing more is taken for sending.
-                for attempt in deliveries.claim_many(deliveries.due(clock.now()), clock.now()):
+                for attempt in claims.claim_many(deliveries.due(clock.now()), clock.now()):
                     outcome = app.extensions["webhook_sender"].post(attempt.url, attempt.body, {})
                     deliveries.record_many([(attempt, outcome)], clock.now(), runtime)
             stored = WebhookEndpoint.get_by_id(endpoint["id"])

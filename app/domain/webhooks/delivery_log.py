@@ -1,6 +1,6 @@
 """A webhook endpoint's deliveries as partners and HR see and move them: the log (the
 last 100 of 30 days), one delivery's detail, a redelivery, a replay since a moment, and
-the daily pruning. Sending and recording attempts is deliveries.py's.
+the daily pruning. Taking attempts is claims.py's, recording them deliveries.py's.
 """
 
 from datetime import datetime, timedelta

@@ -2,7 +2,7 @@
 them. Each lane is a `Lane` that, asked what next, answers with a decision (`Send`,
 `Wait`, `GiveBack`, `Skip`, or None when it is done); app/jobs/webhooks.py carries the
 decisions out on threads with the real sender and records what they settle
-(deliveries.record_many, deliveries.release).
+(deliveries.record_many, claims.release).
 
 - Lanes per endpoint: one, or for a burst (SPLIT_FROM attempts or more) up to
   PER_ENDPOINT, each taking every n-th attempt. A lane's attempts go one after the other

@@ -10,7 +10,7 @@ import pytest
 from app.domain.access.companies import create_company
 from app.domain.kernel import events
 from app.domain.kernel.runtime import Runtime
-from app.domain.webhooks import deliveries
+from app.domain.webhooks import claims
 from app.models import Company, OutboxEvent, db
 
 AT = datetime(2026, 11, 21, 9, 0, 0, 123456, tzinfo=UTC)
@@ -39,8 +39,8 @@ def test_the_stored_payload_is_the_envelope_as_compact_utf8_json(sandbox, clock)
 
 def test_dispatching_marks_an_event_once(sandbox, clock):
     event_id = events.emit(sandbox, "ping", {"webhook_id": "whk_1"}, Runtime(clock))
-    assert deliveries.fan_out([event_id], clock.now()) == (1, [])  # dispatched; no endpoint listens
-    assert deliveries.fan_out([event_id], clock.now()) == (0, [])  # once
+    assert claims.fan_out([event_id], clock.now()) == (1, [])  # dispatched; no endpoint listens
+    assert claims.fan_out([event_id], clock.now()) == (0, [])  # once
     assert event_id not in events.pending(limit=10_000)
 
 

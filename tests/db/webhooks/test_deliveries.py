@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from app.domain.kernel.clock import from_db, to_db
 from app.domain.kernel.ids import new_id
-from app.domain.webhooks import deliveries, delivery_log
+from app.domain.webhooks import claims, delivery_log
 from app.domain.webhooks.deliveries import response_text
 from app.domain.webhooks.outcomes import MAX_ATTEMPTS, RETRY_DELAYS
 from app.models import OutboxEvent, WebhookDelivery, WebhookEndpoint
@@ -96,8 +96,8 @@ def test_a_fan_out_with_a_budget_takes_events_in_the_order_given_while_their_del
                               payload=json.dumps({"data": {"webhook_id": hearing[0].id}}))
     first, second = (OutboxEvent.create(id=new_id("evt"), company=sandbox.id, type="employee.updated",
                                         payload="{}", created_at=now) for _ in range(2))
-    taken, attempts = deliveries.fan_out([ping.id, first.id, second.id], clock.now(), budget=4)
+    taken, attempts = claims.fan_out([ping.id, first.id, second.id], clock.now(), budget=4)
     assert taken == 2 and [a.event_id for a in attempts] == [ping.id, first.id, first.id, first.id]
     assert OutboxEvent.get_by_id(second.id).dispatched_at is None
-    taken, attempts = deliveries.fan_out([second.id], clock.now(), budget=1)
+    taken, attempts = claims.fan_out([second.id], clock.now(), budget=1)
     assert taken == 1 and len(attempts) == 3 and OutboxEvent.get_by_id(second.id).dispatched_at is not None
