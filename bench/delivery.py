@@ -566,6 +566,8 @@ def main():
     parser.add_argument("--only-pace", action="store_true", help="the pace run alone")
     parser.add_argument("--only-live", action="store_true", help="the user's path with the worker running alone")
     parser.add_argument("--workers", type=int, default=2, help="the user's path again with this many workers")
+    parser.add_argument("--only-workers", type=int, metavar="TRIES", default=0,
+                        help="the user's path with one worker and with --workers, side by side, TRIES times")
     options = parser.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="bench-delivery-"))
     env = {**os.environ, "REDIS_URL": REDIS_URL, "WEBHOOK_ALLOW_PRIVATE_NETWORKS": LOOPBACK}
@@ -588,6 +590,14 @@ def main():
             return
         if options.only_live:
             user_path(app, env, tmp, options.deliveries, live=True)
+            return
+        if options.only_workers:
+            ratios = {1: [], options.workers: []}
+            for _ in range(options.only_workers):
+                for count in ratios:
+                    ratios[count].append(user_path(app, env, tmp, options.deliveries, workers=count))
+            for count, each in ratios.items():
+                print(f"  {count} worker(s): ratios {', '.join(f'{ratio:.2f}' for ratio in each)}")
             return
         if options.only_pace:
             paced(app, env, tmp)
