@@ -7,6 +7,7 @@ import io
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -39,6 +40,29 @@ def procfile_line(name, env, log):
                "scheduler": ["flask", "--app", "wsgi", "jobs", "scheduler"]}[name]
     return subprocess.Popen([str(ROOT / ".venv" / "bin" / command[0]), *command[1:]], cwd=ROOT, env=env,
                             stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+
+
+@contextlib.contextmanager
+def procfile_stack(databases, name, **settings):
+    """What a Procfile runner's processes share: a Redis of the test's own, a database of
+    the suite's engine and the environment, with `settings` over it. Yields (env, the web
+    process's base URL, a list to append started processes to); each is killed after,
+    with its process group (woken first, if a test froze it)."""
+    with redis_server() as redis_port:
+        port = free_port()
+        env = {**os.environ, "PATH": f"{ROOT / '.venv' / 'bin'}{os.pathsep}{os.environ['PATH']}",
+               "DATABASE_URL": databases.new(name), "REDIS_URL": f"redis://127.0.0.1:{redis_port}/0",
+               "PORT": str(port), "WEB_CONCURRENCY": "1", "WEBHOOK_ALLOW_PRIVATE_NETWORKS": "127.0.0.0/8",
+               "RATE_LIMIT_PER_MINUTE": "100000", **settings}
+        started = []
+        try:
+            yield env, f"http://127.0.0.1:{port}", started
+        finally:
+            for process in started:
+                if process.poll() is None:
+                    os.killpg(process.pid, signal.SIGCONT)
+                    os.killpg(process.pid, signal.SIGKILL)
+                    process.wait(timeout=10)
 
 
 def staff(count, prefix="K"):

@@ -22,8 +22,7 @@ from app.jobs.outbox import DRAIN_EVERY, ROUNDS_AT_ONCE
 from app.jobs.webhooks import THREADS
 from tests.e2e import processes
 from tests.e2e.databases import rows
-from tests.e2e.processes import ROOT, flask, procfile_line, staff
-from tests.helpers import free_port
+from tests.e2e.processes import flask, procfile_line, staff
 from tests.receivers import Receiver
 
 BURST = 3000
@@ -38,21 +37,8 @@ def cpu_seconds(pid):
 
 @pytest.fixture
 def stack(databases):
-    with processes.redis_server() as redis_port:
-        port = free_port()
-        env = {**os.environ, "PATH": f"{ROOT / '.venv' / 'bin'}{os.pathsep}{os.environ['PATH']}",
-               "DATABASE_URL": databases.new("freeze"), "REDIS_URL": f"redis://127.0.0.1:{redis_port}/0",
-               "PORT": str(port), "WEB_CONCURRENCY": "1", "WEBHOOK_ALLOW_PRIVATE_NETWORKS": "127.0.0.0/8",
-               "WEBHOOK_CLAIM_SECONDS": str(CLAIM), "RATE_LIMIT_PER_MINUTE": "100000"}
-        started = []
-        try:
-            yield env, f"http://127.0.0.1:{port}", started
-        finally:
-            for process in started:
-                if process.poll() is None:
-                    os.killpg(process.pid, signal.SIGCONT)
-                    os.killpg(process.pid, signal.SIGKILL)
-                    process.wait(timeout=10)
+    with processes.procfile_stack(databases, "freeze", WEBHOOK_CLAIM_SECONDS=str(CLAIM)) as made:
+        yield made
 
 
 def test_two_workers_share_a_burst_and_a_frozen_one_holds_nothing_back_past_its_claim(stack, tmp_path):

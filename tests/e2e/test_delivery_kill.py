@@ -16,29 +16,16 @@ import requests
 
 from tests.e2e import processes
 from tests.e2e.databases import rows
-from tests.e2e.processes import ROOT, flask, procfile_line, staff
-from tests.helpers import free_port
+from tests.e2e.processes import flask, procfile_line, staff
 from tests.receivers import Receiver
 
 BURST = 1500
 
 
 @pytest.fixture
-def stack(databases, tmp_path):
-    with processes.redis_server() as redis_port:
-        port = free_port()
-        env = {**os.environ, "PATH": f"{ROOT / '.venv' / 'bin'}{os.pathsep}{os.environ['PATH']}",
-               "DATABASE_URL": databases.new("kill"), "REDIS_URL": f"redis://127.0.0.1:{redis_port}/0",
-               "PORT": str(port), "WEB_CONCURRENCY": "1", "WEBHOOK_ALLOW_PRIVATE_NETWORKS": "127.0.0.0/8",
-               "SWEEP_SECONDS": "1", "WEBHOOK_CLAIM_SECONDS": "3", "RATE_LIMIT_PER_MINUTE": "100000"}
-        started = []
-        try:
-            yield env, f"http://127.0.0.1:{port}", started
-        finally:
-            for process in started:
-                if process.poll() is None:
-                    os.killpg(process.pid, signal.SIGKILL)
-                    process.wait(timeout=10)
+def stack(databases):
+    with processes.procfile_stack(databases, "kill", SWEEP_SECONDS="1", WEBHOOK_CLAIM_SECONDS="3") as made:
+        yield made
 
 
 def test_a_worker_killed_mid_burst_loses_nothing_and_repeats_only_what_was_in_flight(stack, tmp_path):
