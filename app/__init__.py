@@ -28,6 +28,7 @@ from app.api import (
 from app.api import webhooks as webhooks_api
 from app.api.openapi import PartnerApi
 from app.api.principal_cache import make_authenticator
+from app.console.common import error_page as console_error_page
 from app.console.throttle import SignInThrottle
 from app.domain.kernel.clock import SystemClock
 from app.domain.kernel.runtime import Runtime
@@ -153,7 +154,8 @@ def create_app(config=None, **overrides):
     app.extensions["oauth_server"] = make_oauth_server()
     app.register_blueprint(oauth_routes.blp)
     app.extensions["csrf"].exempt(oauth_routes.blp)  # clients post forms, not browsers with a session
-    problems.register(app, elsewhere={path: oauth_routes.http_error for path in oauth_routes.ENDPOINT_PATHS})
+    problems.register(app, elsewhere={path: oauth_routes.http_error for path in oauth_routes.ENDPOINT_PATHS},
+                      pages=console_error_page)
     auth.register(app)
     conditional.register(app)
     cli.register(app)

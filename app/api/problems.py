@@ -155,16 +155,20 @@ def handle_integrity_error(exc: IntegrityError) -> Response:
     return problem_response("conflict", "A concurrent request changed this first; read it again and retry.")
 
 
-def register(app: Flask, elsewhere: Mapping[str, Callable[[HTTPException], Response]] | None = None) -> None:
+ErrorPage = Callable[[HTTPException], Any]
+
+
+def register(app: Flask, elsewhere: Mapping[str, ErrorPage] | None = None, pages: ErrorPage | None = None) -> None:
     """Problem handlers for /v1. `elsewhere` maps other paths to the handler of their
-    HTTP errors (OAuth's endpoints answer RFC 6749 JSON); the rest keep Flask's pages
-    (the console's blueprints have their own)."""
+    HTTP errors (OAuth's endpoints answer RFC 6749 JSON); `pages` answers the rest (an
+    address no route has, a method a page does not take: the console's own page, in the
+    reader's language); without it they keep Flask's pages."""
     elsewhere = dict(elsewhere or {})
 
-    def http_exception(exc: HTTPException) -> Response | HTTPException:
+    def http_exception(exc: HTTPException) -> Any:
         if is_api_request():
             return handle_http_exception(exc)
-        handler = elsewhere.get(request.path)
+        handler = elsewhere.get(request.path, pages)
         return handler(exc) if handler is not None else exc
 
     app.register_error_handler(HTTPException, http_exception)

@@ -10,7 +10,19 @@ from datetime import datetime
 from urllib.parse import urlencode, urlsplit
 from zoneinfo import ZoneInfo
 
-from flask import Blueprint, abort, current_app, g, redirect, render_template, request, session, url_for
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    g,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from markupsafe import Markup
@@ -202,6 +214,16 @@ def _csrf_error(exc):
                 "this site's cookie. Nothing was changed. Reload the page and send it again; if it keeps "
                 "happening, give your administrator the reference %(reference)s.", reference=g.get("request_id"))
     return _render_error(400, message)
+
+
+def error_page(exc: HTTPException) -> Response:
+    """The console's page for an HTTP error raised outside its blueprints (an address no
+    route has, a method a page does not take), in the reader's language, with the
+    console's headers (and the methods the address does take, for a 405)."""
+    body, status = _error_page(exc)
+    response = make_response(body, status)
+    response.headers.extend([(name, value) for name, value in exc.get_headers() if name.lower() == "allow"])
+    return _security_headers(response)
 
 
 def _error_page(exc):

@@ -15,13 +15,33 @@ from urllib.parse import urlsplit
 from authlib.oauth2.rfc6749.errors import OAuth2Error
 from flask import abort, current_app, g, redirect, render_template, request, url_for
 from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 
-from app.console.common import SECURITY_HEADERS, console_blueprint, sentence
+from app.console.common import SECURITY_HEADERS, console_blueprint
 from app.console.scopes import NEVER_SHARED, SCOPE_WORDS
 from app.domain.oauth import connections
 from app.extensions import oauth_server
 
 bp = console_blueprint("console_oauth")
+
+# Why a request could not be shown, in our words and the reader's language (Authlib's own
+# sentences are English; the log keeps them, for the operator and the app's developer).
+REFUSALS = {
+    "invalid_client": _l("The app it names (client_id) is not registered here."),
+    "unauthorized_client": _l("The app may not ask for this."),
+    "invalid_scope": _l("It asks for access this service does not give."),
+    "unsupported_response_type": _l("It asks in a way this service does not take (response_type must be code)."),
+}
+
+
+def _refusal(error: OAuth2Error) -> str:
+    """What the consent page says of a request it cannot show."""
+    described = (error.description or "").lower()
+    if "redirect" in described:  # Authlib's "Redirect URI ... is not supported", "Missing 'redirect_uri'", ours
+        return _("The address it asks to come back to (redirect_uri) is not one the app registered.")
+    if "client_id" in described:  # "Missing 'client_id' parameter.", "Multiple 'client_id' in request."
+        return _("It does not name the app once (client_id is missing or repeated).")
+    return str(REFUSALS.get(error.error, _l("It is incomplete or malformed.")))
 
 @bp.route("/oauth/authorize", methods=["GET", "POST"])
 def authorize():
@@ -35,7 +55,7 @@ def authorize():
         if sent_back is not None:
             return sent_back
         current_app.logger.info("oauth authorize refused: %s %s", error.error, error.description)
-        why = sentence(error.description or error.error)
+        why = _refusal(error)
         return render_template("console/error.html", status=400,
                                message=_("This app's request cannot be shown: %(why)s Nothing was shared. Tell "
                                          "the app's developer.", why=why)), 400

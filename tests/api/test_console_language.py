@@ -153,3 +153,40 @@ def test_the_domains_refusals_read_in_arabic_with_their_ids_left_to_right(client
     assert missing.status_code == 404 and "لا يوجد موظف \u2066emp_none\u2069" in text(missing)
     switch_language(client, "en", page="/console/employees")
     assert "no employee emp_none" in text(client.get("/console/employees/emp_none"))
+
+
+def test_an_address_or_method_no_page_takes_gets_the_consoles_own_page_in_the_readers_language(client, admin):
+    """Issue 50: a mistyped console address or a wrong method showed the framework's bare
+    English page. The console answers with its own, right to left in Arabic, with a way
+    back, signed in or not; a 405 still says which methods the address takes."""
+    for signed_in in (True, False):
+        if not signed_in:
+            client.post("/console/sign-out", data={"csrf_token": csrf(client, "/console/")})
+            client.delete_cookie("session")
+        missing = client.get("/console/no-such-page", headers=ARABIC_FIRST)
+        assert missing.status_code == 404
+        page = text(missing)
+        assert '<html lang="ar" dir="rtl">' in page and "Not Found" not in page and 'href="/console/"' in page
+        assert "غير موجود" in page or "لا توجد" in page
+        wrong = client.delete("/console/sign-in", headers=ARABIC_FIRST)
+        assert wrong.status_code == 405 and "GET" in wrong.headers["Allow"]
+        assert '<html lang="ar" dir="rtl">' in text(wrong) and "Method Not Allowed" not in text(wrong)
+        assert wrong.headers["X-Content-Type-Options"] == "nosniff"
+    english = client.get("/console/no-such-page", headers={"Accept-Language": "en"})
+    assert english.status_code == 404 and ">Not found</h1>" in text(english)
+    assert client.get("/v1/no-such-thing").content_type.startswith("application/problem+json")  # the API's own
+
+
+def test_words_that_end_a_credential_or_a_draft_cannot_be_read_as_cancel_or_ignore(client, admin, in_sandbox, clock):
+    """Issue 50: «إلغاء» is every screen's Cancel, on the red button that revokes a key;
+    «تجاهل» ("ignore") was on the button that deletes a draft."""
+    from app.domain.access import keys
+
+    keys.create_key(in_sandbox, ["employees:read"], clock)
+    page = text(client.get("/console/integrations", headers=ARABIC_FIRST))
+    assert "إبطال" in page and ">إلغاء<" not in page
+    from flask_babel import force_locale, gettext
+
+    with client.application.test_request_context(), force_locale("ar"):
+        assert gettext("Revoke") == "إبطال" and gettext("Discard draft") == "حذف المسودة"
+        assert "تجاهل" not in gettext("Discard this draft?") + gettext("Draft discarded.")

@@ -357,3 +357,17 @@ def test_the_consent_page_reads_in_arabic_with_the_app_and_scopes_as_stored(clie
     assert 'value="approve">موافقة</button>' in body
     assert '<bdi lang="en" dir="ltr">Ledgerly Sync</bdi>' in body
     assert '<code dir="ltr" lang="en">payroll:read</code>' in body and "Read your employees" not in body
+
+
+@pytest.mark.parametrize("changes,reason", [
+    ({"client_id": "app_unknown"}, "غير مسجّل هنا"), ({"client_id": None}, "client_id مفقود أو مكرر"),
+    ({"redirect_uri": REDIRECT + "/other"}, "ليس من العناوين التي سجّلها التطبيق"),
+    ({"redirect_uri": None}, "ليس من العناوين التي سجّلها التطبيق"),
+])
+def test_the_consent_pages_refusals_read_in_arabic_with_no_librarys_english(client, admin, ledgerly, changes, reason):
+    """Issue 50: the page said Authlib's "The client does not exist on this server." inside
+    Arabic text; each refusal it can show is now ours, in the reader's language."""
+    page = text(client.get(authorize_url(ledgerly[0].id, **changes), headers={"Accept-Language": "ar"}))
+    assert reason in page and "تعذّر عرض طلب هذا التطبيق" in page
+    assert not re.search(r"\b(the|client|does|not|exist|server|missing|request)\b", page.split("<main", 1)[-1]
+                         .replace("client_id", "").replace("redirect_uri", ""), re.IGNORECASE)

@@ -625,7 +625,8 @@ def test_every_console_page_in_arabic_reads_right_to_left_mirrored_and_fits(page
     page.goto("/console/sign-in")
     expect(page.locator("html")).to_have_attribute("lang", "en")
     choose_language(page, "ar")
-    check_arabic_pages(page, ["/console/sign-in", "/console/forgot-password", "/console/reset-password/no-such-link"])
+    check_arabic_pages(page, ["/console/sign-in", "/console/forgot-password", "/console/reset-password/no-such-link",
+                              "/console/no-such-page"])  # a mistyped address: the console's own page
     page.set_viewport_size({"width": 1280, "height": 900})
     page.goto("/console/sign-in")
     page.locator("#email").fill(ARABIC_ADMIN)
@@ -645,7 +646,7 @@ def test_every_console_page_in_arabic_reads_right_to_left_mirrored_and_fits(page
     check_arabic_pages(page, ["/console/apps", "/console/employees", "/console/employees/new", "/console/payroll",
                               "/console/payroll/accounts", "/console/payroll/books", "/console/attendance",
                               "/console/leave", "/console/sandbox",
-                              "/console/employees/emp_none", *records])
+                              "/console/employees/emp_none", "/console/no-such-page", *records])
 
 
 def consent_page():
@@ -680,6 +681,10 @@ def check_arabic_pages(page, paths):
             assert overflow["page"] <= 0 and not overflow["past"], (width, path, overflow)
             english.update({path: left} if (left := page.evaluate(LATIN_LEFT)) else {})
             assert ARABIC_LETTERS.search(page.locator("main").inner_text()), path
+            # Issue 50's high items: an action that ends a credential or deletes a draft is
+            # never worded as Cancel («إلغاء») or Ignore («تجاهل»).
+            ending = [label.strip() for label in page.locator("button.danger").all_inner_texts()]
+            assert not [label for label in ending if label == "إلغاء" or "تجاهل" in label], (path, ending)
             kind = re.sub(r"_\w{20,}", "", path.split("?")[0]).replace("/", "-")
             shot(page, f"ar-{width}{kind}")  # one per kind of page
     assert not english, "English left on Arabic pages:\n" + "\n".join(

@@ -4,6 +4,7 @@ compiled catalog behind its .po, or text a template holds outside the catalogs f
 """
 
 import ast
+import json
 import re
 import shutil
 from html.parser import HTMLParser
@@ -132,3 +133,31 @@ def test_the_check_finds_what_it_is_for(tmp_path):
     for expected in (f"untranslated: {first.id!r}", f"fuzzy: {second.id!r}", "no longer in the code: 'A string",
                      "messages.mo is not its .po compiled"):
         assert expected in found
+
+
+GLOSSARY = json.loads((ROOT / "app/translations/glossary.json").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("term", GLOSSARY["terms"], ids=lambda term: term["english"][0])
+def test_the_arabic_catalog_says_each_glossary_term_one_way(term):
+    """Every Arabic message about a glossary term (its English words in the msgid) uses
+    one of the term's Arabic words and none of those it must never use."""
+    about = re.compile(r"\b(" + "|".join(term["english"]) + r")\b", re.IGNORECASE)
+    found = 0
+    for message in translations.read("ar"):
+        sources = message.id if isinstance(message.id, tuple) else (message.id,)
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        if not message.id or not about.search(" ".join(sources)):
+            continue
+        found += 1
+        said = " ".join(strings)
+        assert not [word for word in term["never"] if word in said], (sources[0], said, term["why"])
+        assert any(word in said for word in term["arabic"]), (sources[0], said, term["arabic"])
+    assert found, f"no message is about {term['term']}: the glossary's English words are stale"
+
+
+def test_no_arabic_message_is_empty_or_fuzzy():
+    for message in translations.read("ar"):
+        if message.id:
+            strings = message.string if isinstance(message.string, tuple) else (message.string,)
+            assert all(strings) and not message.fuzzy, message.id
