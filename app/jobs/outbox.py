@@ -76,8 +76,9 @@ def drain_outbox() -> int:
 
 
 def drain_rounds(seconds: float | None, helpers: JobQueue | None = None) -> Drained:
-    """drain_outbox's rounds, in this process (`jobs run-due` runs them so, Redis or not,
-    asking no queue): until nothing is left, or after `seconds` (None: no limit). With
+    """drain_outbox's rounds, in this process (`jobs run-due` runs them so, Redis or not:
+    it asks for no drain job, and a paced attempt it cannot queue for later is left to the
+    drains, due then): until nothing is left, or after `seconds` (None: no limit). With
     `helpers`, the first full round asks it for another drain.
 
     A round is claimed while the round before it is sent (on a thread of its own), so
