@@ -838,3 +838,43 @@ def test_a_claim_taken_over_is_no_longer_its_first_workers(committed, company, c
     with connection():
         assert WebhookDelivery.get_by_id(first.delivery_id).status == "succeeded"
         assert WebhookDelivery.select().where(WebhookDelivery.event == event_id).count() == 1  # no retry planned
+
+
+def test_a_late_record_and_a_takeover_at_once_leave_one_owner(committed, company, clock):
+    """A worker whose claim ran out records its answer while another worker's drain takes
+    the attempt over, at the same moment (issue 49): either the record lands first (the
+    attempt is done, and the takeover does not take it) or the takeover does (the attempt
+    is the new claim's, and the late record changes nothing). Never both, never neither."""
+    quiet = Runtime(clock)
+    owner = _webhook_owner(committed, company, clock)
+    committed(endpoints.create_endpoint, owner, _target(), ["employee.updated"], Runtime(clock, sealer=_SEALER))
+    committed(claims.fan_out_pending, 100_000, clock.now(), clock.now())  # other tests' events: out of the way
+    for round_number in range(ROUNDS):
+        event_id = committed(outbox.emit, company, "employee.updated", {"late": round_number}, quiet)
+        [first] = committed(claims.fan_out, [event_id], clock.now(), timedelta(seconds=20))[1]
+        clock.advance(seconds=21)  # its claim has run out
+        lease = clock.now() + timedelta(seconds=20)
+        barrier, taken = threading.Barrier(2), []
+
+        def late_record(barrier=barrier, first=first):
+            with committed.app.app_context(), connection():
+                barrier.wait()
+                deliveries.record_many([(first, Outcome(200, b"late"))], clock.now(), quiet)
+
+        def take_over(barrier=barrier, taken=taken, lease=lease, mine=first.delivery_id):
+            with committed.app.app_context(), connection():
+                barrier.wait()
+                taken.extend(a for a in claims.claim_due(clock.now(), lease, 1000) if a.delivery_id == mine)
+
+        workers = [threading.Thread(target=late_record), threading.Thread(target=take_over)]
+        for worker in workers:
+            worker.start()
+        for worker in workers:
+            worker.join(30)
+        with connection():
+            row = WebhookDelivery.get_by_id(first.delivery_id)
+        if taken:
+            assert (row.status, row.due_at, row.response_status) == ("sending", to_db(lease), None)
+            committed(deliveries.record_many, [(taken[0], Outcome(200, b"ok"))], clock.now(), quiet)
+        else:
+            assert (row.status, row.response_status) == ("succeeded", 200)
