@@ -27,7 +27,7 @@ def pay(run_id):
     form = PayForm()
     if not form.validate():
         flash(_("Give the value date as YYYY-MM-DD, or leave it empty for today."), "error")
-        return redirect(url_for("hr.payroll_run", run_id=run.id))
+        return redirect(url_for("hr_payroll.payroll_run", run_id=run.id))
     owing = run.status == "paid"
     try:
         moves.mark_paid(run, runtime(), on=form.on.data)
@@ -39,7 +39,7 @@ def pay(run_id):
                 "way.", date=day) if owing else
               _("Marked paid, dated %(date)s: the payment is posted and payroll_run.paid is on its way.", date=day),
               "success")
-    return redirect(url_for("hr.payroll_run", run_id=run.id))
+    return redirect(url_for("hr_payroll.payroll_run", run_id=run.id))
 
 
 @bp.get("/payroll/books")

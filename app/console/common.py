@@ -270,6 +270,18 @@ def refusal(exc: DomainError) -> str:
     return "; ".join(said(message) for _path, message in errors) if errors else said(exc.message)
 
 
+def show_errors(form, exc: DomainError, fields: dict[str, str] | None = None) -> None:
+    """Each of a refusal's problems beside the form field it names (the domain's path, or
+    `fields[path]` where the form calls it otherwise), the rest above the form."""
+    for path, told in getattr(exc, "errors", None) or [("", exc.message)]:
+        message = said(told)
+        name = (fields or {}).get(path, path)
+        if name and name in form:
+            form[name].errors = [*form[name].errors, message]
+        else:
+            form.form_errors.append(f"{path}: {message}" if path else message)
+
+
 def said(message: str) -> str:
     """The domain's words (a refusal, a field's problem) in the page's language: from the
     catalogs where the domain wrote them as Words; as they are (English) otherwise."""

@@ -24,7 +24,7 @@ bp = console_blueprint("journals", url_prefix="/console")
 
 @bp.app_context_processor
 def _journal_forms():
-    """The download forms the payroll pages show (hr.py renders them)."""
+    """The download forms the payroll pages show (payroll_runs.py renders them)."""
     return {"journal_file_form": lambda: JournalFileForm(formdata=None),
             "journal_period_form": lambda: _period_form(JournalPeriodForm(formdata=None, month=_this_month()))}
 
@@ -36,14 +36,14 @@ def period_file():
     form = _period_form(JournalPeriodForm(formdata=request.args))
     if not form.validate():
         flash(_("Choose a legal entity, a month and a format."), "error")
-        return redirect(url_for("hr.payroll_runs"))
+        return redirect(url_for("hr_payroll.payroll_runs"))
     entity = get_entity(form.entity.data, company_id=g.company.id)
     period = form.month.data.strftime("%Y-%m")
     try:
         texts = journal_file.files(journal_file.period_entries(entity, period), **_options(form))
     except DomainError as exc:
         flash(refusal(exc), "error")
-        return redirect(url_for("hr.payroll_runs"))
+        return redirect(url_for("hr_payroll.payroll_runs"))
     return _download(texts, f"journal-{period}-{entity.id}", form.file_format.data)
 
 
@@ -63,8 +63,8 @@ def run_file(run_id):
     except DomainError as exc:
         flash(refusal(exc), "error")
         if run.status == "deleted":  # a deleted run has no page of its own
-            return redirect(url_for("hr.payroll_runs"))
-        return redirect(url_for("hr.payroll_run", run_id=run.id))
+            return redirect(url_for("hr_payroll.payroll_runs"))
+        return redirect(url_for("hr_payroll.payroll_run", run_id=run.id))
     return _download(texts, f"journal-{run.payroll_month}-{run.id}", form.file_format.data)
 
 

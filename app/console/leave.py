@@ -23,7 +23,7 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 from markupsafe import Markup
 
-from app.console.common import console_blueprint, refusal, requires, safe_next, said
+from app.console.common import console_blueprint, refusal, requires, safe_next, show_errors
 from app.console.forms import LEAVE_STATUS_WORDS, LEAVE_TYPE_WORDS, LeaveForm, options, stored_options
 from app.domain.kernel.countries import COUNTRIES
 from app.domain.kernel.errors import DomainError, ValidationFailed
@@ -68,7 +68,7 @@ def record():
                                                  form.end.data, g.user.email, runtime(), approve=form.approve.data,
                                                  note=note)
         except ValidationFailed as exc:
-            _show_errors(form, exc)
+            show_errors(form, exc, LeaveForm.FIELDS)
         except DomainError as exc:
             form.form_errors.append(refusal(exc))
         else:
@@ -119,16 +119,6 @@ def _with_people(form):
     form.employee.choices = options([("", _("Choose…"))]) + stored_options(
         (p.id, f"{p.staff_number} · {name_of(p, plain=True)}") for p in roster(g.company.id))
     return form
-
-
-def _show_errors(form, exc):
-    """Each refusal beside the field the domain names, as the employee form shows them."""
-    for path, told in getattr(exc, "errors", None) or [("", exc.message)]:
-        name = LeaveForm.FIELDS.get(path)
-        if name is not None:
-            form[name].errors = [*form[name].errors, said(told)]
-        else:
-            form.form_errors.append(f"{path}: {said(told)}" if path else said(told))
 
 
 def _today():

@@ -25,8 +25,8 @@ SIGN_IN_REFUSED = _l("We could not sign you in with this email and password. Che
                      "If you have no console password yet, or forgot it, ask your administrator to set one.")
 
 # The first page a role may see, in this order.
-HOME_PAGES = (("integrations.manage", "integrations.page"), ("hr.manage", "hr.employees"),
-              ("payroll.manage", "hr.payroll_runs"))
+HOME_PAGES = (("integrations.manage", "integrations.page"), ("hr.manage", "hr_employees.employees"),
+              ("payroll.manage", "hr_payroll.payroll_runs"))
 
 
 @bp.get("/")
