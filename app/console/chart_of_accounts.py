@@ -52,7 +52,7 @@ def map_account():
             flash(refusal(exc), "error")
         else:
             flash(_("%(key)s is now %(code)s %(name)s: entries posted from now on use it; those posted keep their "
-                    "codes.", key=mapped.account.key, code=mapped.code, name=mapped.name_en), "success")
+                    "codes.", key=mapped.account.key, code=mapped.code, name=name_of(mapped, plain=True)), "success")
             return redirect(url_for("hr_accounts.chart_of_accounts", entity=entity_id or None))
     return _chart_page(form, entity_id), 400
 
@@ -67,7 +67,7 @@ def reset_account():
         flash(refusal(exc), "error")
     else:
         flash(_("%(key)s is back to %(code)s %(name)s.", key=mapped.account.key, code=mapped.code,
-                name=mapped.name_en), "success")
+                name=name_of(mapped, plain=True)), "success")
     return redirect(url_for("hr_accounts.chart_of_accounts", entity=entity_id or None))
 
 
@@ -93,14 +93,12 @@ def _mapping_form(form):
 
 
 def _account_choice(account):
-    """An account to map: on an Arabic page its Arabic name and code, where it has an
-    Arabic name; otherwise its key, code and English name, read as English."""
-    arabic = getattr(account, "name_ar", None) if current_language() == "ar" else None
-    if arabic:
-        return SelectChoice(account.key, f"{arabic} ({account.default_code})")
+    """An account to map: on an Arabic page its Arabic name and code; otherwise its key,
+    code and English name."""
+    if current_language() == "ar":
+        return SelectChoice(account.key, f"{account.name_ar} ({account.default_code})")
     label = f"{account.key} ({account.default_code} {account.name_en})"
-    english = {} if current_language() == "en" else {"lang": "en", "dir": "ltr"}
-    return SelectChoice(account.key, label, render_kw=english)
+    return SelectChoice(account.key, label)
 
 
 def _chart_page(form, entity_id):

@@ -9,6 +9,7 @@ from zoneinfo import ZoneInfo
 from flask import abort, flash, g, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import ngettext
+from markupsafe import Markup
 
 from app.console.common import console_blueprint, refusal, requires
 from app.console.forms import DraftRunForm, PayForm, options
@@ -16,12 +17,13 @@ from app.console.leave import run_leave
 from app.domain.access.companies import entities_of, get_entity
 from app.domain.kernel.errors import DomainError
 from app.domain.kernel.money import parse_major
-from app.domain.payroll import drafts, moves
+from app.domain.payroll import accounts, drafts, moves
 from app.domain.payroll.rules import COMPONENTS
 from app.domain.payroll.runs import journal_of
 from app.extensions import runtime
+from app.i18n import as_stored, current_language, name_of
 from app.i18n import lazy_text as _l
-from app.i18n import name_of
+from app.models import JournalLine
 
 bp = console_blueprint("hr_payroll", url_prefix="/console")
 
@@ -37,7 +39,21 @@ ENTRY_KINDS = {"accrual": _l("Accrual"), "opening": _l("Opening"), "payment": _l
 @bp.context_processor
 def _labels():
     return {"run_statuses": RUN_STATUSES, "wps_labels": WPS_LABELS, "wps_marks": WPS_MARKS,
-            "entry_kinds": ENTRY_KINDS}
+            "entry_kinds": ENTRY_KINDS, "account_name": account_name}
+
+
+def account_name(line: JournalLine) -> Markup | str:
+    """A journal line's account as posted, in the page's language: on an Arabic page its
+    Arabic name as posted, or (lines posted before lines kept one) the account's default
+    Arabic name where the line carries the default English name; otherwise the English
+    name, marked as English."""
+    if current_language() == "ar":
+        default = accounts.BY_KEY.get(line.account_key or "")
+        arabic = line.account_name_ar or (default.name_ar if default and default.name_en == line.account_name
+                                          else None)
+        if arabic:
+            return Markup("<bdi>{}</bdi>").format(arabic)
+    return as_stored(line.account_name)
 
 
 @bp.get("/payroll")

@@ -128,6 +128,7 @@ class JournalLine(BaseModel):
     employee_count = pw.IntegerField(null=True)
     account_code = pw.CharField(max_length=40)  # the company's code (accounts.py), up to 40
     account_name = pw.CharField(max_length=100)
+    account_name_ar = pw.CharField(max_length=100, null=True)  # as posted; for Arabic pages (issue 50)
     debit_minor = pw.BigIntegerField(default=0)
     credit_minor = pw.BigIntegerField(default=0)
 

@@ -9,7 +9,7 @@ import re
 from app.domain.access import users as access
 from app.domain.webhooks.endpoints import EndpointNotice
 from app.i18n import COOKIE
-from app.models import PayrollRun, User
+from app.models import JournalEntry, JournalLine, PayrollRun, User
 from app.notices import endpoint_notice_email
 from tests.api.console import PASSWORD, csrf, member, sign_in, switch_language, text
 
@@ -120,6 +120,27 @@ def test_an_arabic_page_shows_arabic_names_and_money_in_arabic_and_english_data_
     assert f'<bdi lang="en" dir="ltr">{admin.email}</bdi>' in page
     run = PayrollRun.get(PayrollRun.company == in_sandbox.id, PayrollRun.status == "finalized")
     assert re.search(r"\d{1,3}(,\d{3})*\.\d{3}\xa0د\.ك\.", text(client.get(f"/console/payroll/{run.id}")))
+
+
+def test_an_arabic_run_page_names_each_journal_account_in_arabic_as_posted(client, admin, in_sandbox, clock):
+    """Issue 50: journal lines showed English account names on Arabic pages. A line keeps
+    the Arabic name in force when posted; a line posted before lines kept one shows the
+    account's default Arabic name where it carries the default English one, and a name of
+    the company's own with no Arabic stays English, marked as English."""
+    run = PayrollRun.get(PayrollRun.company == in_sandbox.id, PayrollRun.status == "finalized")
+    lines = JournalLine.select().join(JournalEntry).where(JournalEntry.run == run.id)
+    assert {line.account_name_ar for line in lines if line.account_key == "social_insurance_payable_pifss"} == {
+        "اشتراكات مستحقة للتأمينات الاجتماعية (الكويت)"}
+    switch_language(client, "ar", page="/console/payroll")
+    page = text(client.get(f"/console/payroll/{run.id}"))
+    assert "<bdi>الرواتب الأساسية</bdi>" in page and "<bdi>اشتراكات مستحقة للتأمينات الاجتماعية (الكويت)</bdi>" in page
+    assert "Basic salaries" not in page and "PIFSS payable" not in page
+    JournalLine.update(account_name_ar=None).where(JournalLine.id.in_([line.id for line in lines])).execute()
+    JournalLine.update(account_name="Salaries (old chart)").where(
+        JournalLine.id.in_([line.id for line in lines]), JournalLine.account_key == "basic_salaries").execute()
+    page = text(client.get(f"/console/payroll/{run.id}"))
+    assert "<bdi>اشتراكات مستحقة للتأمينات الاجتماعية (الكويت)</bdi>" in page
+    assert '<bdi lang="en" dir="ltr">Salaries (old chart)</bdi>' in page and "الرواتب الأساسية" not in page
 
 
 def test_the_partner_api_answers_in_english_whatever_the_browser_asks(client, headers):

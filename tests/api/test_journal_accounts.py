@@ -4,6 +4,7 @@ entity's wins); entries are posted under the mapping in force and never change; 
 correction's differences are taken by key and posted under the mapping then."""
 
 import json
+import re
 from datetime import date
 
 from app.domain.kernel.clock import to_db
@@ -33,6 +34,28 @@ def test_every_account_has_a_key_type_and_default_code(client, books):
                                         "name": {"en": "Basic salaries", "ar": "الرواتب الأساسية"}, "type": "expense"}
     assert listed["social_insurance_payable_pifss"]["code"] == "2122"
     assert {a["type"] for a in listed.values()} == {"asset", "liability", "equity", "expense"}
+
+
+def test_every_account_has_an_arabic_name_of_its_own(client, books):
+    """Issue 50: the fourteen social-insurance accounts had no Arabic name, so Arabic pages
+    showed them in English."""
+    listed = chart(client, books)
+    names = [account["name"]["ar"] for account in listed.values()]
+    assert all(re.search("[\u0600-\u06FF]", name) and name == name.strip() for name in names)
+    assert len(set(names)) == len(names)  # Saudi Arabia's and Kuwait's agencies share a name: the country parts them
+    assert listed["social_insurance_payable_pifss"]["name"] == {
+        "en": "PIFSS payable", "ar": "اشتراكات مستحقة للتأمينات الاجتماعية (الكويت)"}
+    assert listed["employer_contributions_gpssa"]["name"]["ar"] == "اشتراكات صاحب العمل في هيئة المعاشات والتأمينات الاجتماعية"
+
+
+def test_a_mapping_keeps_the_default_arabic_name_until_it_names_the_account_in_english(client, books, clock):
+    accounts.set_mapping(books.company.id, "bank", "1011", clock)
+    assert chart(client, books)["bank"]["name"] == {"en": "Bank", "ar": "البنك"}
+    accounts.set_mapping(books.company.id, "bank", "1011", clock, name_en="NBK current account")
+    assert chart(client, books)["bank"]["name"] == {"en": "NBK current account", "ar": None}
+    accounts.set_mapping(books.company.id, "bank", "1011", clock, name_en="NBK current account",
+                         name_ar="الحساب الجاري لدى بنك الكويت الوطني")
+    assert chart(client, books)["bank"]["name"]["ar"] == "الحساب الجاري لدى بنك الكويت الوطني"
 
 
 def test_it_needs_payroll_read_and_an_entity_of_the_company(client, books, make_key, make_sandbox):

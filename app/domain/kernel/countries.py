@@ -183,19 +183,34 @@ class Agency:
     key: str  # the payable's stable account key, the same in every company
     payable: tuple[str, str]  # (account code, account name)
     expense: tuple[str, str]  # the employer's share
+    # The two accounts' Arabic names: the agency as Gulf payrolls call it (its official
+    # name where short enough), the country beside it where two agencies share a name.
+    accounts_ar: tuple[str, str]
 
 
 AGENCIES = {
     "SA": Agency("GOSI", "General Organization for Social Insurance", "social_insurance_payable_gosi",
-                 ("2121", "GOSI payable"), ("5201", "GOSI employer contributions")),
+                 ("2121", "GOSI payable"), ("5201", "GOSI employer contributions"),
+                 ("اشتراكات مستحقة للتأمينات الاجتماعية (السعودية)",
+                  "اشتراكات صاحب العمل في التأمينات الاجتماعية (السعودية)")),
     "KW": Agency("PIFSS", "Public Institution for Social Security", "social_insurance_payable_pifss",
-                 ("2122", "PIFSS payable"), ("5202", "PIFSS employer contributions")),
+                 ("2122", "PIFSS payable"), ("5202", "PIFSS employer contributions"),
+                 ("اشتراكات مستحقة للتأمينات الاجتماعية (الكويت)",
+                  "اشتراكات صاحب العمل في التأمينات الاجتماعية (الكويت)")),
     "AE": Agency("GPSSA", "General Pension and Social Security Authority", "social_insurance_payable_gpssa",
-                 ("2123", "GPSSA payable"), ("5203", "GPSSA employer contributions")),
+                 ("2123", "GPSSA payable"), ("5203", "GPSSA employer contributions"),
+                 ("اشتراكات مستحقة لهيئة المعاشات والتأمينات الاجتماعية",
+                  "اشتراكات صاحب العمل في هيئة المعاشات والتأمينات الاجتماعية")),
     "QA": Agency("GRSIA", "General Retirement and Social Insurance Authority", "social_insurance_payable_grsia",
-                 ("2124", "GRSIA payable"), ("5204", "GRSIA employer contributions")),
+                 ("2124", "GRSIA payable"), ("5204", "GRSIA employer contributions"),
+                 ("اشتراكات مستحقة لهيئة التقاعد والتأمينات الاجتماعية",
+                  "اشتراكات صاحب العمل في هيئة التقاعد والتأمينات الاجتماعية")),
     "BH": Agency("SIO", "Social Insurance Organization", "social_insurance_payable_sio",
-                 ("2125", "SIO payable"), ("5205", "SIO employer contributions")),
+                 ("2125", "SIO payable"), ("5205", "SIO employer contributions"),
+                 ("اشتراكات مستحقة لهيئة التأمين الاجتماعي",
+                  "اشتراكات صاحب العمل في هيئة التأمين الاجتماعي")),
     "OM": Agency("SPF", "Social Protection Fund", "social_insurance_payable_spf",
-                 ("2126", "SPF payable"), ("5206", "SPF employer contributions")),
+                 ("2126", "SPF payable"), ("5206", "SPF employer contributions"),
+                 ("اشتراكات مستحقة لصندوق الحماية الاجتماعية",
+                  "اشتراكات صاحب العمل في صندوق الحماية الاجتماعية")),
 }

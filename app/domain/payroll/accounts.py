@@ -33,15 +33,16 @@ class Account:
     default_code: str
     name_en: str
     type: str
-    name_ar: str | None = None
+    name_ar: str  # every account has one (issue 50); a mapping may leave it out
 
 
 CATALOG: tuple[Account, ...] = (
     Account("bank", "1010", "Bank", "asset", "البنك"),
     Account("salaries_payable", "2110", "Salaries payable", "liability", "رواتب مستحقة الدفع"),
     # Runs posted before social insurance was owed per agency carried one payable and expense.
-    Account("social_insurance_payable", "2120", "Social insurance payable", "liability"),
-    *(Account(agency.key, *agency.payable, "liability") for agency in AGENCIES.values()),
+    Account("social_insurance_payable", "2120", "Social insurance payable", "liability",
+            "اشتراكات التأمينات الاجتماعية المستحقة"),
+    *(Account(agency.key, *agency.payable, "liability", agency.accounts_ar[0]) for agency in AGENCIES.values()),
     Account("end_of_service_provision", "2300", "End-of-service benefits provision", "liability",
             "مخصص مكافأة نهاية الخدمة"),
     # The leave-salary provision (issue 48): annual leave earned and not yet taken or paid.
@@ -51,8 +52,9 @@ CATALOG: tuple[Account, ...] = (
     Account("housing_allowances", "5110", "Housing allowances", "expense", "بدلات السكن"),
     Account("transport_allowances", "5120", "Transport allowances", "expense", "بدلات المواصلات"),
     Account("other_allowances", "5130", "Other allowances", "expense", "بدلات أخرى"),
-    Account("employer_social_insurance", "5200", "Employer social insurance expense", "expense"),
-    *(Account(f"employer_contributions_{agency.short.lower()}", *agency.expense, "expense")
+    Account("employer_social_insurance", "5200", "Employer social insurance expense", "expense",
+            "مصروف اشتراكات صاحب العمل في التأمينات الاجتماعية"),
+    *(Account(f"employer_contributions_{agency.short.lower()}", *agency.expense, "expense", agency.accounts_ar[1])
       for agency in AGENCIES.values()),
     Account("end_of_service_contributions", "5210", "End-of-service contributions", "expense",
             "اشتراكات مكافأة نهاية الخدمة"),
@@ -130,7 +132,10 @@ def set_mapping(company_id: str, key: str, code: str, clock: Clock, *, entity_id
         _check_entity(company_id, entity_id)
         hold(company_id)  # a posting and a change to the chart take turns (locks.py)
         values = {"code": code, "name_en": (name_en or account.name_en).strip(),
-                  "name_ar": name_ar.strip() if name_ar else None, "updated_at": to_db(clock.now())}
+                  # With no name given the account keeps both default names; a name of the
+                  # company's own in English alone has no Arabic one until HR gives it.
+                  "name_ar": name_ar.strip() if name_ar else (None if name_en else account.name_ar),
+                  "updated_at": to_db(clock.now())}
         updated = (AccountMapping.update(**values)
                    .where(AccountMapping.company == company_id, AccountMapping.entity == (entity_id or ""),
                           AccountMapping.key == key).execute())
