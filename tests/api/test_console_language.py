@@ -11,7 +11,7 @@ from app.domain.webhooks.endpoints import EndpointNotice
 from app.i18n import COOKIE
 from app.models import JournalEntry, JournalLine, PayrollRun, User
 from app.notices import endpoint_notice_email
-from tests.api.console import PASSWORD, csrf, member, sign_in, switch_language, text
+from tests.api.console import PASSWORD, csrf, member, post, sign_in, switch_language, text
 
 ARABIC_FIRST = {"Accept-Language": "ar-KW,ar;q=0.9,en;q=0.5"}
 ARABIC = re.compile(r"[\u0600-\u06FF]")
@@ -141,6 +141,17 @@ def test_an_arabic_run_page_names_each_journal_account_in_arabic_as_posted(clien
     page = text(client.get(f"/console/payroll/{run.id}"))
     assert "<bdi>اشتراكات مستحقة للتأمينات الاجتماعية (الكويت)</bdi>" in page
     assert '<bdi lang="en" dir="ltr">Salaries (old chart)</bdi>' in page and "الرواتب الأساسية" not in page
+
+
+def test_the_wps_card_names_the_wage_protection_system_and_the_banks_answer_in_arabic(client, admin, in_sandbox):
+    run = PayrollRun.get(PayrollRun.company == in_sandbox.id, PayrollRun.status == "finalized")
+    switch_language(client, "ar", page="/console/payroll")
+    page = text(client.get(f"/console/payroll/{run.id}"))
+    assert "<h2>نظام حماية الأجور</h2>" in page and "WPS" not in page
+    assert "لم يُرسَل إلى البنك بعد" in page and "تسجيل الإرسال إلى البنك" in page
+    post(client, f"/console/payroll/{run.id}/wps_submitted", {}, page=f"/console/payroll/{run.id}")
+    page = text(client.get(f"/console/payroll/{run.id}"))
+    assert "أُرسل إلى البنك" in page and "تسجيل قبول البنك" in page and "تسجيل رفض البنك" in page
 
 
 def test_the_partner_api_answers_in_english_whatever_the_browser_asks(client, headers):
