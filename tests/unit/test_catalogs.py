@@ -25,6 +25,7 @@ READ_ATTRIBUTES = {"aria-label", "title", "placeholder", "alt", "data-confirm"}
 # Elements whose text is code, shown as it is in any language.
 CODE_ELEMENTS = {"code", "kbd", "samp", "script", "style"}
 PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]")
+COUNTS = {"num", "limit"}  # what a plural message counts by: Arabic's one and two forms say it in words
 TAG = re.compile(r"</?([a-zA-Z][\w-]*)")
 
 
@@ -38,7 +39,7 @@ def test_an_arabic_translation_keeps_every_placeholder_and_tag_of_its_english():
             continue
         sources = message.id if isinstance(message.id, tuple) else (message.id,)
         strings = message.string if isinstance(message.string, tuple) else (message.string,)
-        wanted_names = set(PLACEHOLDER.findall(sources[-1])) - {"num"}
+        wanted_names = set(PLACEHOLDER.findall(sources[-1])) - COUNTS
         wanted_tags = sorted(TAG.findall(sources[0]))
         for string in strings:
             assert wanted_names <= set(PLACEHOLDER.findall(string)), (message.id, string)
@@ -154,6 +155,15 @@ def test_the_arabic_catalog_says_each_glossary_term_one_way(term):
         assert not [word for word in term["never"] if word in said], (sources[0], said, term["why"])
         assert any(word in said for word in term["arabic"]), (sources[0], said, term["arabic"])
     assert found, f"no message is about {term['term']}: the glossary's English words are stale"
+
+
+def test_arabic_says_one_and_two_in_words_never_a_digit_before_a_dual():
+    """Issue 50: «بعد 2 دقيقتين» put a digit before a dual. Arabic's one and two forms
+    (plural forms 1 and 2) say the count in the noun: «دقيقة واحدة», «دقيقتين»."""
+    for message in translations.read("ar"):
+        if isinstance(message.id, tuple):
+            for form in message.string[1:3]:
+                assert not COUNTS & set(PLACEHOLDER.findall(form)), (message.id[0], form)
 
 
 def test_no_arabic_message_is_empty_or_fuzzy():
