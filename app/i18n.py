@@ -46,6 +46,7 @@ def register(app: Flask) -> None:
     app.jinja_env.policies["ext.i18n.trimmed"] = True
     app.add_template_global(name_of, "name_of")
     app.add_template_filter(as_stored, "as_stored")
+    app.add_template_filter(as_id, "as_id")
     app.add_template_filter(as_typed, "as_typed")
 
     @app.context_processor
@@ -138,6 +139,38 @@ def as_stored(text: object) -> Markup:
     """Text kept as it was entered, in another language than the page's (an English
     name, an ID, a key, an email, a URL): isolated, left to right, read as English."""
     return Markup('<bdi lang="en" dir="ltr">{}</bdi>').format(text)
+
+
+# Unicode's isolates, as `said` and some catalog entries put an ID or a code inside a
+# sentence of the other direction, and the markup that does the same on a page.
+_ISOLATES = {"\u2066": '<bdi dir="ltr">', "\u2067": '<bdi dir="rtl">', "\u2068": "<bdi>"}
+_POP_ISOLATE = "\u2069"
+
+
+def isolated(text: object) -> Markup:
+    """`text` for a page, its isolate characters (U+2066..2069) turned into <bdi> markup:
+    the same reading order, and no invisible character copied with an ID (pasted into a
+    search box, it would find nothing)."""
+    escaped = str(text) if isinstance(text, Markup) else str(escape(str(text)))
+    out: list[str] = []
+    depth = 0
+    for character in escaped:
+        if character in _ISOLATES:
+            out.append(_ISOLATES[character])
+            depth += 1
+        elif character == _POP_ISOLATE:
+            if depth:
+                out.append("</bdi>")
+                depth -= 1
+        else:
+            out.append(character)
+    return Markup("".join(out) + "</bdi>" * depth)
+
+
+def as_id(text: object) -> Markup:
+    """An identifier (a staff number, a code) as stored: isolated left to right like
+    `as_stored`, and never broken across lines (SBX- / 001 reads as two things)."""
+    return Markup('<bdi lang="en" dir="ltr" class="id">{}</bdi>').format(text)
 
 
 def as_typed(text: object) -> Markup:

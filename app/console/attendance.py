@@ -14,8 +14,8 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 from markupsafe import Markup
 
-from app.console.common import console_blueprint, requires, said
-from app.console.forms import PUNCH_WORDS, LinkForm, PunchForm, options, stored_options
+from app.console.common import console_blueprint, refusal, requires
+from app.console.forms import PUNCH_WORDS, LinkForm, PunchForm, options, people_options
 from app.domain.attendance.days import list_days, rejected_punches
 from app.domain.attendance.ingest import link_reference, record_punch, unmatched_references
 from app.domain.kernel.clock import from_db
@@ -23,7 +23,7 @@ from app.domain.kernel.errors import DomainError
 from app.domain.kernel.text import foreign_digit
 from app.domain.people.employees import roster
 from app.extensions import runtime
-from app.i18n import as_stored, name_of
+from app.i18n import as_id, as_stored, name_of
 from app.i18n import lazy_text as _l
 
 bp = console_blueprint("hr_attendance", url_prefix="/console")
@@ -81,7 +81,7 @@ def punch():
         result = record_punch(g.company, form.employee.data, form.kind.data, at, runtime(), channel="manual",
                               branch_ref=(form.branch_ref.data or "").strip() or None)
     except DomainError as exc:
-        flash(_message(exc), "error")
+        flash(refusal(exc), "error")
     else:
         kind = form.kind.data
         flash(_("Recorded %(punch)s at %(time)s (%(event_id)s); the day is re-paired in a moment.",
@@ -102,7 +102,7 @@ def link():
         waiting = link_reference(g.company, form.source.data, form.ref_type.data, form.value.data,
                                  form.employee.data, runtime())
     except DomainError as exc:
-        flash(_message(exc), "error")
+        flash(refusal(exc), "error")
     else:
         # English says "event(s)" for any number; the plural forms are Arabic's.
         flash(ngettext("Linked %(ref_type)s %(value)s from %(source)s: %(num)d waiting event(s) are being paired, "
@@ -114,8 +114,7 @@ def link():
 
 
 def _with_people(form, people):
-    form.employee.choices = options([("", _("Choose…"))]) + stored_options(
-        (p.id, f"{p.staff_number} · {p.name_en}") for p in people)
+    form.employee.choices = options([("", _("Choose…"))]) + people_options(people)
     return form
 
 
@@ -139,9 +138,17 @@ def _day_view(record, names, zone):
     return {
         **record,
         "person": _person(names, record["employee_id"]),
-        "shift_views": [{**s, "span": f"{local(s['clock_in'])}–{local(s['clock_out'])}"} for s in record["shifts"]],
-        "open_since": local(record["open_shift"]["clock_in"]) if record["open_shift"] else None,
+        "shift_views": [{**s, "span": _span(local(s["clock_in"]), local(s["clock_out"]))} for s in record["shifts"]],
+        "open_since": _span(local(record["open_shift"]["clock_in"])) if record["open_shift"] else None,
     }
+
+
+def _span(start: str, end: str | None = None) -> Markup:
+    """A shift's times in the page's reading order: 08:10–17:20 in English, «من 08:10 إلى
+    17:20» in Arabic (a bare dash between two times reads end first, right to left); an
+    open shift's, with no end yet."""
+    times = {"start": as_id(start), "end": as_id(end)}
+    return Markup(_("%(start)s–%(end)s") if end else _("%(start)s–")) % times
 
 
 def _person(names, employee_id):
@@ -149,9 +156,6 @@ def _person(names, employee_id):
     person = names.get(employee_id)
     if person is None:
         return as_stored(employee_id)
-    return Markup("{} · {}").format(as_stored(person.staff_number), name_of(person))
+    return Markup("{} · {}").format(as_id(person.staff_number), name_of(person))
 
 
-def _message(exc):
-    errors = getattr(exc, "errors", None)
-    return "; ".join(said(message) for _path, message in errors) if errors else said(exc.message) or _("Refused.")

@@ -35,7 +35,17 @@ from app.domain.kernel.clock import format_utc, from_db
 from app.domain.kernel.errors import DomainError, Words
 from app.domain.kernel.sealing import Sealer
 from app.extensions import runtime
-from app.i18n import COOKIE, RIGHT_TO_LEFT, amount, chosen, current_language, date_time, keep_choice, money
+from app.i18n import (
+    COOKIE,
+    RIGHT_TO_LEFT,
+    amount,
+    chosen,
+    current_language,
+    date_time,
+    isolated,
+    keep_choice,
+    money,
+)
 from app.i18n import lazy_text as _l
 from app.telemetry import log_server_error, route_of
 
@@ -267,7 +277,7 @@ def _render_error(status, message):
 def refusal(exc: DomainError) -> str:
     """What a refused action says on its page: each field's problem, or the refusal."""
     errors = getattr(exc, "errors", None)
-    return "; ".join(said(message) for _path, message in errors) if errors else said(exc.message)
+    return "; ".join(said(message) for _path, message in errors) if errors else said(exc.message) or _("Refused.")
 
 
 def show_errors(form, exc: DomainError, fields: dict[str, str] | None = None) -> None:
@@ -322,6 +332,7 @@ def local_time(moment, timezone=None):
 
 def register_filters(app):
     app.add_template_filter(local_time, "local")
+    app.add_template_filter(isolated, "isolated")  # flashes, refusals, help: no invisible marks copied
 
     app.add_template_filter(money, "money")
     app.add_template_filter(amount, "amount")  # for reading, or as a form field's value (`grouped=False`)

@@ -37,6 +37,14 @@ MAX_PAGE = 100_000  # far past any company's last page, and far inside every int
 EMPLOYEE_STATUSES = {**STATUS_WORDS, "left": _l("left")}
 
 
+# The national ID each country's employees carry, as its HR forms name it (stored as
+# `civil_id` whatever the country), and a mobile number written as the phone field wants it.
+ID_LABELS = {"KW": _l("Civil ID"), "SA": _l("National ID or Iqama number"), "AE": _l("Emirates ID number"),
+             "QA": _l("Qatar ID (QID) number"), "BH": _l("CPR number"), "OM": _l("Civil number")}
+PHONE_EXAMPLES = {"KW": "+96550001234", "SA": "+966501234567", "AE": "+971501234567", "QA": "+97455123456",
+                  "BH": "+97336001234", "OM": "+96891234567"}
+
+
 @bp.context_processor
 def _labels():
     return {"employee_statuses": EMPLOYEE_STATUSES, "employment_types": EMPLOYMENT_TYPE_WORDS}
@@ -66,7 +74,7 @@ def hire():
                 show_errors(form, exc)
             else:
                 flash(_("Hired %(staff_number)s %(name)s employee.created is on its way.",
-                        staff_number=hired.staff_number, name=sentence(hired.name_en)), "success")
+                        staff_number=hired.staff_number, name=sentence(name_of(hired, plain=True))), "success")
                 return redirect(url_for("hr_employees.employee", employee_id=hired.id))
     return render_template("console/employee_form.html", form=form, employee=None), _form_status()
 
@@ -135,6 +143,9 @@ def _employee_form(form):
     for name in EmployeeForm.MONEY_FIELDS:
         form[name].description = _("%(currency)s, e.g. %(example)s", currency=g.company.currency,
                                    example=example_amount(g.company.currency))
+    form.civil_id.label.text = ID_LABELS.get(g.company.country, form.civil_id.label.text)
+    form.contact_phone.description = _("International format, e.g. %(example)s.",
+                                       example=PHONE_EXAMPLES.get(g.company.country, "+96550001234"))
     return form
 
 

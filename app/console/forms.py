@@ -31,7 +31,7 @@ from app.domain.payroll.journal_file import QUICKBOOKS_DATE_FORMAT, QUICKBOOKS_D
 from app.domain.people.actions import EDITABLE_STATUSES, EMPLOYMENT_TYPES
 from app.domain.sandbox import TRIGGERS
 from app.domain.webhooks.endpoints import SUBSCRIBABLE
-from app.i18n import as_stored, name_of
+from app.i18n import ARABIC_LETTER, as_stored, name_of
 from app.i18n import lazy_text as _l
 
 
@@ -75,6 +75,17 @@ def stored_options(pairs):
     """[(value, label)] -> select options whose labels are data as stored (codes, English
     names): read left to right, as English, on an Arabic page."""
     return [SelectChoice(value, label, render_kw={"lang": "en", "dir": "ltr"}) for value, label in pairs]
+
+
+def people_options(people):
+    """[employee] -> select options "SBX-001 · name", the name in the page's language where
+    the employee has one: read as English only where it is English."""
+    choices = []
+    for person in people:
+        name = name_of(person, plain=True)
+        english = {} if ARABIC_LETTER.search(str(name)) else {"lang": "en", "dir": "ltr"}
+        choices.append(SelectChoice(person.id, f"{person.staff_number} · {name}", render_kw=english))
+    return choices
 
 
 def options(pairs):
@@ -234,7 +245,7 @@ class EmployeeForm(FlaskForm):
     contact_email = StringField(_l("Work email"), validators=[Optional(), Length(max=254)],  # checked by the domain
                                 render_kw=LATIN)
     contact_phone = StringField(_l("Work phone"), validators=[Optional(), Length(max=32)],
-                                description=_l("International format, e.g. +96550001234."), render_kw=LATIN)
+                                render_kw=LATIN)  # its example is the company's country's (employees.py)
     # ---- internal: never shown to partners
     nationality = StringField(_l("Nationality"), validators=[DataRequired(), Length(min=2, max=2)],
                               description=_l("Two-letter country code, e.g. KW, IN, EG."), render_kw=LATIN)

@@ -24,7 +24,7 @@ from flask_babel import ngettext
 from markupsafe import Markup
 
 from app.console.common import console_blueprint, refusal, requires, safe_next, show_errors
-from app.console.forms import LEAVE_STATUS_WORDS, LEAVE_TYPE_WORDS, LeaveForm, options, stored_options
+from app.console.forms import LEAVE_STATUS_WORDS, LEAVE_TYPE_WORDS, LeaveForm, options, people_options
 from app.domain.kernel.countries import COUNTRIES
 from app.domain.kernel.errors import DomainError, ValidationFailed
 from app.domain.kernel.text import ascii_digits
@@ -34,7 +34,7 @@ from app.domain.leave.law import LAWS
 from app.domain.payroll.drafts import leave_effects_of
 from app.domain.people.employees import by_ids, roster
 from app.extensions import runtime
-from app.i18n import RIGHT_TO_LEFT, as_stored, current_language, name_of, number
+from app.i18n import RIGHT_TO_LEFT, as_id, as_stored, current_language, name_of, number
 from app.models import PayrollRun
 
 bp = console_blueprint("hr_leave", url_prefix="/console")
@@ -116,8 +116,7 @@ def _page(form, status=200):
 
 
 def _with_people(form):
-    form.employee.choices = options([("", _("Choose…"))]) + stored_options(
-        (p.id, f"{p.staff_number} · {name_of(p, plain=True)}") for p in roster(g.company.id))
+    form.employee.choices = options([("", _("Choose…"))]) + people_options(roster(g.company.id))
     return form
 
 
@@ -303,4 +302,4 @@ def person(employee, employee_id=None):
     """Who a leave is: staff number and name (the Arabic one on an Arabic page)."""
     if employee is None:
         return as_stored(employee_id)
-    return Markup("{} · {}").format(as_stored(employee.staff_number), name_of(employee))
+    return Markup("{} · {}").format(as_id(employee.staff_number), name_of(employee))

@@ -12,7 +12,7 @@ from app.domain.access import signin
 from app.domain.access import users as access
 from app.domain.kernel.errors import DomainError, ValidationFailed
 from app.extensions import mailer, runtime
-from app.i18n import chosen
+from app.i18n import chosen, current_language, name_of
 from app.i18n import lazy_text as _l
 from app.notices import password_reset_email
 
@@ -116,8 +116,8 @@ def sandbox_page():
         except DomainError as exc:
             flash(said(exc.message), "error")
         else:
-            flash(_("Created %(name)s Switch to it to create sandbox keys.", name=sentence(created.name_en)),
-                  "success")
+            flash(_("Created %(name)s Switch to it to create sandbox keys.",
+                    name=sentence(name_of(created, plain=True))), "success")
             return redirect(url_for("signin.sandbox_page"))
     return render_template("console/sandbox.html", form=form, sandbox=existing)
 
@@ -145,8 +145,9 @@ def forgot_password():
         user, token = asked
         link = url_for("signin.reset_password", token=token, _external=True)
         try:
+            # Their chosen language; until they choose one, the page's they asked from.
             mailer().send(user.email, *password_reset_email(
-                link, int(signin.RESET_LIFETIME.total_seconds() // 60), user.language))
+                link, int(signin.RESET_LIFETIME.total_seconds() // 60), user.language or current_language()))
         except OSError as exc:  # SMTP down or refusing: logged; the answer stays the same
             current_app.logger.error("password reset email to user=%s not sent: %s", user.id, exc)
         current_app.logger.info("password reset asked user=%s", user.id)

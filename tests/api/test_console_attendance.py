@@ -7,6 +7,12 @@ from tests.api.console import post, text
 from tests.helpers import punch, settle_due, settle_later, staff
 
 
+def span(start, end):
+    """A shift's times as the page shows them, each an ID that never breaks."""
+    time = '<bdi lang="en" dir="ltr" class="id">{}</bdi>'.format
+    return f"{time(start)}–{time(end)}"
+
+
 def stored(company):
     return list(AttendanceEvent.select().where(AttendanceEvent.company == company.id).order_by(AttendanceEvent.at))
 
@@ -23,7 +29,10 @@ def test_hr_enters_punches_in_local_time_and_sees_the_day(client, in_sandbox, cl
     assert first.at.isoformat() == "2026-11-19T04:30:00"  # Kuwait is UTC+3
     settle_due(clock)
     page = text(client.get("/console/attendance?from=2026-11-19&to=2026-11-19"))
-    assert "07:30–15:45" in page and "8 h 15" in page and ">manual<" in page
+    assert span("07:30", "15:45") in page and "8 h 15" in page and ">manual<" in page
+    # Right to left, a bare dash between two times reads end first: Arabic says from and to.
+    arabic = text(client.get("/console/attendance?from=2026-11-19&to=2026-11-19&lang=ar"))
+    assert "من " + span("07:30", "15:45").replace("–", " إلى ") in arabic
 
 
 def test_a_punch_without_an_employee_or_for_another_company_stores_nothing(client, in_sandbox,
@@ -55,7 +64,7 @@ def test_hr_links_an_unmatched_reference_from_the_list(client, in_sandbox, clock
     assert "2 waiting event(s)" in text(page) and "People no employee matched" not in text(page)
     assert {e.employee_id for e in stored(in_sandbox)} == {person.id}
     settle_due(clock)
-    assert "08:00–16:00" in text(client.get("/console/attendance?from=2026-11-19&to=2026-11-19"))
+    assert span("08:00", "16:00") in text(client.get("/console/attendance?from=2026-11-19&to=2026-11-19"))
 
 
 def test_a_range_over_62_days_falls_back_to_the_last_week(client, in_sandbox):
@@ -75,6 +84,6 @@ def test_hr_completes_an_app_shift_and_sees_why_a_punch_stands_alone(client, in_
     settle_later(runtime)
     clock.set(before)  # the HR admin's session is still fresh
     page = text(client.get("/console/attendance?from=2026-11-18&to=2026-11-19"))
-    assert "08:00–16:00" in page and ">employee_app<" in page and ">manual<" in page
+    assert span("08:00", "16:00") in page and ">employee_app<" in page and ">manual<" in page
     assert "Punches that made no shift" in page and "orphan_clock_out" in page
     assert "2026-11-18 17:00" in page and "from HR or any device" in page

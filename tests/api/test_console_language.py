@@ -5,11 +5,12 @@ left with names, money and form errors in Arabic, emails in the recipient's lang
 and the partner API untouched."""
 
 import re
+from datetime import UTC, datetime
 
 from app.domain.access import users as access
 from app.domain.webhooks.endpoints import EndpointNotice
 from app.i18n import COOKIE
-from app.models import JournalEntry, JournalLine, PayrollRun, User
+from app.models import Employee, JournalEntry, JournalLine, PayrollRun, User
 from app.notices import endpoint_notice_email
 from tests.api.console import PASSWORD, csrf, member, post, sign_in, switch_language, text
 
@@ -154,6 +155,39 @@ def test_the_wps_card_names_the_wage_protection_system_and_the_banks_answer_in_a
     assert "أُرسل إلى البنك" in page and "تسجيل قبول البنك" in page and "تسجيل رفض البنك" in page
 
 
+def test_the_id_field_and_the_phone_example_are_the_companys_countrys(client, admin, live_company):
+    """Issue 50: a Saudi company's form said «الرقم المدني», Kuwait's word, and gave a
+    Kuwaiti phone number as its example."""
+    labels = {"KW": ("Civil ID", "الرقم المدني", "+96550001234"),
+              "SA": ("National ID or Iqama number", "رقم الهوية الوطنية أو الإقامة", "+966501234567"),
+              "AE": ("Emirates ID number", "رقم الهوية الإماراتية", "+971501234567"),
+              "QA": ("Qatar ID (QID) number", "رقم البطاقة الشخصية القطرية", "+97455123456"),
+              "BH": ("CPR number", "الرقم الشخصي", "+97336001234"),
+              "OM": ("Civil number", "الرقم المدني", "+96891234567")}
+    for country, (english, arabic, phone) in labels.items():
+        live_company.country = country
+        live_company.save()
+        page = text(client.get("/console/employees/new?lang=en"))
+        assert f'<label for="civil_id">{english}</label>' in page and f"e.g. {phone}." in page
+        page = text(client.get("/console/employees/new?lang=ar"))
+        assert f'<label for="civil_id">{arabic}</label>' in page
+        assert f'مثل <bdi dir="ltr">{phone}</bdi>.' in page and "\u2066" not in page
+
+
+def test_an_id_copied_from_a_message_carries_no_invisible_mark_and_a_pasted_one_is_found(client, admin,
+                                                                                        in_sandbox):
+    """Issue 50: a message isolated its IDs with Unicode's invisible isolates, so copying
+    one copied them too, and the employee search then found nothing. The page isolates with
+    markup; the search ignores such marks (and finds an employee by id as well)."""
+    switch_language(client, "ar", page="/console/employees")
+    missing = text(client.get("/console/employees/emp_none"))
+    assert '<bdi dir="ltr">emp_none</bdi>' in missing and not re.search("[\u2066-\u2069]", missing)
+    someone = Employee.get(Employee.company == in_sandbox.id, Employee.staff_number == "SBX-001")
+    for pasted in ("\u2066SBX-001\u2069", "\u200fSBX-001", f"\u2066{someone.id}\u2069 "):
+        found = text(client.get("/console/employees", query_string={"q": pasted}))
+        assert f"/console/employees/{someone.id}" in found and "SBX-002" not in found, pasted
+
+
 def test_the_partner_api_answers_in_english_whatever_the_browser_asks(client, headers):
     answer = client.get("/v1/employees/emp_none", headers={**headers, **ARABIC_FIRST})
     assert answer.status_code == 404 and not ARABIC.search(answer.get_data(as_text=True))
@@ -179,10 +213,34 @@ def test_emails_are_written_in_the_recipients_language(app, client, live_company
         assert subject == "Webhook endpoint disabled: https://hooks.example.com/in" and not ARABIC.search(body)
 
 
+def test_a_reset_asked_from_an_arabic_page_by_someone_who_never_chose_comes_in_arabic(client, live_company, clock,
+                                                                                    inbox):
+    """Issue 50: until a user chooses a language, the page they asked from decides."""
+    user = member(live_company, "hr_admin", clock, email="new@example.com")
+    assert user.language is None
+    client.post("/console/forgot-password?lang=ar", data={"email": user.email, "csrf_token": csrf(client)})
+    [message] = inbox.messages
+    assert ARABIC.search(message["Subject"]) and ARABIC.search(message.get_content())
+
+
+def test_a_failure_notice_says_when_in_the_companys_time_written_out_in_the_recipients_language(app):
+    """Issue 50: the notices showed a raw UTC time such as 2026-11-26T14:38:00Z."""
+    since = datetime(2026, 11, 26, 14, 38, tzinfo=UTC)
+    kuwait = EndpointNotice([], "disabled", "whk_1", "https://hooks.example.com/in", since, "Asia/Kuwait", "KW")
+    with app.app_context():
+        _, english = endpoint_notice_email(kuwait, "en")
+        _, arabic = endpoint_notice_email(kuwait, "ar")
+        _, elsewhere = endpoint_notice_email(kuwait._replace(timezone="Asia/Dubai"), "en")
+    assert "since 26 November 2026, 17:38 (Kuwait time)" in " ".join(english.split())
+    assert "17:38 (بتوقيت الكويت)" in arabic and "2026" in arabic and "نوفمبر" in arabic
+    assert "26 November 2026, 18:38 (Asia/Dubai)" in " ".join(elsewhere.split())
+    assert "T14:38" not in english + arabic + elsewhere
+
+
 def test_the_domains_refusals_read_in_arabic_with_their_ids_left_to_right(client, admin, in_sandbox):
     switch_language(client, "ar", page="/console/employees")
     missing = client.get("/console/employees/emp_none")
-    assert missing.status_code == 404 and "لا يوجد موظف \u2066emp_none\u2069" in text(missing)
+    assert missing.status_code == 404 and "لا يوجد موظف <bdi dir=\"ltr\">emp_none</bdi>" in text(missing)
     switch_language(client, "en", page="/console/employees")
     assert "no employee emp_none" in text(client.get("/console/employees/emp_none"))
 

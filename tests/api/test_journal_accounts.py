@@ -45,7 +45,8 @@ def test_every_account_has_an_arabic_name_of_its_own(client, books):
     assert len(set(names)) == len(names)  # Saudi Arabia's and Kuwait's agencies share a name: the country parts them
     assert listed["social_insurance_payable_pifss"]["name"] == {
         "en": "PIFSS payable", "ar": "اشتراكات مستحقة للتأمينات الاجتماعية (الكويت)"}
-    assert listed["employer_contributions_gpssa"]["name"]["ar"] == "اشتراكات صاحب العمل في هيئة المعاشات والتأمينات الاجتماعية"
+    assert listed["employer_contributions_gpssa"]["name"]["ar"] == (
+        "اشتراكات صاحب العمل في هيئة المعاشات والتأمينات الاجتماعية")
 
 
 def test_a_mapping_keeps_the_default_arabic_name_until_it_names_the_account_in_english(client, books, clock):

@@ -581,10 +581,11 @@ LATIN_LEFT = """() => {
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
     while (walker.nextNode()) {
         const node = walker.currentNode, parent = node.parentElement;
-        if (!parent || parent.closest('[lang="en"], code, kbd, samp, script, style, .languages')) continue;
+        // An ID inside a sentence is isolated left to right by markup (i18n.isolated).
+        const kept = '[lang="en"], bdi[dir="ltr"], code, kbd, samp, script, style, .languages';
+        if (!parent || parent.closest(kept)) continue;
         if (parent.closest('[hidden], .visually-hidden') && !parent.closest('label')) continue;
-        const isolated = /\u2066[^\u2069]*\u2069/g;  // left-to-right isolates: an ID inside a sentence
-        const found = (node.textContent.replace(isolated, '').match(/[A-Za-z]{3,}/g) || [])
+        const found = (node.textContent.match(/[A-Za-z]{3,}/g) || [])
             .filter(word => !TERMS.has(word));
         if (found.length) words.push(parent.tagName + ': ' + node.textContent.trim().slice(0, 60));
     }
@@ -662,6 +663,11 @@ def consent_page():
         "code_challenge_method": "S256"})
 
 
+# The IDs on the page (i18n.as_id, or isolated inside a message) drawn on more than one line.
+IDS_ON_TWO_LINES = """[...document.querySelectorAll('main bdi.id, main bdi[dir="ltr"]:not([lang])')]
+  .filter((e) => e.getClientRects().length > 1).map((e) => e.textContent)"""
+
+
 def check_arabic_pages(page, paths):
     english = {}
     for width, height in ((1280, 900), (390, 844)):
@@ -685,6 +691,15 @@ def check_arabic_pages(page, paths):
             # never worded as Cancel («إلغاء») or Ignore («تجاهل»).
             ending = [label.strip() for label in page.locator("button.danger").all_inner_texts()]
             assert not [label for label in ending if label == "إلغاء" or "تجاهل" in label], (path, ending)
+            # Issue 50, right to left: the current tab is in view at a phone's width, an ID
+            # never breaks across lines, and nothing invisible is copied with one.
+            current = page.locator("nav.tabs a[aria-current=page]")
+            if current.count():
+                box = current.bounding_box()
+                assert box["x"] >= 0 and box["x"] + box["width"] <= width, (path, "the current tab is out of view")
+            broken = page.evaluate(IDS_ON_TWO_LINES)
+            assert not broken, (path, "an ID breaks across lines", broken)
+            assert not re.search("[\u2066-\u2069]", page.locator("main").inner_text()), (path, "isolate characters")
             kind = re.sub(r"_\w{20,}", "", path.split("?")[0]).replace("/", "-")
             shot(page, f"ar-{width}{kind}")  # one per kind of page
     assert not english, "English left on Arabic pages:\n" + "\n".join(

@@ -166,6 +166,15 @@ def test_arabic_says_one_and_two_in_words_never_a_digit_before_a_dual():
                 assert not COUNTS & set(PLACEHOLDER.findall(form)), (message.id[0], form)
 
 
+def test_arabic_quotes_with_guillemets():
+    """Issue 50: English curly quotes do not mirror, so on a right-to-left page “name”
+    opened where it should close. Arabic quotes «like this»."""
+    for message in translations.read("ar"):
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        for string in strings:
+            assert not set("“”") & set(string), (message.id, string)
+
+
 def test_no_arabic_message_is_empty_or_fuzzy():
     for message in translations.read("ar"):
         if message.id:

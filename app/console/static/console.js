@@ -30,6 +30,16 @@ document.addEventListener("DOMContentLoaded", () => {
     });
     table.classList.add("stackable");
   });
+  // On a phone the tabs scroll sideways, from the right on an Arabic page: bring the
+  // current one into view, centred in the strip.
+  const current = document.querySelector("nav.tabs [aria-current=page]");
+  if (current) {
+    const tab = current.getBoundingClientRect();
+    const strip = current.parentElement.getBoundingClientRect();
+    if (tab.left < strip.left || tab.right > strip.right) {
+      current.parentElement.scrollBy({left: (tab.left + tab.right - strip.left - strip.right) / 2});
+    }
+  }
   // Switch company as soon as one is picked.
   document.querySelectorAll("select[data-autosubmit]").forEach((select) => {
     select.addEventListener("change", () => select.form.requestSubmit());

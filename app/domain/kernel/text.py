@@ -39,11 +39,20 @@ from collections.abc import Iterable, Mapping
 from app.domain.kernel.errors import Words
 
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+# Invisible marks that only steer the reading direction: the controls above, and the
+# left-to-right, right-to-left and Arabic letter marks. Text copied from a page may hold them.
+_DIRECTION_MARKS = re.compile("[\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069]")
 # What str.splitlines() breaks at: a line break wherever the text goes.
 LINE_BREAKS = frozenset("\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
 _NOT_IN_A_LINE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff\ud800-\udfff]")
 _DIGITS = re.compile("[0-9]+")
 MAX_DIGITS = 18  # a whole number typed by a person fits a signed 64-bit column with room
+
+
+def without_direction_marks(value: str) -> str:
+    """`value` with its invisible direction marks taken out: what a person meant to type
+    when they pasted an ID copied from a right-to-left page."""
+    return _DIRECTION_MARKS.sub("", value)
 
 
 def text_problem(value: str) -> str | None:

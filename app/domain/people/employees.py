@@ -10,6 +10,7 @@ from peewee import JOIN, ModelSelect, Tuple
 from app.domain.kernel.clock import to_db
 from app.domain.kernel.errors import NotFound, Words
 from app.domain.kernel.paging import Page, Position, page_of
+from app.domain.kernel.text import without_direction_marks
 from app.models import Branch, Employee
 from app.models.base import dict_rows
 
@@ -85,17 +86,21 @@ def employee_rows(employee_ids: list[str], company_id: str) -> list[dict[str, An
 
 def find_employees(company_id: str, *, text: str | None = None, offset: int = 0, limit: int = 100) -> list[Employee]:
     """HR's list: every record of the company, left and archived too, by staff number,
-    optionally those whose staff number or name contains `text`. Up to `limit + 1` rows."""
+    optionally those whose staff number or name contains `text` or whose id it is (an ID
+    pasted from a page may carry invisible direction marks: they are ignored). Up to
+    `limit + 1` rows."""
     query = E.select().where(E.company == company_id)
+    text = without_direction_marks(text or "").strip()
     if text:
-        query = query.where(E.staff_number.contains(text) | E.name_en.contains(text) | E.name_ar.contains(text))
+        query = query.where(E.staff_number.contains(text) | E.name_en.contains(text) | E.name_ar.contains(text)
+                            | (E.id == text))
     return list(query.order_by(E.staff_number).offset(offset).limit(limit + 1))
 
 
 def resolve_employee(company_id: str, text: str) -> str:
     """The id of the company's employee named by id or staff number (how HR names people
     in commands); NotFound saying what was expected."""
-    text = (text or "").strip()
+    text = without_direction_marks(text or "").strip()
     found: Employee | None = (E.select(E.id).where(E.company == company_id, (E.id == text) | (E.staff_number == text))
                               .order_by(E.created_at).first())
     if found is None:

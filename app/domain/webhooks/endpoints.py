@@ -318,6 +318,8 @@ class EndpointNotice(NamedTuple):
     endpoint_id: str
     url: str
     failing_since: datetime | None
+    timezone: str = "UTC"  # the company's: the notice says when in its local time
+    country: str | None = None
 
 
 def endpoint_notice(endpoint_id: str, kind: str) -> EndpointNotice | None:
@@ -326,8 +328,9 @@ def endpoint_notice(endpoint_id: str, kind: str) -> EndpointNotice | None:
     endpoint = WebhookEndpoint.get_or_none(WebhookEndpoint.id == endpoint_id)
     if endpoint is None:
         return None
+    company = Company.get_by_id(endpoint.company_id)
     return EndpointNotice(owners_of(endpoint.company_id), kind, endpoint.id, endpoint.url,
-                          from_db(endpoint.failing_since))
+                          from_db(endpoint.failing_since), company.timezone, company.country)
 
 
 def disabled_counts() -> dict[str, int]:
