@@ -31,7 +31,7 @@ from app.domain.payroll.journal_file import QUICKBOOKS_DATE_FORMAT, QUICKBOOKS_D
 from app.domain.people.actions import EDITABLE_STATUSES, EMPLOYMENT_TYPES
 from app.domain.sandbox import TRIGGERS
 from app.domain.webhooks.endpoints import SUBSCRIBABLE
-from app.i18n import ARABIC_LETTER, as_stored, name_of
+from app.i18n import as_stored, name_of
 from app.i18n import lazy_text as _l
 
 
@@ -78,14 +78,9 @@ def stored_options(pairs):
 
 
 def people_options(people):
-    """[employee] -> select options "SBX-001 · name", the name in the page's language where
-    the employee has one: read as English only where it is English."""
-    choices = []
-    for person in people:
-        name = name_of(person, plain=True)
-        english = {} if ARABIC_LETTER.search(str(name)) else {"lang": "en", "dir": "ltr"}
-        choices.append(SelectChoice(person.id, f"{person.staff_number} · {name}", render_kw=english))
-    return choices
+    """[employee] -> select options "SBX-001 · name" (the name in the page's language where
+    the employee has one), read left to right as stored data: the staff number first."""
+    return stored_options((person.id, f"{person.staff_number} · {name_of(person, plain=True)}") for person in people)
 
 
 def options(pairs):
