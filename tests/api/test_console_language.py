@@ -188,6 +188,13 @@ def test_an_id_copied_from_a_message_carries_no_invisible_mark_and_a_pasted_one_
         assert f"/console/employees/{someone.id}" in found and "SBX-002" not in found, pasted
 
 
+def test_a_flash_names_the_new_sandbox_in_arabic_on_an_arabic_page(client, admin):
+    switch_language(client, "ar", page="/console/sandbox")
+    page = text(post(client, "/console/sandbox", {"country": "SA"}, page="/console/sandbox"))
+    made = access.sandbox_of(admin)
+    assert made.name_ar and f"{made.name_ar}." in page and made.name_en not in page
+
+
 def test_the_partner_api_answers_in_english_whatever_the_browser_asks(client, headers):
     answer = client.get("/v1/employees/emp_none", headers={**headers, **ARABIC_FIRST})
     assert answer.status_code == 404 and not ARABIC.search(answer.get_data(as_text=True))
