@@ -143,27 +143,40 @@ def as_stored(text: object) -> Markup:
 
 # Unicode's isolates, as `said` and some catalog entries put an ID or a code inside a
 # sentence of the other direction, and the markup that does the same on a page.
-_ISOLATES = {"\u2066": '<bdi dir="ltr">', "\u2067": '<bdi dir="rtl">', "\u2068": "<bdi>"}
+_ISOLATES = {"\u2066": 'dir="ltr"', "\u2067": 'dir="rtl"', "\u2068": ""}
 _POP_ISOLATE = "\u2069"
+_ISOLATE_CHARACTERS = re.compile("[\u2066-\u2069]")
+_TAG = re.compile(r"(<[^>]*>)")
+_AN_ID = re.compile(r"\S{1,40}")  # one short word (a staff number, an ID, a date): kept on one line
 
 
 def isolated(text: object) -> Markup:
     """`text` for a page, its isolate characters (U+2066..2069) turned into <bdi> markup:
     the same reading order, and no invisible character copied with an ID (pasted into a
-    search box, it would find nothing)."""
-    escaped = str(text) if isinstance(text, Markup) else str(escape(str(text)))
+    search box, it would find nothing). An isolated ID gets class `id` (never broken
+    across lines). In Markup, only the text between tags is read; in a tag they are dropped."""
+    if isinstance(text, Markup):
+        parts = _TAG.split(str(text))
+    else:
+        parts = [str(escape(str(text)))]
     out: list[str] = []
     depth = 0
-    for character in escaped:
-        if character in _ISOLATES:
-            out.append(_ISOLATES[character])
-            depth += 1
-        elif character == _POP_ISOLATE:
-            if depth:
-                out.append("</bdi>")
-                depth -= 1
-        else:
-            out.append(character)
+    for n, part in enumerate(parts):
+        if n % 2:  # a tag of the Markup
+            out.append(_ISOLATE_CHARACTERS.sub("", part))
+            continue
+        for i, character in enumerate(part):
+            if character in _ISOLATES:
+                inside = part[i + 1:].split(_POP_ISOLATE, 1)[0]
+                kind = ' class="id"' if _AN_ID.fullmatch(_ISOLATE_CHARACTERS.sub("", inside)) else ""
+                out.append(f"<bdi{' ' if _ISOLATES[character] else ''}{_ISOLATES[character]}{kind}>")
+                depth += 1
+            elif character == _POP_ISOLATE:
+                if depth:
+                    out.append("</bdi>")
+                    depth -= 1
+            else:
+                out.append(character)
     return Markup("".join(out) + "</bdi>" * depth)
 
 

@@ -280,13 +280,16 @@ def refusal(exc: DomainError) -> str:
     return "; ".join(said(message) for _path, message in errors) if errors else said(exc.message) or _("Refused.")
 
 
-def show_errors(form, exc: DomainError, fields: dict[str, str] | None = None) -> None:
-    """Each of a refusal's problems beside the form field it names (the domain's path, or
-    `fields[path]` where the form calls it otherwise), the rest above the form."""
+def show_errors(form, exc: DomainError, fields: dict[str, str] | None = None, *, rest: str | None = None) -> None:
+    """Each of a refusal's problems beside the form field it names: the domain's path
+    (`events.2` is the `events` field's), or `fields[path]` where the form calls it
+    otherwise; the rest beside the field `rest`, or above the form."""
     for path, told in getattr(exc, "errors", None) or [("", exc.message)]:
         message = said(told)
-        name = (fields or {}).get(path, path)
-        if name and name in form:
+        name = (fields or {}).get(path, path.split(".")[0])
+        if not (name and name in form):
+            name = rest
+        if name is not None:
             form[name].errors = [*form[name].errors, message]
         else:
             form.form_errors.append(f"{path}: {message}" if path else message)

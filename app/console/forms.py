@@ -4,6 +4,9 @@ Money fields are text in the company currency's major units ("1250.500"); the vi
 them into minor units, because how many decimals are allowed depends on the company.
 """
 
+from collections.abc import Iterable
+from typing import Any
+
 import wtforms
 from flask_babel import LazyString
 from flask_wtf import FlaskForm
@@ -31,7 +34,7 @@ from app.domain.payroll.journal_file import QUICKBOOKS_DATE_FORMAT, QUICKBOOKS_D
 from app.domain.people.actions import EDITABLE_STATUSES, EMPLOYMENT_TYPES
 from app.domain.sandbox import TRIGGERS
 from app.domain.webhooks.endpoints import SUBSCRIBABLE
-from app.i18n import as_stored, name_of
+from app.i18n import ARABIC_LETTER, as_stored, name_of
 from app.i18n import lazy_text as _l
 
 
@@ -77,10 +80,16 @@ def stored_options(pairs):
     return [SelectChoice(value, label, render_kw={"lang": "en", "dir": "ltr"}) for value, label in pairs]
 
 
-def people_options(people):
-    """[employee] -> select options "SBX-001 · name" (the name in the page's language where
-    the employee has one), read left to right as stored data: the staff number first."""
-    return stored_options((person.id, f"{person.staff_number} · {name_of(person, plain=True)}") for person in people)
+def people_options(people: Iterable[Any]) -> list[SelectChoice]:
+    """[employee] -> select options "SBX-001 · name", the name in the page's language where
+    the employee has one, set left to right (an option holds no markup): the staff number
+    first. An English name's option reads as English."""
+    choices = []
+    for person in people:
+        name = name_of(person, plain=True)
+        direction = {"dir": "ltr"} if ARABIC_LETTER.search(str(name)) else {"lang": "en", "dir": "ltr"}
+        choices.append(SelectChoice(person.id, f"{person.staff_number} · {name}", render_kw=direction))
+    return choices
 
 
 def options(pairs):

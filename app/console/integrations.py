@@ -11,7 +11,7 @@ app/console/common.py.
 from flask import current_app, flash, g, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
-from app.console.common import console_blueprint, requires, said, sentence, show_once, take_shown_once
+from app.console.common import console_blueprint, requires, said, sentence, show_errors, show_once, take_shown_once
 from app.console.forms import CreateKeyForm, TriggerForm
 from app.console.scopes import SCOPE_WORDS
 from app.domain import credentials, sandbox
@@ -41,9 +41,7 @@ def create_key():
         key, secret = keys.create_key(g.company, form.scopes.data or [], runtime(), name=form.name.data.strip(),
                                       created_by=g.user)
     except ValidationFailed as exc:  # the name is one line of text; the domain says why not, on its field
-        for name, message in exc.errors:
-            field = getattr(form, name, form.name)
-            field.errors = [*field.errors, said(message)]
+        show_errors(form, exc, rest="name")
         return _render(form), 422
     current_app.logger.info("console key created key=%s company=%s user=%s", key.id, g.company.id, g.user.id)
     show_once("key", key.id, secret)

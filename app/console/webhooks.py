@@ -14,7 +14,7 @@ from flask import abort, current_app, flash, g, redirect, render_template, url_f
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
-from app.console.common import console_blueprint, requires, said, show_once, take_shown_once
+from app.console.common import console_blueprint, requires, said, show_errors, show_once, take_shown_once
 from app.console.forms import AddEndpointForm, EndpointPaceForm, RollEndpointSecretForm, stored_options
 from app.domain.kernel.errors import Conflict, ValidationFailed
 from app.domain.webhooks import delivery_log, endpoints
@@ -47,9 +47,7 @@ def add():
                                                 check_url(form.url.data.strip(), sender.resolver, sender.allowed),
                                                 form.events.data, runtime(), rate_limit=form.rate_limit.data)
     except ValidationFailed as exc:
-        for name, message in exc.errors:
-            field = getattr(form, name.split(".")[0], form.url)
-            field.errors = [*field.errors, said(message)]
+        show_errors(form, exc, rest="url")
         return _render(form), 422
     current_app.logger.info("console webhook endpoint added endpoint=%s company=%s user=%s", made.id, g.company.id,
                             g.user.id)

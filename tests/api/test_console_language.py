@@ -171,7 +171,7 @@ def test_the_id_field_and_the_phone_example_are_the_companys_countrys(client, ad
         assert f'<label for="civil_id">{english}</label>' in page and f"e.g. {phone}." in page
         page = text(client.get("/console/employees/new?lang=ar"))
         assert f'<label for="civil_id">{arabic}</label>' in page
-        assert f'مثل <bdi dir="ltr">{phone}</bdi>.' in page and "\u2066" not in page
+        assert f'مثل <bdi dir="ltr" class="id">{phone}</bdi>.' in page and "\u2066" not in page
 
 
 def test_an_id_copied_from_a_message_carries_no_invisible_mark_and_a_pasted_one_is_found(client, admin,
@@ -181,7 +181,7 @@ def test_an_id_copied_from_a_message_carries_no_invisible_mark_and_a_pasted_one_
     markup; the search ignores such marks (and finds an employee by id as well)."""
     switch_language(client, "ar", page="/console/employees")
     missing = text(client.get("/console/employees/emp_none"))
-    assert '<bdi dir="ltr">emp_none</bdi>' in missing and not re.search("[\u2066-\u2069]", missing)
+    assert '<bdi dir="ltr" class="id">emp_none</bdi>' in missing and not re.search("[\u2066-\u2069]", missing)
     someone = Employee.get(Employee.company == in_sandbox.id, Employee.staff_number == "SBX-001")
     for pasted in ("\u2066SBX-001\u2069", "\u200fSBX-001", f"\u2066{someone.id}\u2069 "):
         found = text(client.get("/console/employees", query_string={"q": pasted}))
@@ -247,7 +247,7 @@ def test_a_failure_notice_says_when_in_the_companys_time_written_out_in_the_reci
 def test_the_domains_refusals_read_in_arabic_with_their_ids_left_to_right(client, admin, in_sandbox):
     switch_language(client, "ar", page="/console/employees")
     missing = client.get("/console/employees/emp_none")
-    assert missing.status_code == 404 and "لا يوجد موظف <bdi dir=\"ltr\">emp_none</bdi>" in text(missing)
+    assert missing.status_code == 404 and "لا يوجد موظف <bdi dir=\"ltr\" class=\"id\">emp_none</bdi>" in text(missing)
     switch_language(client, "en", page="/console/employees")
     assert "no employee emp_none" in text(client.get("/console/employees/emp_none"))
 

@@ -142,7 +142,7 @@ def test_a_request_is_declined(client, admin, staff):
     [asked] = LeaveRequest.select().where(LeaveRequest.employee == omar.id)
     page = shown(post(client, f"/console/leave/{asked.id}/decline?lang=ar", page="/console/leave"))
     # In Arabic, the staff number and the dates are isolated left to right inside the sentence.
-    ltr = '<bdi dir="ltr">{}</bdi>'.format
+    ltr = '<bdi dir="ltr" class="id">{}</bdi>'.format
     assert f"رُفضت إجازة بدون أجر للموظف {ltr('E-2')} من {ltr('2026-12-20')} إلى {ltr('2026-12-24')}." in page
     assert stored(omar) == [("unpaid", "declined", date(2026, 12, 20), date(2026, 12, 24))]
     assert "E-2" not in re.search(r'data-day="2026-12-22">(.*?)</td>',
@@ -176,7 +176,7 @@ def test_each_refusal_is_shown_beside_its_field_and_the_form_keeps_what_was_type
     arabic = client.post("/console/leave?lang=ar", data={
         "employee": salma.id, "type": "annual", "start": "2026-12-10", "end": "2026-12-01",
         "csrf_token": csrf(client, "/console/leave")})
-    assert field_error(shown(arabic), "end") == "في اليوم الأول (<bdi dir=\"ltr\">2026-12-10</bdi>) أو بعده"
+    assert field_error(shown(arabic), "end") == 'في اليوم الأول (<bdi dir="ltr" class="id">2026-12-10</bdi>) أو بعده'
 
 
 def test_the_employee_page_shows_the_balance_the_leave_and_a_link_to_record_more(client, admin, staff, runtime):

@@ -52,6 +52,8 @@ def test_every_account_has_an_arabic_name_of_its_own(client, books):
 def test_a_mapping_keeps_the_default_arabic_name_until_it_names_the_account_in_english(client, books, clock):
     accounts.set_mapping(books.company.id, "bank", "1011", clock)
     assert chart(client, books)["bank"]["name"] == {"en": "Bank", "ar": "البنك"}
+    accounts.set_mapping(books.company.id, "bank", "1011", clock, name_en="Bank")  # the default, typed
+    assert chart(client, books)["bank"]["name"] == {"en": "Bank", "ar": "البنك"}
     accounts.set_mapping(books.company.id, "bank", "1011", clock, name_en="NBK current account")
     assert chart(client, books)["bank"]["name"] == {"en": "NBK current account", "ar": None}
     accounts.set_mapping(books.company.id, "bank", "1011", clock, name_en="NBK current account",

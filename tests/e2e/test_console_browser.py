@@ -582,7 +582,8 @@ LATIN_LEFT = """() => {
     while (walker.nextNode()) {
         const node = walker.currentNode, parent = node.parentElement;
         // An ID inside a sentence is isolated left to right by markup (i18n.isolated).
-        const kept = '[lang="en"], bdi[dir="ltr"], code, kbd, samp, script, style, .languages';
+        // An option cannot hold markup: one set left to right holds a staff number first.
+        const kept = '[lang="en"], bdi[dir="ltr"], option[dir="ltr"], code, kbd, samp, script, style, .languages';
         if (!parent || parent.closest(kept)) continue;
         if (parent.closest('[hidden], .visually-hidden') && !parent.closest('label')) continue;
         const found = (node.textContent.match(/[A-Za-z]{3,}/g) || [])
@@ -664,7 +665,7 @@ def consent_page():
 
 
 # The IDs on the page (i18n.as_id, or isolated inside a message) drawn on more than one line.
-IDS_ON_TWO_LINES = """[...document.querySelectorAll('main bdi.id, main bdi[dir="ltr"]:not([lang])')]
+IDS_ON_TWO_LINES = """[...document.querySelectorAll('main bdi.id')]
   .filter((e) => e.getClientRects().length > 1).map((e) => e.textContent)"""
 
 

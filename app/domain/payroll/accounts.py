@@ -84,15 +84,20 @@ class Mapped:
 
 def chart(company_id: str, entity_id: str | None = None) -> list[Mapped]:
     """Every account as mapped now for the company, or for one of its entities (whose own
-    mapping wins over the company's); an account not mapped keeps its defaults."""
+    mapping wins over the company's); an account not mapped keeps its defaults, and one
+    mapped with no Arabic name keeps the default Arabic name while it keeps the default
+    English one (the company's own English name has no Arabic one until HR gives it)."""
     _check_entity(company_id, entity_id)
     rows = {(row.entity, row.key): row for row in AccountMapping.select().where(
         AccountMapping.company == company_id, AccountMapping.entity.in_(["", entity_id or ""]))}
     mapped = []
     for account in CATALOG:
         row = rows.get((entity_id or "", account.key)) or rows.get(("", account.key))
-        mapped.append(Mapped(account, row.code, row.name_en, row.name_ar) if row is not None
-                      else Mapped(account, account.default_code, account.name_en, account.name_ar))
+        if row is None:
+            mapped.append(Mapped(account, account.default_code, account.name_en, account.name_ar))
+        else:  # a mapping that keeps the default English name keeps the default Arabic one
+            default_ar = account.name_ar if row.name_en == account.name_en else None
+            mapped.append(Mapped(account, row.code, row.name_en, row.name_ar or default_ar))
     return mapped
 
 
@@ -132,9 +137,7 @@ def set_mapping(company_id: str, key: str, code: str, clock: Clock, *, entity_id
         _check_entity(company_id, entity_id)
         hold(company_id)  # a posting and a change to the chart take turns (locks.py)
         values = {"code": code, "name_en": (name_en or account.name_en).strip(),
-                  # With no name given the account keeps both default names; a name of the
-                  # company's own in English alone has no Arabic one until HR gives it.
-                  "name_ar": name_ar.strip() if name_ar else (None if name_en else account.name_ar),
+                  "name_ar": name_ar.strip() if name_ar else None,  # None: see `chart`
                   "updated_at": to_db(clock.now())}
         updated = (AccountMapping.update(**values)
                    .where(AccountMapping.company == company_id, AccountMapping.entity == (entity_id or ""),

@@ -118,13 +118,17 @@ def post(run: PayrollRun, kind: str, lines: Sequence[Line | SplitLine], now: dat
     )
     chart = accounts.in_force(run.company_id, run.entity_id)  # the rules speak in default codes
     JournalLine.insert_many(
-        [{"entry": entry.id, "position": i, "account_key": chart[line[0]].account.key,
-          "account_code": chart[line[0]].code, "account_name": chart[line[0]].name_en,
-          "account_name_ar": chart[line[0]].name_ar, "debit_minor": line[2],
+        [{"entry": entry.id, "position": i, **_account_fields(chart[line[0]]), "debit_minor": line[2],
           "credit_minor": line[3], **split_fields(line)}
          for i, line in enumerate(lines)]
     ).execute()
     return entry
+
+
+def _account_fields(mapped: accounts.Mapped) -> dict[str, Any]:
+    """A line's account as the chart names it now: posted lines never change."""
+    return {"account_key": mapped.account.key, "account_code": mapped.code, "account_name": mapped.name_en,
+            "account_name_ar": mapped.name_ar}
 
 
 def split_fields(line: Line | SplitLine) -> dict[str, Any]:
