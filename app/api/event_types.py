@@ -34,6 +34,15 @@ class EmployeeEventDataSchema(OpenSchema):
     employee = fields.Nested(EmployeeSchema, required=True)
 
 
+class EmployeeUpdatedEventDataSchema(EmployeeEventDataSchema):
+    previous_attributes = fields.Dict(metadata={
+        "x-release": ADDITIONS,
+        "example": {"job_title": "Sales Associate", "department": None},
+        "description": "Beyond the contract (v1.3): each field of `employee` that changed since the form partners "
+                       "were last sent, with its value then (a nested field, such as `name` or `branch`, whole). "
+                       "`updated_at` is not listed. Absent for an employee whose earlier form was never sent."})
+
+
 class PayrollRunEventDataSchema(OpenSchema):
     payroll_run = fields.Nested(PayrollRunSummarySchema, required=True)
 
@@ -62,7 +71,8 @@ class PingEventDataSchema(OpenSchema):
 # Event type -> (when it is sent, the release that brought it, the schema of its `data`).
 CATALOG: dict[str, tuple[str, str, type[Schema]]] = {
     "employee.created": ("An employee was added.", "v1.2", EmployeeEventDataSchema),
-    "employee.updated": ("Any field of the Employee schema changed.", "v1.2", EmployeeEventDataSchema),
+    "employee.updated": ("Any field of the Employee schema changed; with v1.3, `previous_attributes` says which, "
+                         "and what each was.", "v1.2", EmployeeUpdatedEventDataSchema),
     "employee.left": ("Employment ended.", "v1.2", EmployeeEventDataSchema),
     "payroll_run.finalized": ("A run was closed and its journal posted.", "v1.2", PayrollRunEventDataSchema),
     "payroll_run.paid": ("A run was marked paid and its payment journal posted; with v1.3, also when a paid run "

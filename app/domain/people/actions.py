@@ -192,11 +192,28 @@ def _staff_number_unique(company_id: str, values: dict[str, Any]) -> Iterator[No
 
 
 def announce(company: Company, employee_id: str, event_type: str, runtime: Runtime) -> str:
-    """Emit `event_type` with the employee's current partner form, and remember the form."""
+    """Emit `event_type` with the employee's current partner form (with what changed since
+    the form partners were last sent, on `employee.updated`), and remember the form."""
     form = partner_form(employee_id)
-    event_id = events.emit(company, event_type, {"employee": form}, runtime)
+    announced = EmployeeAnnouncement.select(EmployeeAnnouncement.form).where(
+        EmployeeAnnouncement.employee == employee_id).scalar()
+    event_id = events.emit(company, event_type, event_data(event_type, form, announced, runtime), runtime)
     remember_announcement(company.id, employee_id, form, event_id, runtime.clock)
     return event_id
+
+
+def event_data(event_type: str, form: dict[str, Any], announced: str | None, runtime: Runtime) -> dict[str, Any]:
+    """An employee event's `data`: the partner form, and on `employee.updated` (while v1.3
+    is live) `previous_attributes`, each field that changed since the form partners were
+    last sent (`announced`, canonical JSON) with its value then, as Stripe's events say it.
+    `updated_at` is not listed (it changes with every update); nothing is when no form was
+    ever announced (an employee from before announcements were kept)."""
+    data: dict[str, Any] = {"employee": form}
+    if event_type == "employee.updated" and runtime.beyond_contract and announced is not None:
+        before = json.loads(announced)
+        data["previous_attributes"] = {name: before.get(name) for name, value in form.items()
+                                       if name != "updated_at" and before.get(name) != value}
+    return data
 
 
 def announce_owed(company: Company, employee_ids: list[str], runtime: Runtime) -> list[str]:
@@ -218,8 +235,10 @@ def announce_owed(company: Company, employee_ids: list[str], runtime: Runtime) -
         owed = [(employee_id, form) for employee_id, form in sorted(forms.items())
                  if announced.get(employee_id) != canonical(form)]
         written = [owed_event(announced.get(employee_id), form) for employee_id, form in owed]
-        event_ids = events.emit_many(company, [(event_type, {"employee": form})
-                                               for event_type, (_, form) in zip(written, owed, strict=True)], runtime)
+        event_ids = events.emit_many(company, [(event_type, event_data(event_type, form, announced.get(employee_id),
+                                                                       runtime))
+                                               for event_type, (employee_id, form) in zip(written, owed, strict=True)],
+                                     runtime)
         remember_announcements(company.id, [(employee_id, form, event_id) for (employee_id, form), event_id
                                             in zip(owed, event_ids, strict=True)], runtime.clock)
     return written

@@ -15,6 +15,15 @@ RUN = {"id": "prun_1", "payroll_month": "2026-10", "totals": {"net": "12327.570"
        "journal_entries": [{"accounting_date": "2026-10-31", "lines": [{"debit": "9300.000", "credit": "0.000"}]}]}
 
 
+def test_an_update_event_says_what_each_changed_field_was_in_its_own_type():
+    event = Model({"type": "employee.updated", "data": {
+        "employee": {"job_title": "Head of Sales", "hire_date": "2026-02-01"},
+        "previous_attributes": {"job_title": "Sales Executive", "hire_date": "2025-02-01", "branch": None}}})
+    before = event.data.previous_attributes
+    assert before.job_title == "Sales Executive" and before.hire_date == date(2025, 2, 1) and before.branch is None
+    assert set(before) == {"job_title", "hire_date", "branch"}
+
+
 def client_of(handler, **options):
     return Client(api_key="svc_test_x", base_url="http://api.test", transport=httpx.MockTransport(handler),
                   **options)
