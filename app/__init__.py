@@ -12,6 +12,7 @@ from app.api import (
     auth,
     company,
     conditional,
+    credential,
     docs,
     employees,
     event_types,
@@ -141,7 +142,7 @@ def create_app(config=None, **overrides):
                        "description": "API key (`svc_live_...` or `svc_test_...`), or an OAuth access token "
                                       "(`svc_at_...`, preview) with the same scopes."}
     )
-    for blueprint in (company.blp, employees.blp, payroll.blp, attendance_api.blp, webhooks_api.blp,
+    for blueprint in (company.blp, credential.blp, employees.blp, payroll.blp, attendance_api.blp, webhooks_api.blp,
                       event_types.blp, events.blp, journal_accounts.blp, journal_entries.blp,
                       leave.blp, leave.balances_blp, sandbox_events.blp):
         api.register_blueprint(blueprint)

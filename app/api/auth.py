@@ -20,7 +20,7 @@ from app.api.principal_cache import authenticator
 from app.api.problems import PROBLEM_MIMETYPE, ApiProblem
 from app.api.schemas import ProblemSchema
 from app.domain.access.principal import Principal, Unauthenticated
-from app.domain.credentials import identify
+from app.domain.credentials import Bearer, identify
 from app.extensions import beyond_contract, runtime
 from app.models import Company
 from config import ADDITIONS, ALL_RELEASES, ConfigurationError
@@ -157,7 +157,7 @@ def guard() -> None:
         raise ApiProblem("insufficient_scope", f"This operation needs the scope `{op.scope}`.")
     if request.args:
         refuse_unknown_or_repeated_query(op)
-    g.principal = principal
+    g.principal, g.bearer = principal, bearer
 
 
 def add_rate_limit_headers(response: Response) -> Response:
@@ -176,6 +176,11 @@ def additions_live() -> bool:
 def current_principal() -> Principal:
     """The request's principal: credential, company and entities (app/domain/access/principal.py)."""
     return g.principal
+
+
+def current_bearer() -> Bearer:
+    """The request's credential as presented: its kind and its token's hash (never the token)."""
+    return g.bearer
 
 
 def current_company() -> Company:

@@ -18,16 +18,16 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from app.domain.access import keys
 from app.domain.access.principal import Principal, Unauthenticated, hash_secret
-from app.domain.kernel.clock import to_db
+from app.domain.kernel.clock import format_utc, to_db
 from app.domain.kernel.errors import NotFound, Words
 from app.domain.kernel.runtime import Runtime
 from app.domain.oauth import connections
 from app.domain.webhooks import endpoints
-from app.models import ApiKey, Company, User
+from app.models import ApiKey, Company, OAuthApp, OAuthConnection, OAuthToken, User
 from app.models.base import lock_for_update, row_of, write_transaction
 
 
@@ -92,6 +92,26 @@ def authenticate(bearer: Bearer, now: datetime, resolution_seconds: int, *, know
         raise Unauthenticated("expired credential")
     remembered = last_used_at if known is not None else principal.last_used_at
     return Used(principal, bearer.kind.record_use(principal.credential_id, remembered, now, resolution_seconds))
+
+
+def describe(bearer: Bearer, principal: Principal) -> dict[str, Any]:
+    """What the caller's own credential is and may do (getCredential, v1.3), nothing
+    secret: a key's id and name, or an access token's id, expiry and app; the company, its
+    mode and the scopes. Called for a bearer just authenticated (its row exists)."""
+    common = {"company_id": principal.company.id, "livemode": not principal.company.sandbox,
+              "scopes": sorted(principal.scopes)}
+    if bearer.kind.name == "api_key":
+        key = ApiKey.get(ApiKey.secret_hash == bearer.secret_hash)
+        return {"type": "api_key", "id": key.id, "name": key.name, **common,
+                "created_at": format_utc(key.created_at), "last_used_at": format_utc(key.last_used_at),
+                "expires_at": None, "app": None}
+    token = (OAuthToken.select(OAuthToken, OAuthConnection, OAuthApp).join(OAuthConnection).join(OAuthApp)
+             .where(OAuthToken.token_hash == bearer.secret_hash).get())
+    connection = token.connection
+    return {"type": "oauth_access_token", "id": token.id, "name": None, **common,
+            "created_at": format_utc(token.created_at), "last_used_at": format_utc(connection.last_used_at),
+            "expires_at": format_utc(token.expires_at),
+            "app": {"client_id": connection.app.id, "name": connection.app.name}}
 
 
 def reissue_key(company: Company, name: str, scopes: list[str] | tuple[str, ...], runtime: Runtime, *,

@@ -114,6 +114,8 @@ def test_every_operation_answers_as_documented(app, client, document, sandbox, m
     check("get", "/v1/company", 304, headers={**key, "If-None-Match": tag})
     check("get", "/v1/company", 401, headers={})
     check("get", "/v1/company?expand=entities", 400)
+    check("get", "/v1/credential", 200)
+    check("get", "/v1/credential", 401, headers={})
     check("get", "/v1/employees?limit=2", 200)
     cursor = client.get("/v1/employees?limit=2", headers=key).get_json()["next_cursor"]
     check("get", f"/v1/employees?limit=2&cursor={cursor}", 200)

@@ -32,6 +32,8 @@ from partner_api import ApiError, Client, FileCursorStore
 base, key = sys.argv[1], sys.argv[2]
 with Client(api_key=key, base_url=base) as client:
     company = client.company()
+    me = client.credential()
+    assert me.type == "api_key" and me.company_id == company.id and not me.livemode and me.app is None, me
     people = list(client.employees.list(limit=3))  # 10 employees, pages of 3: the cursor is followed
     assert len(people) == 10, len(people)
     assert client.employees.get(people[0].id).staff_number == people[0].staff_number
@@ -258,6 +260,9 @@ def test_listen_forwards_what_trigger_makes_signed_with_the_printed_secret_and_s
             served = requests.get(f"{base}/v1/events/{event['id']}", headers={"Authorization": f"Bearer {key}"},
                                   timeout=10).json()
             assert served == event  # the feed's event, field for field
+            who = subprocess.run([str(command), "whoami"], env=env, capture_output=True, text=True, timeout=60)
+            assert who.returncode == 0 and re.search(r"^type: +api_key$", who.stdout, re.M), who.stdout + who.stderr
+            assert re.search(r"^mode: +sandbox$", who.stdout, re.M) and "webhooks:manage" in who.stdout, who.stdout
             refused = subprocess.run([str(command), "trigger", "no.such_type"], env=env, capture_output=True,
                                      text=True, timeout=60)
             assert refused.returncode == 1 and "422 validation_failed" in refused.stderr, refused.stderr

@@ -3,6 +3,7 @@ package, and with the `standardwebhooks` package on its own), and a receiver tha
 tried 3 more times, then reported. A local HTTP server is the receiver; the served
 service's side is tests/e2e/test_python_client.py."""
 
+import io
 import json
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -83,3 +84,15 @@ def test_a_time_without_an_offset_or_a_key_is_refused_with_a_reason(capsys, monk
         cli.main(["listen", "--forward-to", "http://x", "--since", "2026-11-25T09:00:00", "--api-key", "k"])
     assert "no UTC offset" in capsys.readouterr().err
     assert cli.main(["trigger", "ping"]) == 2 and "PARTNER_API_KEY" in capsys.readouterr().err
+
+
+def test_whoami_prints_the_credential_one_fact_a_line():
+    written = io.StringIO()
+    cli.whoami(Model({"type": "oauth_access_token", "id": "tok_1", "name": None, "company_id": "cmp_1",
+                      "livemode": False, "scopes": ["employees:read", "payroll:read"],
+                      "expires_at": "2026-11-21T10:00:00Z", "last_used_at": None,
+                      "app": {"client_id": "app_1", "name": "Ledgerly"}}), written)
+    assert written.getvalue().splitlines() == [
+        "type:         oauth_access_token", "id:           tok_1", "company:      cmp_1", "mode:         sandbox",
+        "scopes:       employees:read payroll:read", "app:          Ledgerly", "client_id:    app_1",
+        "expires_at:   2026-11-21T10:00:00Z"]

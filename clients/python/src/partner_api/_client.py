@@ -537,6 +537,11 @@ class Client:
         """getCompany: the company the credential belongs to."""
         return Model(self._http.json("GET", "/v1/company"))
 
+    def credential(self) -> Model:
+        """getCredential: what this client's own key or access token is and may do (its id,
+        company, sandbox or live, scopes, and for a token its app and expiry)."""
+        return Model(self._http.json("GET", "/v1/credential"))
+
     def event_types(self) -> list[Model]:
         """listEventTypes"""
         return [Model(item) for item in self._http.json("GET", "/v1/event-types")["data"]]
@@ -559,7 +564,8 @@ class Client:
 # The operation each method calls: a test of the service holds that every published
 # operation has one.
 OPERATIONS = {
-    "getCompany": "company", "listEmployees": "employees.list", "getEmployee": "employees.get",
+    "getCompany": "company", "getCredential": "credential", "listEmployees": "employees.list",
+    "getEmployee": "employees.get",
     "listPayrollRuns": "payroll_runs.list", "getPayrollRun": "payroll_runs.get",
     "ingestAttendanceEvents": "attendance.ingest", "listAttendanceDays": "attendance.days",
     "listWebhookEndpoints": "webhooks.list", "createWebhookEndpoint": "webhooks.create",

@@ -2,11 +2,13 @@
 
     partner-api listen --forward-to http://127.0.0.1:8098/hook [--events T1,T2] [--since T]
     partner-api trigger employee.updated
+    partner-api whoami
 
 `listen` follows the events feed (from now, or from `--since`) and POSTs each event's body
 to a local URL signed as the service signs a delivery (both header forms), with a secret
 of its own printed at the start (`--secret` to keep one), so a receiver on localhost can
 be built and tested without a public URL. `trigger` makes a sandbox event happen.
+`whoami` prints what the credential is and may do.
 Credentials: `--api-key`/`--base-url`, or PARTNER_API_KEY/PARTNER_API_BASE_URL.
 """
 
@@ -49,7 +51,22 @@ def _parser() -> argparse.ArgumentParser:
     listen.add_argument("--poll", type=float, default=1.0, help=argparse.SUPPRESS)
     trigger = commands.add_parser("trigger", parents=[common], help="make a sandbox event happen; print its id")
     trigger.add_argument("type", help="an event type, e.g. employee.updated (GET /v1/event-types lists them)")
+    commands.add_parser("whoami", parents=[common], help="print what the credential is and may do")
     return parser
+
+
+def whoami(credential: Model, out: TextIO) -> None:
+    """The credential, one fact a line: what a developer checks when a call is refused."""
+    facts = credential.to_dict()
+    app = facts.get("app") or {}
+    lines = [("type", facts.get("type")), ("id", facts.get("id")), ("name", facts.get("name")),
+             ("company", facts.get("company_id")), ("mode", "live" if facts.get("livemode") else "sandbox"),
+             ("scopes", " ".join(facts.get("scopes") or []) or "(none)"), ("app", app.get("name")),
+             ("client_id", app.get("client_id")), ("expires_at", facts.get("expires_at")),
+             ("last_used_at", facts.get("last_used_at"))]
+    for label, value in lines:
+        if value is not None:
+            print(f"{label + ':':<14}{value}", file=out)
 
 
 def _moment(text: str) -> datetime:
@@ -108,6 +125,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if arguments.command == "trigger":
             print(client.sandbox.trigger(arguments.type).id)
+        elif arguments.command == "whoami":
+            whoami(client.credential(), sys.stdout)
         else:
             listen(client, arguments.forward_to, types=arguments.events, since=arguments.since,
                    secret=arguments.secret, poll=arguments.poll)
