@@ -40,7 +40,12 @@ DELIVERY_EXAMPLE = {
     "next_retry_at": "2026-11-21T09:01:01Z",
 }
 EVENTS_TEXT = (f"Event types: {', '.join(endpoints.SUBSCRIBABLE)}. The test operation sends its `ping` whether or "
-               "not `ping` is listed.")
+               "not `ping` is listed. Beyond the contract (v1.3): `[\"*\"]` alone subscribes to every type the "
+               "company's events have, now and later, but `ping`; a type a scope gates (`leave.*`: `leave:read`) "
+               "only while the owning credential holds that scope.")
+# The values v1.3 brought to the event type enum (the others are the contract's).
+ENUM_RELEASES = {event_type: ADDITIONS for event_type in (endpoints.EVERY_TYPE, "payroll_run.wps_updated",
+                                                           "leave.approved", "leave.cancelled")}
 REASON_TEXT = ("Null while active; `delivery_failures` (7 days of failures), `key_revoked` (the owning key was "
                "revoked), `connection_revoked` (the owning OAuth connection ended: the customer revoked the app, "
                "or its tokens were revoked), `manual` (PATCH `active: false`), or beyond the contract (v1.3) "
@@ -148,7 +153,8 @@ def _events(*, required: bool = False) -> fields.List[str]:
     return fields.List(
         # Which values, and no repeats, is the domain's rule (endpoints.clean_events), the
         # console's too: every bad item is named in one answer.
-        fields.String(metadata={"enum": list(endpoints.SUBSCRIBABLE)},
+        fields.String(metadata={"enum": [*endpoints.SUBSCRIBABLE, endpoints.EVERY_TYPE],
+                                "x-enum-releases": ENUM_RELEASES},
                       error_messages={"invalid": "must be an event type, a string"}),
         required=required, validate=validate.Length(min=1, error="a non-empty list of event types"),
         error_messages={"invalid": "must be a list of event types", "null": "must be a list of event types",

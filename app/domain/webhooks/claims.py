@@ -21,6 +21,7 @@ from typing import Any, TypeVar
 from app.domain.kernel import events
 from app.domain.kernel.clock import from_db, to_db
 from app.domain.webhooks.deliveries import Attempt, NewAttempt, attempt_row, write_attempts
+from app.domain.webhooks.endpoints import types_received
 from app.models import OutboxEvent, WebhookDelivery, WebhookEndpoint
 from app.models.base import among, lock_for_update, tuple_rows, write_transaction
 
@@ -71,15 +72,19 @@ def _fan_out_locked(event_ids: list[str], now: datetime, lease: datetime,
                                            WebhookEndpoint.active, WebhookEndpoint.url,
                                            WebhookEndpoint.secret_sealed, WebhookEndpoint.previous_secret_sealed,
                                            WebhookEndpoint.previous_secret_expires_at,
-                                           WebhookEndpoint.rate_limit).where(
+                                           WebhookEndpoint.rate_limit, WebhookEndpoint.credential_kind,
+                                           WebhookEndpoint.credential_id).where(
             WebhookEndpoint.company.in_({company_id for _, company_id, *_ in pending})):
         listening.setdefault(endpoint.company_id, []).append(endpoint)
+    # What each endpoint receives, once a round (`*` asks its owner's scopes).
+    received = {endpoint.id: types_received(endpoint.events, endpoint.credential_kind, endpoint.credential_id)
+                for endpoints in listening.values() for endpoint in endpoints}
     rows: list[NewAttempt] = []
     attempts: list[Attempt] = []
     taken: list[str] = []
     place = {event_id: n for n, event_id in enumerate(event_ids)}
     for event_id, company_id, event_type, payload, _ in sorted(pending, key=lambda event: place[event[0]]):
-        receivers = _receivers(event_type, payload, listening.get(company_id, ()))
+        receivers = _receivers(event_type, payload, listening.get(company_id, ()), received)
         if taken and budget is not None and len(rows) + len(receivers) > budget:
             break
         taken.append(event_id)
@@ -93,11 +98,12 @@ def _fan_out_locked(event_ids: list[str], now: datetime, lease: datetime,
     return len(taken), attempts
 
 
-def _receivers(event_type: str, payload: str, endpoints: Iterable[WebhookEndpoint]) -> list[WebhookEndpoint]:
+def _receivers(event_type: str, payload: str, endpoints: Iterable[WebhookEndpoint],
+               received: dict[str, frozenset[str]]) -> list[WebhookEndpoint]:
     if event_type == "ping":
         target = json.loads(payload)["data"]["webhook_id"]
         return [endpoint for endpoint in endpoints if endpoint.id == target]
-    return [endpoint for endpoint in endpoints if endpoint.active and event_type in endpoint.events.split()]
+    return [endpoint for endpoint in endpoints if endpoint.active and event_type in received[endpoint.id]]
 
 
 def claim_many(delivery_ids: Iterable[str], now: datetime, hold: timedelta = CLAIM) -> list[Attempt]:

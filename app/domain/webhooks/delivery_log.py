@@ -12,6 +12,7 @@ from app.domain.kernel.clock import format_utc, from_db, to_db
 from app.domain.kernel.errors import Conflict, NotFound, ValidationFailed, Words
 from app.domain.kernel.runtime import Runtime
 from app.domain.webhooks.deliveries import attempt_row, write_attempts
+from app.domain.webhooks.endpoints import types_received
 from app.models import OutboxEvent, WebhookDelivery, WebhookEndpoint
 from app.models.base import locked, tuple_rows, write_transaction
 
@@ -117,6 +118,8 @@ def replay(endpoint_id: str, since: datetime, runtime: Runtime, *, only_failed: 
             raise Conflict(Words("the endpoint is disabled (%(reason)s); re-enable it first",
                                   reason=endpoint.disabled_reason))
 
+        received = types_received(endpoint.events, endpoint.credential_kind, endpoint.credential_id)
+
         def waiting(*statuses: str) -> SelectQuery:
             return WebhookDelivery.select(WebhookDelivery.event).where(
                 WebhookDelivery.endpoint == endpoint.id, WebhookDelivery.status.in_(statuses))
@@ -125,7 +128,7 @@ def replay(endpoint_id: str, since: datetime, runtime: Runtime, *, only_failed: 
             query = OutboxEvent.select(*columns).where(
                 OutboxEvent.company == endpoint.company_id,
                 OutboxEvent.created_at >= to_db(max(since, from_db(endpoint.created_at))),
-                OutboxEvent.type.in_(endpoint.events.split()), OutboxEvent.dispatched_at.is_null(False),
+                OutboxEvent.type.in_(sorted(received)), OutboxEvent.dispatched_at.is_null(False),
                 OutboxEvent.id.not_in(waiting("sending")))
             return query.where(OutboxEvent.id.in_(_last_not_succeeded(endpoint.id))) if only_failed else query
 

@@ -37,6 +37,10 @@ from app.models.base import locked, tuple_rows, write_transaction
 # Contract, Webhooks rule 5: every event type of Events, `ping` among them. The test
 # operation sends its ping to the endpoint whether or not it is subscribed.
 SUBSCRIBABLE = events.EVENT_TYPES
+# v1.3: an endpoint subscribed to `["*"]` receives every type the company's events have,
+# now and later, but `ping`, and a type a scope gates (SUBSCRIBE_SCOPES) only while its
+# owner holds that scope (`types_received`).
+EVERY_TYPE = "*"
 SECRET_PREFIX = "whsec_"
 MANAGE_SCOPE = "webhooks:manage"
 ROTATION_OVERLAP = timedelta(hours=24)  # how long a replaced secret signs beside the new one, at most and unless told
@@ -69,13 +73,19 @@ def new_secret() -> str:
     return SECRET_PREFIX + base64.b64encode(secrets.token_bytes(32)).decode()
 
 
-def clean_events(chosen: object, held: frozenset[str]) -> list[str]:
+def clean_events(chosen: object, held: frozenset[str], *, every: bool = True) -> list[str]:
     """The subscribed event types, as given; 422 naming each bad item, an empty list, a
-    repeat, or a type the owner's scopes `held` may not receive (SUBSCRIBE_SCOPES)."""
+    repeat, or a type the owner's scopes `held` may not receive (SUBSCRIBE_SCOPES).
+    With `every` (while v1.3 is live), `["*"]` alone: every type (EVERY_TYPE)."""
     if not isinstance(chosen, list) or not chosen:
         raise ValidationFailed(Words("invalid events"), [("events", Words("a non-empty list of event types"))])
+    if every and chosen == [EVERY_TYPE]:
+        return [EVERY_TYPE]
     problems = []
     for index, value in enumerate(chosen):
+        if every and value == EVERY_TYPE:
+            problems.append((f"events[{index}]", Words("* (every event type) stands alone: [\"*\"]")))
+            continue
         needed = next((scope for prefix, scope in SUBSCRIBE_SCOPES.items()
                        if isinstance(value, str) and value.startswith(prefix)), None)
         if value not in SUBSCRIBABLE:
@@ -107,6 +117,18 @@ def clean_rate_limit(value: object) -> int | None:
     return value
 
 
+def types_received(subscribed: str, kind: str, credential_id: str) -> frozenset[str]:
+    """The event types an endpoint receives, from its stored `events` (space-separated) and
+    its owner (the credential's kind and id): those named; for `*`, every type but `ping`,
+    one a scope gates only while the owner holds that scope now."""
+    named = subscribed.split()
+    if EVERY_TYPE not in named:
+        return frozenset(named)
+    held = scopes_of(kind, credential_id)
+    return frozenset(event_type for event_type in SUBSCRIBABLE if event_type != "ping" and all(
+        scope in held for prefix, scope in SUBSCRIBE_SCOPES.items() if event_type.startswith(prefix)))
+
+
 def form(endpoint: WebhookEndpoint) -> dict[str, Any]:
     """The endpoint as its owner sees it (DESIGN.md, Webhook endpoint); `rate_limit` is
     v1.3's (the API leaves it out while v1.3 is not live)."""
@@ -127,7 +149,7 @@ def create_endpoint(owner: Owner, target: Target, chosen: object, runtime: Runti
     """A new endpoint of the principal `owner` for a judged URL (urls.check_url), paced
     at `rate_limit` deliveries a second if given. Returns (endpoint, the secret, shown
     this once)."""
-    chosen = clean_events(chosen, scopes_of(owner.kind, owner.credential_id))
+    chosen = clean_events(chosen, scopes_of(owner.kind, owner.credential_id), every=runtime.beyond_contract)
     rate_limit = clean_rate_limit(rate_limit)
     secret = new_secret()
     now = to_db(runtime.now())
@@ -227,7 +249,8 @@ def update_endpoint(scope: Query, endpoint_id: str, runtime: Runtime, *, target:
             raise NotFound(Words("no webhook endpoint %(endpoint)s", endpoint=endpoint_id))
         if chosen is not None:
             values["events"] = " ".join(clean_events(chosen, scopes_of(endpoint.credential_kind,
-                                                                       endpoint.credential_id)))
+                                                                       endpoint.credential_id),
+                                                     every=runtime.beyond_contract))
         if active is False and not endpoint.active:
             values.pop("disabled_reason")  # already disabled: keep why
         if values:
