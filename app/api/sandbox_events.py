@@ -13,7 +13,7 @@ from app.api.events import EVENT, EXAMPLE
 from app.api.problems import ApiProblem
 from app.api.schemas import StrictSchema
 from app.domain.kernel import events
-from app.domain.sandbox import TRIGGERS, trigger_event
+from app.domain.sandbox import ON_EMPLOYEE, ON_RUN, SETTABLE, TRIGGERS, Overrides, trigger_event
 from app.extensions import runtime
 from config import ADDITIONS
 
@@ -29,6 +29,19 @@ CANNOT = ("The sandbox cannot make this event now (`conflict`); the detail says 
 class TriggerSandboxEventSchema(StrictSchema):
     type = fields.String(required=True, validate=validate.OneOf(TRIGGERS, error=f"one of {', '.join(TRIGGERS)}"),
                          metadata={"example": "employee.updated", "description": "The event type to make happen."})
+    employee_id = fields.String(metadata={
+        "example": "emp_8sQw2ZfLk4PnTr6YbVx0Md",
+        "description": f"The active employee to act on ({', '.join(ON_EMPLOYEE)}); by default the trigger "
+                       "chooses one."})
+    payroll_run_id = fields.String(metadata={
+        "description": f"The closed run to act on ({', '.join(ON_RUN)}); by default the newest that can take "
+                       "the move. A run that cannot (a paid run to delete) is refused with 409."})
+    set = fields.Dict(keys=fields.String(), values=fields.Raw(allow_none=True), metadata={
+        "example": {"job_title": "Cashier"},
+        "description": f"For `employee.updated`: the fields to change, with their new values, as HR edits them: "
+                       f"{', '.join(f'`{name}`' for name in SETTABLE)} (`name_en`, `name_ar` are the "
+                       f"Employee's `name`). By default the trigger changes the job title. A change that leaves "
+                       f"everything partners see as it was is refused with 422."})
 
 
 @blp.route("")
@@ -44,6 +57,7 @@ class SandboxEvents(MethodView):
         if not company.sandbox:
             raise ApiProblem("sandbox_only", "Events are made on demand in sandbox companies only; use a "
                                              "svc_test_ key.")
-        event_id = trigger_event(company, body["type"], runtime())
+        overrides = Overrides(body.get("employee_id"), body.get("payroll_run_id"), body.get("set"))
+        event_id = trigger_event(company, body["type"], runtime(), overrides)
         text = events.envelope_text(company.id, event_id, (body["type"],))
         return Response(text, status=201, mimetype="application/json")

@@ -16,9 +16,10 @@ They are its history, recorded as they stand: no `leave.*` events are written fo
 
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from decimal import Decimal
-from typing import cast
+from typing import Any, cast
 from zoneinfo import ZoneInfo
 
 import peewee as pw
@@ -288,23 +289,62 @@ TRIGGERS = ("employee.created", "employee.updated", "employee.left", "payroll_ru
             "leave.approved", "leave.cancelled")
 
 
-def trigger_event(company: Company, event_type: str, runtime: Runtime) -> str:
+# What a trigger may be told to act on (v1.3): which employee, which run, and for
+# `employee.updated` the partner-visible fields to change (as HR edits them).
+ON_EMPLOYEE = ("employee.updated", "employee.left", "leave.approved")
+ON_RUN = ("payroll_run.paid", "payroll_run.corrected", "payroll_run.deleted", "payroll_run.wps_updated")
+SETTABLE = ("name_en", "name_ar", "job_title", "department", "employment_type", "status", "contact_email",
+            "contact_phone")
+
+
+@dataclass(frozen=True)
+class Overrides:
+    """What a developer asked a trigger to act on; None: the trigger chooses, as ever."""
+
+    employee_id: str | None = None
+    payroll_run_id: str | None = None
+    changes: dict[str, Any] | None = None  # employee.updated's fields to set
+
+    def check(self, event_type: str) -> None:
+        """ValidationFailed naming each override `event_type` does not take, or a field
+        `changes` may not set (only partner-visible ones: partners see what changed)."""
+        problems: list[tuple[str, str]] = []
+        if self.employee_id is not None and event_type not in ON_EMPLOYEE:
+            problems.append(("employee_id", Words("only %(types)s act on an employee you choose",
+                                                  types=", ".join(ON_EMPLOYEE))))
+        if self.payroll_run_id is not None and event_type not in ON_RUN:
+            problems.append(("payroll_run_id", Words("only %(types)s act on a run you choose",
+                                                     types=", ".join(ON_RUN))))
+        if self.changes is not None:
+            if event_type != "employee.updated":
+                problems.append(("set", Words("only employee.updated sets fields")))
+            elif not self.changes:
+                problems.append(("set", Words("at least one field to change")))
+            problems += [(f"set.{name}", Words("not a field partners see that a trigger sets; one of %(fields)s",
+                                               fields=", ".join(SETTABLE)))
+                         for name in sorted(self.changes) if name not in SETTABLE]
+        if problems:
+            raise ValidationFailed(Words("invalid trigger"), problems)
+
+
+def trigger_event(company: Company, event_type: str, runtime: Runtime, overrides: Overrides = Overrides()) -> str:
     """`trigger`, for a partner over the API (`triggerSandboxEvent`, v1.3): the id of the
     `event_type` event this very action wrote (the last, should it write several), found
     among the events of its own transaction, so triggers at once never name each other's."""
     if event_type not in TRIGGERS:
         raise ValidationFailed(Words("unknown event type"),
                                [("type", Words("one of %(choices)s", choices=", ".join(TRIGGERS)))])
+    overrides.check(event_type)
     with write_transaction():
         mark = events.transaction_mark(company.id)
-        trigger(company, event_type, runtime)
+        trigger(company, event_type, runtime, overrides)
         written = events.written_since(company.id, event_type, mark)
         if not written:  # every trigger writes its event; this would be a fault of ours
             raise Conflict(Words("%(event_type)s was not written", event_type=event_type))
         return written[-1]
 
 
-def trigger(company: Company, event_type: str, runtime: Runtime) -> str:
+def trigger(company: Company, event_type: str, runtime: Runtime, overrides: Overrides = Overrides()) -> str:
     """Make `event_type` happen in a sandbox by doing the real HR action behind it, so a
     partner developer can get any webhook on demand. Returns what was done, in words.
 
@@ -317,15 +357,29 @@ def trigger(company: Company, event_type: str, runtime: Runtime) -> str:
     if event_type not in TRIGGERS:
         raise ValidationFailed(Words("unknown event type"),
                                [("event_type", Words("one of %(choices)s", choices=", ".join(TRIGGERS)))])
+    overrides.check(event_type)
     with write_transaction():
         hold(company.id)
-        return _act(company, event_type, runtime)
+        return _act(company, event_type, runtime, overrides)
 
 
-def _act(company: Company, event_type: str, runtime: Runtime) -> str:
-    active = (Employee.select().where(Employee.company == company.id, Employee.status != "left",
-                                      Employee.archived == False)  # noqa: E712
-              .order_by(Employee.staff_number))
+def _chosen(query: "pw.ModelSelect[Any]", wanted: str | None, field: str, what: str) -> "pw.ModelSelect[Any]":
+    """`query` narrowed to the record a developer chose (`wanted`), refused naming `field`
+    when it is none of them (another company's, unknown, or not one a trigger can act on)."""
+    if wanted is None:
+        return query
+    model = query.model
+    narrowed = query.where(model.id == wanted)
+    if not narrowed.exists():
+        raise ValidationFailed(Words("invalid trigger"), [(field, Words(
+            "no %(what)s %(id)s this trigger can act on in this sandbox", what=what, id=wanted))])
+    return narrowed
+
+
+def _act(company: Company, event_type: str, runtime: Runtime, overrides: Overrides) -> str:
+    active = _chosen(Employee.select().where(Employee.company == company.id, Employee.status != "left",
+                                             Employee.archived == False)  # noqa: E712
+                     .order_by(Employee.staff_number), overrides.employee_id, "employee_id", "active employee")
     if event_type == "employee.created":
         return _hire_someone(company, runtime)
     if event_type == "leave.approved":
@@ -337,6 +391,18 @@ def _act(company: Company, event_type: str, runtime: Runtime) -> str:
             Employee.staff_number.desc()).first()
         if employee is None:
             raise Conflict(Words("the sandbox has no active employee left; trigger employee.created first"))
+        if event_type == "employee.updated" and overrides.changes is not None:
+            mark = events.transaction_mark(company.id)
+            try:
+                update_employee(company.id, employee.id, overrides.changes, runtime)
+            except ValidationFailed as refused:  # named as the developer sent them: set.<field>
+                raise ValidationFailed(refused.message, [(f"set.{path}", told) for path, told in refused.errors]
+                                       ) from None
+            if not events.written_since(company.id, event_type, mark):
+                raise ValidationFailed(Words("invalid trigger"), [("set", Words(
+                    "%(staff_number)s has these values already: nothing partners see changes",
+                    staff_number=employee.staff_number))])
+            return Words("%(staff_number)s is updated", staff_number=employee.staff_number)
         if event_type == "employee.updated":
             title = (employee.job_title or "Associate")
             title = title[len("Senior "):] if title.startswith("Senior ") else f"Senior {title}"[:200]
@@ -347,9 +413,15 @@ def _act(company: Company, event_type: str, runtime: Runtime) -> str:
                        reason="Sandbox trigger")
         return Words("%(staff_number)s has left", staff_number=employee.staff_number)
     runs = PayrollRun.select().where(PayrollRun.company == company.id, PayrollRun.status != "deleted")
+    # A run the developer chose is acted on as it stands: the move refuses what it cannot do.
+    chosen = _chosen(runs.where(PayrollRun.status.in_(("finalized", "paid"))), overrides.payroll_run_id,
+                     "payroll_run_id", "closed run").get() if overrides.payroll_run_id else None
+    if chosen is not None:
+        runs = runs.where(PayrollRun.id == chosen.id)
     if event_type == "payroll_run.wps_updated":  # the newest closed run's file, one step on with the bank
-        run = (runs.where(PayrollRun.status.in_(("finalized", "paid")), PayrollRun.wps_status != "accepted")
-               .order_by(PayrollRun.payroll_month.desc()).first()) or _finalize_next_month(company, runs, runtime)
+        run = chosen or (runs.where(PayrollRun.status.in_(("finalized", "paid")), PayrollRun.wps_status != "accepted")
+                         .order_by(PayrollRun.payroll_month.desc()).first()) or _finalize_next_month(company, runs,
+                                                                                                 runtime)
         step = "accepted" if run.wps_status == "submitted" else "submitted"
         set_wps_status(run, step, runtime)
         if step == "accepted":
@@ -361,7 +433,7 @@ def _act(company: Company, event_type: str, runtime: Runtime) -> str:
     if event_type == "payroll_run.corrected":
         return _correct_latest(runs, runtime)
     finalized = runs.where(PayrollRun.status == "finalized").order_by(PayrollRun.payroll_month.desc()).first()
-    run = finalized or _finalize_next_month(company, runs, runtime)
+    run = chosen or finalized or _finalize_next_month(company, runs, runtime)
     if event_type == "payroll_run.paid":
         mark_paid(run, runtime)
         return Words("paid the %(month)s run", month=run.payroll_month)

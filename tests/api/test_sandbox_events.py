@@ -10,7 +10,7 @@ from app.domain.access import users as access
 from app.domain.kernel.ids import new_id
 from app.domain.payroll.drafts import build_draft_run
 from app.domain.sandbox import TRIGGERS
-from app.models import Entity, OutboxEvent
+from app.models import Employee, Entity, OutboxEvent, PayrollRun
 from tests.conftest import bearer
 from tests.helpers import assert_problem
 
@@ -124,3 +124,63 @@ def test_a_run_for_the_last_month_there_is_makes_the_payroll_triggers_409_saying
         if status == 409:
             assert_problem(answer, 409, "conflict")
             assert "latest run is for 9999-12; no month follows it" in answer.get_json()["detail"]
+
+
+# ---- overrides (issue 51 part 4): the employee, the run, the fields to change ----------
+
+
+def test_an_update_of_the_employee_and_fields_a_developer_chose(client, headers, sandbox):
+    person = Employee.get(Employee.company == sandbox.id, Employee.staff_number == "SBX-007")
+    made = client.post("/v1/sandbox/events", headers=headers, json={
+        "type": "employee.updated", "employee_id": person.id, "set": {"job_title": "Cashier", "department": "Retail"}})
+    assert made.status_code == 201, made.get_data(as_text=True)
+    data = made.get_json()["data"]
+    assert data["employee"]["id"] == person.id and data["employee"]["job_title"] == "Cashier"
+    changed = {"job_title": person.job_title, "department": person.department}
+    assert data["previous_attributes"] == {name: was for name, was in changed.items() if was != data["employee"][name]}
+
+
+@pytest.mark.parametrize("body, path", [
+    ({"type": "employee.updated", "set": {"basic_salary_minor": 1}}, "set.basic_salary_minor"),
+    ({"type": "employee.updated", "set": {"employment_type": "intern"}}, "set.employment_type"),
+    ({"type": "employee.updated", "set": {}}, "set"),
+    ({"type": "employee.created", "set": {"job_title": "Cashier"}}, "set"),
+    ({"type": "employee.created", "employee_id": "emp_x"}, "employee_id"),
+    ({"type": "employee.updated", "employee_id": "emp_nobody"}, "employee_id"),
+    ({"type": "payroll_run.finalized", "payroll_run_id": "prun_x"}, "payroll_run_id"),
+    ({"type": "payroll_run.paid", "payroll_run_id": "prun_nobody"}, "payroll_run_id"),
+])
+def test_an_override_a_type_does_not_take_or_a_field_partners_do_not_see_is_422_naming_it(client, headers, sandbox,
+                                                                                          body, path):
+    before = OutboxEvent.select().count()
+    answer = client.post("/v1/sandbox/events", headers=headers, json=body)
+    assert_problem(answer, 422, "validation_failed")
+    assert path in [error["path"] for error in answer.get_json()["errors"]], answer.get_json()
+    assert OutboxEvent.select().count() == before
+
+
+def test_another_companys_employee_is_none_this_trigger_can_act_on(client, headers, make_sandbox):
+    stranger = Employee.get(Employee.company == make_sandbox("SA").id)
+    answer = client.post("/v1/sandbox/events", headers=headers,
+                         json={"type": "employee.left", "employee_id": stranger.id})
+    assert_problem(answer, 422, "validation_failed")
+    assert Employee.get_by_id(stranger.id).status != "left"
+
+
+def test_a_change_that_leaves_what_partners_see_as_it_was_is_refused(client, headers, sandbox):
+    person = Employee.get(Employee.company == sandbox.id, Employee.staff_number == "SBX-002")
+    answer = client.post("/v1/sandbox/events", headers=headers, json={
+        "type": "employee.updated", "employee_id": person.id, "set": {"job_title": person.job_title}})
+    assert_problem(answer, 422, "validation_failed")
+    assert answer.get_json()["errors"][0]["path"] == "set"
+
+
+def test_the_run_a_developer_chose_takes_the_move_or_it_is_refused_as_it_stands(client, headers, sandbox):
+    [run] = PayrollRun.select().where(PayrollRun.company == sandbox.id, PayrollRun.status == "finalized")
+    paid = client.post("/v1/sandbox/events", headers=headers,
+                       json={"type": "payroll_run.paid", "payroll_run_id": run.id})
+    assert paid.status_code == 201 and paid.get_json()["data"]["payroll_run"]["id"] == run.id
+    answer = client.post("/v1/sandbox/events", headers=headers,
+                         json={"type": "payroll_run.deleted", "payroll_run_id": run.id})
+    assert_problem(answer, 409, "conflict")
+    assert PayrollRun.get_by_id(run.id).status == "paid"

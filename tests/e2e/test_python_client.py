@@ -260,6 +260,15 @@ def test_listen_forwards_what_trigger_makes_signed_with_the_printed_secret_and_s
             served = requests.get(f"{base}/v1/events/{event['id']}", headers={"Authorization": f"Bearer {key}"},
                                   timeout=10).json()
             assert served == event  # the feed's event, field for field
+            chosen = subprocess.run([str(command), "trigger", "employee.updated", "--set", "job_title=Cashier",
+                                     "--set", "department=Retail", "--employee", event["data"]["employee"]["id"]],
+                                    env=env, capture_output=True, text=True, timeout=60)
+            assert chosen.returncode == 0, chosen.stdout + chosen.stderr
+            changed = requests.get(f"{base}/v1/events/{chosen.stdout.strip()}", timeout=10,
+                                   headers={"Authorization": f"Bearer {key}"}).json()["data"]
+            assert changed["employee"]["id"] == event["data"]["employee"]["id"], changed
+            assert (changed["employee"]["job_title"], changed["employee"]["department"]) == ("Cashier", "Retail")
+            assert changed["previous_attributes"]["job_title"] == event["data"]["employee"]["job_title"], changed
             who = subprocess.run([str(command), "whoami"], env=env, capture_output=True, text=True, timeout=60)
             assert who.returncode == 0 and re.search(r"^type: +api_key$", who.stdout, re.M), who.stdout + who.stderr
             assert re.search(r"^mode: +sandbox$", who.stdout, re.M) and "webhooks:manage" in who.stdout, who.stdout

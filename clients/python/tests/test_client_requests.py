@@ -2,6 +2,7 @@
 Idempotency-Key on every POST (and a POST retried only with one), Retry-After read as RFC
 9110 writes it. Against httpx's MockTransport, as test_client_models.py."""
 
+import json
 import uuid
 
 import httpx
@@ -216,3 +217,14 @@ def test_the_default_base_url_is_where_the_service_listens_by_default():
         lambda request: seen.append(request) or httpx.Response(200, json={"id": "cmp_1"})))
     client.company()
     assert str(seen[0].url) == "http://127.0.0.1:8000/v1/company"
+
+
+def test_a_trigger_sends_only_the_overrides_given():
+    seen, handler = recording()
+    client = client_of(handler)
+    client.sandbox.trigger("employee.updated", employee_id="emp_1", set={"job_title": "Cashier"})
+    client.sandbox.trigger("payroll_run.paid", payroll_run_id="prun_1")
+    client.sandbox.trigger("employee.created")
+    assert [json.loads(request.content) for request in seen] == [
+        {"type": "employee.updated", "employee_id": "emp_1", "set": {"job_title": "Cashier"}},
+        {"type": "payroll_run.paid", "payroll_run_id": "prun_1"}, {"type": "employee.created"}]

@@ -504,9 +504,16 @@ class Webhooks(_Resource):
 
 
 class Sandbox(_Resource):
-    def trigger(self, event_type: str, *, idempotency_key: str | None = None) -> Model:
-        """triggerSandboxEvent: makes the event happen (sandbox keys only) and returns it."""
-        return Model(self._http.post("/v1/sandbox/events", idempotency_key, {"type": event_type}))
+    def trigger(self, event_type: str, *, employee_id: str | None = None, payroll_run_id: str | None = None,
+                set: Mapping[str, Any] | None = None, idempotency_key: str | None = None) -> Model:
+        """triggerSandboxEvent: makes the event happen (sandbox keys only) and returns it;
+        on the employee or run given, and for employee.updated setting the fields given
+        (`set={"job_title": "Cashier"}`)."""
+        body: dict[str, Any] = {"type": event_type}
+        chosen = {"employee_id": employee_id, "payroll_run_id": payroll_run_id,
+                  "set": dict(set) if set is not None else None}
+        body.update({name: value for name, value in chosen.items() if value is not None})
+        return Model(self._http.post("/v1/sandbox/events", idempotency_key, body))
 
 
 class Client:

@@ -1,7 +1,7 @@
 """`partner-api`: the service's events on a developer's machine.
 
     partner-api listen --forward-to http://127.0.0.1:8098/hook [--events T1,T2] [--since T]
-    partner-api trigger employee.updated
+    partner-api trigger employee.updated [--employee EMP] [--run RUN] [--set FIELD=VALUE ...]
     partner-api whoami
 
 `listen` follows the events feed (from now, or from `--since`) and POSTs each event's body
@@ -51,6 +51,12 @@ def _parser() -> argparse.ArgumentParser:
     listen.add_argument("--poll", type=float, default=1.0, help=argparse.SUPPRESS)
     trigger = commands.add_parser("trigger", parents=[common], help="make a sandbox event happen; print its id")
     trigger.add_argument("type", help="an event type, e.g. employee.updated (GET /v1/event-types lists them)")
+    trigger.add_argument("--employee", metavar="ID", help="the employee to act on (employee.updated, .left, "
+                                                          "leave.approved)")
+    trigger.add_argument("--run", metavar="ID", help="the closed payroll run to act on (payroll_run.paid, "
+                                                     ".corrected, .deleted, .wps_updated)")
+    trigger.add_argument("--set", action="append", type=_assignment, metavar="FIELD=VALUE",
+                         help="for employee.updated: a field to change (repeat for more), e.g. job_title=Cashier")
     commands.add_parser("whoami", parents=[common], help="print what the credential is and may do")
     return parser
 
@@ -67,6 +73,13 @@ def whoami(credential: Model, out: TextIO) -> None:
     for label, value in lines:
         if value is not None:
             print(f"{label + ':':<14}{value}", file=out)
+
+
+def _assignment(text: str) -> tuple[str, str]:
+    field, equals, value = text.partition("=")
+    if not equals or not field.strip():
+        raise argparse.ArgumentTypeError(f"{text!r} is not FIELD=VALUE")
+    return field.strip(), value
 
 
 def _moment(text: str) -> datetime:
@@ -124,7 +137,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     client = Client(api_key=arguments.api_key, base_url=arguments.base_url)
     try:
         if arguments.command == "trigger":
-            print(client.sandbox.trigger(arguments.type).id)
+            print(client.sandbox.trigger(arguments.type, employee_id=arguments.employee, payroll_run_id=arguments.run,
+                                         set=dict(arguments.set) if arguments.set else None).id)
         elif arguments.command == "whoami":
             whoami(client.credential(), sys.stdout)
         else:
