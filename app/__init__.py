@@ -144,7 +144,7 @@ def create_app(config=None, **overrides):
     )
     for blueprint in (company.blp, credential.blp, employees.blp, payroll.blp, attendance_api.blp, webhooks_api.blp,
                       event_types.blp, events.blp, journal_accounts.blp, journal_entries.blp,
-                      leave.blp, leave.balances_blp, sandbox_events.blp):
+                      leave.blp, leave.balances_blp, sandbox_events.blp, sandbox_events.reset_blp):
         api.register_blueprint(blueprint)
     event_types.register_schemas(api.spec)
     app.extensions["partner_api"] = api

@@ -142,7 +142,7 @@ CONTRACT_NAMES = {"getCompany", "listEmployees", "getEmployee", "listPayrollRuns
 # What this service adds past the contract (x-release v1.3; README and docs/reference/beyond-the-contract.md).
 ADDITION_NAMES = {"replayWebhookEvents", "listEventTypes", "rotateWebhookSecret", "listEvents", "getEvent",
                   "listJournalAccounts", "listJournalEntries", "triggerSandboxEvent", "listLeave",
-                  "listLeaveBalances", "getCredential"}
+                  "listLeaveBalances", "getCredential", "resetSandbox"}
 
 
 def one_won(outcomes, refusal):

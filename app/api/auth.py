@@ -42,9 +42,11 @@ ALWAYS = {400: "Unknown or repeated query parameter (`invalid_request`).",
           404: "This operation's release is not live yet (`not_found`)."}
 
 
-def operation(blp: Blueprint, operation_id: str, *, release: str, scope: str | None = None,
+def operation(blp: Blueprint, operation_id: str, *, release: str, scope: str | tuple[str, ...] | None = None,
               errors: Iterable[int] = (401, 403, 429)) -> Callable[[ViewFunction], ViewFunction]:
-    """Declare a view method's contract name, release and scope, and document its errors."""
+    """Declare a view method's contract name, release and scope (or scopes, any one of
+    which will do), and document its errors."""
+    scopes = (scope,) if isinstance(scope, str) else tuple(scope or ())
 
     def decorator(func: Any) -> ViewFunction:  # Any: the operation's attributes are set on it below
         # The problems it may answer, written into the view's doc (flask-smorest's `_apidoc`,
@@ -56,12 +58,12 @@ def operation(blp: Blueprint, operation_id: str, *, release: str, scope: str | N
             description = ERROR_DESCRIPTIONS[status] if status in errors else ALWAYS[status]
             responses.setdefault(status, []).append({"schema": ProblemSchema, "description": description,
                                                      "content_type": PROBLEM_MIMETYPE})
-        who = f"Scope: `{scope}`." if scope else "Any valid key."
+        who = f"Scope: {' or '.join(f'`{name}`' for name in scopes)}." if scopes else "Any valid key."
         if func.__name__ == "post":  # every POST takes an Idempotency-Key (v1.3)
             func = idempotent(func)
         func = blp.doc(operationId=operation_id, description=f"{who} Release {release}.",
                        security=[{"bearerAuth": []}], **{"x-release": release})(func)
-        func.operation_id, func.release, func.scope = operation_id, release, scope
+        func.operation_id, func.release, func.scopes = operation_id, release, scopes
         func.query_names = _query_names(func)
         func.added_query_names = _query_names(func, release=ADDITIONS)
         return func
@@ -153,8 +155,9 @@ def guard() -> None:
     if not verdict.allowed:
         raise ApiProblem("rate_limited", f"Limit is {verdict.limit} requests per minute per key.",
                          headers=g.rate_limit_headers)
-    if op.scope and op.scope not in principal.scopes:
-        raise ApiProblem("insufficient_scope", f"This operation needs the scope `{op.scope}`.")
+    if op.scopes and not any(scope in principal.scopes for scope in op.scopes):
+        raise ApiProblem("insufficient_scope", f"This operation needs the scope "
+                                               f"{' or '.join(f'`{name}`' for name in op.scopes)}.")
     if request.args:
         refuse_unknown_or_repeated_query(op)
     g.principal, g.bearer = principal, bearer

@@ -7,23 +7,48 @@ from flask import Response
 from flask.views import MethodView
 from marshmallow import fields, validate
 
-from app.api import ApiBlueprint
+from app.api import ApiBlueprint, json_response
 from app.api.auth import current_company, operation
 from app.api.events import EVENT, EXAMPLE
 from app.api.problems import ApiProblem
-from app.api.schemas import StrictSchema
+from app.api.schemas import OpenSchema, StrictSchema
 from app.domain.kernel import events
+from app.domain.people.actions import EDITABLE_STATUSES, EMPLOYMENT_TYPES
 from app.domain.sandbox import ON_EMPLOYEE, ON_RUN, SETTABLE, TRIGGERS, Overrides, trigger_event
+from app.domain.sandbox_reset import reset, sandbox_summary
 from app.extensions import runtime
 from config import ADDITIONS
 
 blp = ApiBlueprint("sandbox_events", __name__, url_prefix="/v1/sandbox/events",
                    description="Make a webhook event happen in a sandbox company (beyond the contract, v1.3).")
+reset_blp = ApiBlueprint("sandbox_reset", __name__, url_prefix="/v1/sandbox/reset",
+                         description="Reset a sandbox company to its generated data (beyond the contract, v1.3).")
+SANDBOX_SCOPES = ("webhooks:manage", "sandbox:manage")  # either will do
+SANDBOX_ONLY = "Only a sandbox company's data can be made or reset on demand; use a svc_test_ key."
 
 
 CANNOT = ("The sandbox cannot make this event now (`conflict`); the detail says why and what to trigger first: "
           "for example no active employee left to update or end (trigger `employee.created`), or no closed run to "
           "correct (trigger `payroll_run.finalized`).")
+
+
+CHANGES = ("For `employee.updated`: the fields to change, with their new values, as HR edits them (`name_en`, "
+           "`name_ar` are the Employee's `name`), judged by HR's rules (a phone number, an email). By default the "
+           "trigger changes the job title. A change that leaves everything partners see as it was is refused with "
+           "422.")
+
+
+class SandboxChangesSchema(StrictSchema):
+    """The partner-visible fields a trigger sets (sandbox.SETTABLE), as HR's edit takes them."""
+
+    name_en = fields.String(metadata={"example": "Noura Al-Sabah"})
+    name_ar = fields.String(allow_none=True)
+    job_title = fields.String(allow_none=True, metadata={"example": "Cashier"})
+    department = fields.String(allow_none=True)
+    employment_type = fields.String(validate=validate.OneOf(EMPLOYMENT_TYPES))
+    status = fields.String(validate=validate.OneOf(EDITABLE_STATUSES))
+    contact_email = fields.String(allow_none=True)
+    contact_phone = fields.String(allow_none=True)
 
 
 class TriggerSandboxEventSchema(StrictSchema):
@@ -36,17 +61,13 @@ class TriggerSandboxEventSchema(StrictSchema):
     payroll_run_id = fields.String(metadata={
         "description": f"The closed run to act on ({', '.join(ON_RUN)}); by default the newest that can take "
                        "the move. A run that cannot (a paid run to delete) is refused with 409."})
-    set = fields.Dict(keys=fields.String(), values=fields.Raw(allow_none=True), metadata={
-        "example": {"job_title": "Cashier"},
-        "description": f"For `employee.updated`: the fields to change, with their new values, as HR edits them: "
-                       f"{', '.join(f'`{name}`' for name in SETTABLE)} (`name_en`, `name_ar` are the "
-                       f"Employee's `name`). By default the trigger changes the job title. A change that leaves "
-                       f"everything partners see as it was is refused with 422."})
+    set = fields.Nested(SandboxChangesSchema, validate=validate.Length(min=1, error="at least one field to change"),
+                        metadata={"minProperties": 1, "example": {"job_title": "Cashier"}, "description": CHANGES})
 
 
 @blp.route("")
 class SandboxEvents(MethodView):
-    @operation(blp, "triggerSandboxEvent", release=ADDITIONS, scope="webhooks:manage",
+    @operation(blp, "triggerSandboxEvent", release=ADDITIONS, scope=SANDBOX_SCOPES,
                errors=(400, 401, 403, 409, 422, 429))
     @blp.doc(responses={409: {"description": CANNOT}})
     @blp.arguments(TriggerSandboxEventSchema)
@@ -55,9 +76,36 @@ class SandboxEvents(MethodView):
         """Make an event happen in the key's sandbox company (beyond the contract, v1.3)"""
         company = current_company()
         if not company.sandbox:
-            raise ApiProblem("sandbox_only", "Events are made on demand in sandbox companies only; use a "
-                                             "svc_test_ key.")
+            raise ApiProblem("sandbox_only", SANDBOX_ONLY)
         overrides = Overrides(body.get("employee_id"), body.get("payroll_run_id"), body.get("set"))
         event_id = trigger_event(company, body["type"], runtime(), overrides)
         text = events.envelope_text(company.id, event_id, (body["type"],))
         return Response(text, status=201, mimetype="application/json")
+
+
+class SandboxResetSchema(OpenSchema):
+    company_id = fields.String(required=True)
+    employees = fields.Integer(required=True, metadata={"description": "The staff made again (SBX-001 to SBX-010)."})
+    payroll_runs = fields.Integer(required=True, metadata={"description": "Last month's run, finalized."})
+    events = fields.Integer(required=True, metadata={
+        "description": "The events the feed starts again with: each employee's `employee.created` and the run's "
+                       "`payroll_run.finalized`."})
+
+
+@reset_blp.route("")
+class SandboxReset(MethodView):
+    @operation(reset_blp, "resetSandbox", release=ADDITIONS, scope=SANDBOX_SCOPES, errors=(400, 401, 403, 429))
+    @reset_blp.response(200, SandboxResetSchema, example={"company_id": "cmp_3kTMd9Xq2LrVb7YwPz1NcA",
+                                                           "employees": 10, "payroll_runs": 1, "events": 11})
+    def post(self) -> Response:
+        """Reset the key's sandbox company to its generated data (beyond the contract, v1.3): its employees,
+        leave, attendance, runs, journals, settings and events are made again as a new sandbox's; its keys,
+        webhook endpoints and OAuth apps are kept"""
+        company = current_company()
+        if not company.sandbox:
+            raise ApiProblem("sandbox_only", SANDBOX_ONLY)
+        reset(company, "partner api reset", runtime())
+        return json_response(sandbox_summary(company.id))
+
+
+assert set(SandboxChangesSchema().fields) == set(SETTABLE), "the document names every field a trigger sets"

@@ -21,6 +21,7 @@ from app.cli.jobs import jobs_cli
 from app.cli.oauth import oauth_cli
 from app.cli.webhooks import webhooks_cli
 from app.domain import credentials, sandbox
+from app.domain import sandbox_reset as sandbox_reset_domain
 from app.domain.access import companies, keys, signin
 from app.domain.access import users as access
 from app.domain.kernel.countries import COUNTRY_CODES
@@ -146,6 +147,22 @@ def sandbox_create(country, email, as_json):
 def sandbox_trigger(event_type, company_id):
     """Make an event happen in a sandbox by doing the real HR action behind it."""
     click.echo(shown(sandbox.trigger(companies.get_company(company_id), event_type, runtime())))
+
+
+@sandbox_cli.command("reset")
+@click.argument("company_id", metavar="COMPANY")
+@click.option("--json", "as_json", is_flag=True, help="Print what was removed and what it holds now as JSON.")
+@one_line_errors
+def sandbox_reset(company_id, as_json):
+    """Reset a sandbox company to its generated data: staff, leave, runs, journals, settings
+    and events made again; its keys, webhook endpoints and OAuth apps kept."""
+    company = companies.get_company(company_id)
+    removed = sandbox_reset_domain.reset(company, "operator", runtime())
+    now = sandbox_reset_domain.sandbox_summary(company.id)
+    emit(as_json, {"removed": removed, **now},
+         f"{company.id} is reset: {now['employees']} employees, {now['payroll_runs']} closed run, "
+         f"{now['events']} events to deliver; removed {removed['employees']} employees, "
+         f"{removed['payroll_runs']} runs and {removed['events']} events")
 
 
 def create_sandbox_with_key(email, country, key_name="CLI key"):

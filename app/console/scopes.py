@@ -20,6 +20,9 @@ SCOPE_WORDS = {
                           "to: employees' work records (as employees:read reads them), payroll run totals (as "
                           "payroll:read reads them) and rejected clock events, even without those scopes; leave "
                           "events only with leave:read"),
+    # v1.3: a sandbox's own data is generated; nothing real is read or changed.
+    "sandbox:manage": _l("In a sandbox company only: make events happen and reset it to its generated data "
+                         "(its keys, webhook endpoints and apps are kept)"),
 }
 NEVER_SHARED = _l("No app ever receives anyone's salary or allowances, bank details or IBAN, civil ID or passport "
                    "number, date of birth, social insurance number, documents, or reason for leaving. But a payroll "

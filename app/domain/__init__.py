@@ -18,6 +18,7 @@ holds this order).
     credentials    every credential /v1 accepts (keys, OAuth tokens), and revoking a key
                    with the webhook endpoints it owns
     sandbox        sandbox companies and the events they can be made to emit
+    sandbox_reset  a sandbox's data made new again, its credentials and endpoints kept
 
 What a lower area must make happen above it is handed up through the Runtime (an event
 written, credentials changed) or done by a module above both (credentials revokes a key

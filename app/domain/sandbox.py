@@ -111,19 +111,27 @@ def create_sandbox(user: User, country_code: str, runtime: Runtime, *, seed: int
         company.api_enabled = True
         add_membership(user, company, "ceo", runtime.clock)
         entity = Entity.get(Entity.company == company.id)
-        branches = [
-            Branch.create(id=new_id("br"), company=company, entity=entity, name=name,
-                          created_at=to_db(runtime.now()))
-            for name in ("Head Office", f"{CITIES[country.code]} Branch")
-        ]
-        staff = _generate_employees(company, entity, branches, country, runtime.clock, rng)
-        for employee in staff:
-            announce(company, employee.id, "employee.created", runtime)
-        _seed_leave(company, staff, user.email, runtime.clock)
-        run = build_draft_run(entity, previous_month(runtime.now(), company.timezone), runtime.clock,
-                              end_of_service=runtime.beyond_contract)
-        finalize_run(run, runtime)
+        for name in ("Head Office", f"{CITIES[country.code]} Branch"):
+            Branch.create(id=new_id("br"), company=company, entity=entity, name=name, created_at=to_db(runtime.now()))
+        generate(company, user.email, runtime, rng)
     return company
+
+
+def generate(company: Company, by: str, runtime: Runtime, rng: random.Random) -> None:
+    """A sandbox's generated data, in the caller's transaction: ten employees in its
+    primary entity and branches (each announced), their leave (`by`: who recorded it),
+    and last month's run, finalized. What `create_sandbox` makes, and `reset` makes again."""
+    country = get_country(company.country)
+    entity = Entity.get(Entity.company == company.id, Entity.primary == True)  # noqa: E712
+    branches = sorted(Branch.select().where(Branch.entity == entity.id),  # the head office first, as made
+                      key=lambda branch: (branch.name != "Head Office", branch.created_at, branch.id))
+    staff = _generate_employees(company, entity, branches, country, runtime.clock, rng)
+    for employee in staff:
+        announce(company, employee.id, "employee.created", runtime)
+    _seed_leave(company, staff, by, runtime.clock)
+    run = build_draft_run(entity, previous_month(runtime.now(), company.timezone), runtime.clock,
+                          end_of_service=runtime.beyond_contract)
+    finalize_run(run, runtime)
 
 
 # The sandbox's leave: (roster position, type, status, first day, last day), the days
@@ -363,23 +371,24 @@ def trigger(company: Company, event_type: str, runtime: Runtime, overrides: Over
         return _act(company, event_type, runtime, overrides)
 
 
-def _chosen(query: "pw.ModelSelect[Any]", wanted: str | None, field: str, what: str) -> "pw.ModelSelect[Any]":
+def _chosen(query: "pw.ModelSelect[Any]", wanted: str | None, field: str, none: Words) -> "pw.ModelSelect[Any]":
     """`query` narrowed to the record a developer chose (`wanted`), refused naming `field`
-    when it is none of them (another company's, unknown, or not one a trigger can act on)."""
+    with the words `none` when it is none of them (another company's, unknown, or not one
+    a trigger can act on)."""
     if wanted is None:
         return query
     model = query.model
     narrowed = query.where(model.id == wanted)
     if not narrowed.exists():
-        raise ValidationFailed(Words("invalid trigger"), [(field, Words(
-            "no %(what)s %(id)s this trigger can act on in this sandbox", what=what, id=wanted))])
+        raise ValidationFailed(Words("invalid trigger"), [(field, none)])
     return narrowed
 
 
 def _act(company: Company, event_type: str, runtime: Runtime, overrides: Overrides) -> str:
     active = _chosen(Employee.select().where(Employee.company == company.id, Employee.status != "left",
                                              Employee.archived == False)  # noqa: E712
-                     .order_by(Employee.staff_number), overrides.employee_id, "employee_id", "active employee")
+                     .order_by(Employee.staff_number), overrides.employee_id, "employee_id",
+                     Words("no active employee %(id)s in this sandbox", id=overrides.employee_id))
     if event_type == "employee.created":
         return _hire_someone(company, runtime)
     if event_type == "leave.approved":
@@ -415,7 +424,8 @@ def _act(company: Company, event_type: str, runtime: Runtime, overrides: Overrid
     runs = PayrollRun.select().where(PayrollRun.company == company.id, PayrollRun.status != "deleted")
     # A run the developer chose is acted on as it stands: the move refuses what it cannot do.
     chosen = _chosen(runs.where(PayrollRun.status.in_(("finalized", "paid"))), overrides.payroll_run_id,
-                     "payroll_run_id", "closed run").get() if overrides.payroll_run_id else None
+                     "payroll_run_id", Words("no closed run %(id)s in this sandbox", id=overrides.payroll_run_id)
+                     ).get() if overrides.payroll_run_id else None
     if chosen is not None:
         runs = runs.where(PayrollRun.id == chosen.id)
     if event_type == "payroll_run.wps_updated":  # the newest closed run's file, one step on with the bank

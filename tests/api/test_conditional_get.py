@@ -27,7 +27,7 @@ def test_every_get_of_the_document_tags_its_body_and_answers_304_to_that_tag(
     run = PayrollRun.get(PayrollRun.company == sandbox, PayrollRun.status == "finalized")
     endpoint = create_webhook(client, key, receiver.url).get_json()
     urls = {
-        "getCompany": "/v1/company", "listEmployees": "/v1/employees?limit=3",
+        "getCompany": "/v1/company", "getCredential": "/v1/credential", "listEmployees": "/v1/employees?limit=3",
         "getEmployee": f"/v1/employees/{employee.id}", "listPayrollRuns": "/v1/payroll-runs",
         "getPayrollRun": f"/v1/payroll-runs/{run.id}",
         "listAttendanceDays": "/v1/attendance?from=2026-11-01&to=2026-11-20",

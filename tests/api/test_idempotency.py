@@ -293,7 +293,7 @@ def test_every_post_documents_the_key_its_problems_and_the_replay_header(documen
     posts = [op for item in document["paths"].values() for method, op in item.items() if method == "post"]
     assert {op["operationId"] for op in posts} == {
         "ingestAttendanceEvents", "createWebhookEndpoint", "sendTestWebhook", "redeliverWebhook",
-        "rotateWebhookSecret", "replayWebhookEvents", "triggerSandboxEvent"}
+        "rotateWebhookSecret", "replayWebhookEvents", "triggerSandboxEvent", "resetSandbox"}
     for op in posts:
         [parameter] = [p for p in op["parameters"] if p["name"] == "Idempotency-Key"]
         assert parameter["in"] == "header" and not parameter["required"] and parameter["x-release"] == "v1.3"

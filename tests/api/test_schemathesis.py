@@ -53,7 +53,7 @@ def operations(app, transaction, monkeypatch):
 # Idempotency-Key sent before with another request).
 UNKNOWABLE = {400: ("Unknown cursor: ", "after: no event ", "after: no journal entry ", "to: must not be before `from`",
                     "to: must be at most 62 days after `from`"),
-              422: ("url",)}
+              422: ("url", "employee_id", "payroll_run_id", "set")}
 BETWEEN_REQUESTS = "idempotency_key_reused"
 
 

@@ -20,7 +20,8 @@ from app.domain.kernel.text import line_problem
 from app.models import ApiKey, Company, Entity, User
 from app.models.base import Prepared
 
-SCOPES = ("employees:read", "payroll:read", "attendance:read", "attendance:write", "webhooks:manage", "leave:read")
+SCOPES = ("employees:read", "payroll:read", "attendance:read", "attendance:write", "webhooks:manage", "leave:read",
+          "sandbox:manage")
 PREFIXES = {"live": "svc_live_", "test": "svc_test_"}
 KEY_PATTERN = re.compile(r"^svc_(live|test)_[A-Za-z0-9]{32}$")
 

@@ -515,6 +515,11 @@ class Sandbox(_Resource):
         body.update({name: value for name, value in chosen.items() if value is not None})
         return Model(self._http.post("/v1/sandbox/events", idempotency_key, body))
 
+    def reset(self, *, idempotency_key: str | None = None) -> Model:
+        """resetSandbox: the sandbox back to its generated staff, runs and journals, with a
+        fresh event history; its keys, endpoints and apps kept (sandbox keys only)."""
+        return Model(self._http.post("/v1/sandbox/reset", idempotency_key))
+
 
 class Client:
     """The Partner API for one credential: `Client(api_key="svc_test_...", base_url=...)`,
@@ -582,5 +587,6 @@ OPERATIONS = {
     "replayWebhookEvents": "webhooks.replay", "redeliverWebhook": "webhooks.redeliver",
     "listEventTypes": "event_types", "listEvents": "events.list", "getEvent": "events.get",
     "listJournalAccounts": "journal_accounts", "listJournalEntries": "journal_entries.list",
-    "triggerSandboxEvent": "sandbox.trigger", "listLeave": "leave.list", "listLeaveBalances": "leave_balances.list",
+    "triggerSandboxEvent": "sandbox.trigger", "resetSandbox": "sandbox.reset", "listLeave": "leave.list",
+    "listLeaveBalances": "leave_balances.list",
 }

@@ -3,12 +3,14 @@
     partner-api listen --forward-to http://127.0.0.1:8098/hook [--events T1,T2] [--since T]
     partner-api trigger employee.updated [--employee EMP] [--run RUN] [--set FIELD=VALUE ...]
     partner-api whoami
+    partner-api sandbox reset
 
 `listen` follows the events feed (from now, or from `--since`) and POSTs each event's body
 to a local URL signed as the service signs a delivery (both header forms), with a secret
 of its own printed at the start (`--secret` to keep one), so a receiver on localhost can
 be built and tested without a public URL. `trigger` makes a sandbox event happen.
-`whoami` prints what the credential is and may do.
+`whoami` prints what the credential is and may do; `sandbox reset` makes the sandbox
+new again.
 Credentials: `--api-key`/`--base-url`, or PARTNER_API_KEY/PARTNER_API_BASE_URL.
 """
 
@@ -58,6 +60,9 @@ def _parser() -> argparse.ArgumentParser:
     trigger.add_argument("--set", action="append", type=_assignment, metavar="FIELD=VALUE",
                          help="for employee.updated: a field to change (repeat for more), e.g. job_title=Cashier")
     commands.add_parser("whoami", parents=[common], help="print what the credential is and may do")
+    sandbox = commands.add_parser("sandbox", help="the key's sandbox company")
+    sandbox.add_subparsers(dest="sandbox_command", required=True).add_parser(
+        "reset", parents=[common], help="back to its generated data; keys, endpoints and apps kept")
     return parser
 
 
@@ -141,6 +146,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                                          set=dict(arguments.set) if arguments.set else None).id)
         elif arguments.command == "whoami":
             whoami(client.credential(), sys.stdout)
+        elif arguments.command == "sandbox":
+            made = client.sandbox.reset()
+            print(f"{made.company_id} is reset: {made.employees} employees, {made.payroll_runs} closed run, "
+                  f"{made.events} events")
         else:
             listen(client, arguments.forward_to, types=arguments.events, since=arguments.since,
                    secret=arguments.secret, poll=arguments.poll)
