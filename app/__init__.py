@@ -25,6 +25,7 @@ from app.api import (
     request_id,
     request_limits,
     sandbox_events,
+    sandbox_reset,
 )
 from app.api import webhooks as webhooks_api
 from app.api.openapi import PartnerApi
@@ -144,7 +145,7 @@ def create_app(config=None, **overrides):
     )
     for blueprint in (company.blp, credential.blp, employees.blp, payroll.blp, attendance_api.blp, webhooks_api.blp,
                       event_types.blp, events.blp, journal_accounts.blp, journal_entries.blp,
-                      leave.blp, leave.balances_blp, sandbox_events.blp, sandbox_events.reset_blp):
+                      leave.blp, leave.balances_blp, sandbox_events.blp, sandbox_reset.blp):
         api.register_blueprint(blueprint)
     event_types.register_schemas(api.spec)
     app.extensions["partner_api"] = api

@@ -7,22 +7,19 @@ from flask import Response
 from flask.views import MethodView
 from marshmallow import fields, validate
 
-from app.api import ApiBlueprint, json_response
+from app.api import ApiBlueprint
 from app.api.auth import current_company, operation
 from app.api.events import EVENT, EXAMPLE
 from app.api.problems import ApiProblem
-from app.api.schemas import OpenSchema, StrictSchema
+from app.api.schemas import StrictSchema
 from app.domain.kernel import events
 from app.domain.people.actions import EDITABLE_STATUSES, EMPLOYMENT_TYPES
-from app.domain.sandbox import ON_EMPLOYEE, ON_RUN, SETTABLE, TRIGGERS, Overrides, trigger_event
-from app.domain.sandbox_reset import reset, sandbox_summary
+from app.domain.sandbox import ON_EMPLOYEE, ON_RUN, TRIGGERS, Overrides, trigger_event
 from app.extensions import runtime
 from config import ADDITIONS
 
 blp = ApiBlueprint("sandbox_events", __name__, url_prefix="/v1/sandbox/events",
                    description="Make a webhook event happen in a sandbox company (beyond the contract, v1.3).")
-reset_blp = ApiBlueprint("sandbox_reset", __name__, url_prefix="/v1/sandbox/reset",
-                         description="Reset a sandbox company to its generated data (beyond the contract, v1.3).")
 SANDBOX_SCOPES = ("webhooks:manage", "sandbox:manage")  # either will do
 SANDBOX_ONLY = "Only a sandbox company's data can be made or reset on demand; use a svc_test_ key."
 
@@ -81,31 +78,3 @@ class SandboxEvents(MethodView):
         event_id = trigger_event(company, body["type"], runtime(), overrides)
         text = events.envelope_text(company.id, event_id, (body["type"],))
         return Response(text, status=201, mimetype="application/json")
-
-
-class SandboxResetSchema(OpenSchema):
-    company_id = fields.String(required=True)
-    employees = fields.Integer(required=True, metadata={"description": "The staff made again (SBX-001 to SBX-010)."})
-    payroll_runs = fields.Integer(required=True, metadata={"description": "Last month's run, finalized."})
-    events = fields.Integer(required=True, metadata={
-        "description": "The events the feed starts again with: each employee's `employee.created` and the run's "
-                       "`payroll_run.finalized`."})
-
-
-@reset_blp.route("")
-class SandboxReset(MethodView):
-    @operation(reset_blp, "resetSandbox", release=ADDITIONS, scope=SANDBOX_SCOPES, errors=(400, 401, 403, 429))
-    @reset_blp.response(200, SandboxResetSchema, example={"company_id": "cmp_3kTMd9Xq2LrVb7YwPz1NcA",
-                                                           "employees": 10, "payroll_runs": 1, "events": 11})
-    def post(self) -> Response:
-        """Reset the key's sandbox company to its generated data (beyond the contract, v1.3): its employees,
-        leave, attendance, runs, journals, settings and events are made again as a new sandbox's; its keys,
-        webhook endpoints and OAuth apps are kept"""
-        company = current_company()
-        if not company.sandbox:
-            raise ApiProblem("sandbox_only", SANDBOX_ONLY)
-        reset(company, "partner api reset", runtime())
-        return json_response(sandbox_summary(company.id))
-
-
-assert set(SandboxChangesSchema().fields) == set(SETTABLE), "the document names every field a trigger sets"

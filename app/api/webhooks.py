@@ -15,6 +15,7 @@ from marshmallow import fields, validate
 
 from app.api import ApiBlueprint, empty_response, json_response
 from app.api.auth import additions_live, current_principal, operation
+from app.api.event_types import CATALOG
 from app.api.schemas import OpenSchema, Rfc3339, StrictSchema
 from app.domain.kernel.clock import format_utc
 from app.domain.webhooks import delivery_log, endpoints
@@ -44,8 +45,8 @@ EVENTS_TEXT = (f"Event types: {', '.join(endpoints.SUBSCRIBABLE)}. The test oper
                "company's events have, now and later, but `ping`; a type a scope gates (`leave.*`: `leave:read`) "
                "only while the owning credential holds that scope.")
 # The values v1.3 brought to the event type enum (the others are the contract's).
-ENUM_RELEASES = {event_type: ADDITIONS for event_type in (endpoints.EVERY_TYPE, "payroll_run.wps_updated",
-                                                           "leave.approved", "leave.cancelled")}
+ENUM_RELEASES = {endpoints.EVERY_TYPE: ADDITIONS, **{event_type: release for event_type, (_, release, _) in
+                                                      CATALOG.items() if release == ADDITIONS}}
 REASON_TEXT = ("Null while active; `delivery_failures` (7 days of failures), `key_revoked` (the owning key was "
                "revoked), `connection_revoked` (the owning OAuth connection ended: the customer revoked the app, "
                "or its tokens were revoked), `manual` (PATCH `active: false`), or beyond the contract (v1.3) "

@@ -157,12 +157,11 @@ def sandbox_reset(company_id, as_json):
     """Reset a sandbox company to its generated data: staff, leave, runs, journals, settings
     and events made again; its keys, webhook endpoints and OAuth apps kept."""
     company = companies.get_company(company_id)
-    removed = sandbox_reset_domain.reset(company, "operator", runtime())
-    now = sandbox_reset_domain.sandbox_summary(company.id)
-    emit(as_json, {"removed": removed, **now},
-         f"{company.id} is reset: {now['employees']} employees, {now['payroll_runs']} closed run, "
-         f"{now['events']} events to deliver; removed {removed['employees']} employees, "
-         f"{removed['payroll_runs']} runs and {removed['events']} events")
+    now = sandbox_reset_domain.reset(company, "operator", runtime())
+    removed = now["removed"]
+    emit(as_json, now, f"{company.id} is reset: {now['employees']} employees, {now['payroll_runs']} closed run, "
+                       f"{now['events']} events to deliver; removed {removed['employees']} employees, "
+                       f"{removed['payroll_runs']} runs and {removed['events']} events")
 
 
 def create_sandbox_with_key(email, country, key_name="CLI key"):

@@ -3,15 +3,20 @@ its keys, webhook endpoints, OAuth apps and connections and its people kept.
 
 Everything the sandbox's HR, payroll and partners made goes: employees, their leave and
 attendance, runs and their journals, the chart's mappings and cost-centre split, the
-books' closing, the events and their delivery log, remembered idempotent answers. Then
+books' closing and leave settings, the events and their delivery log. Remembered
+idempotent answers stay: they are the credentials', which stay (a retried POST must not
+make a second endpoint), and the nightly prune expires them. Then
 `sandbox.generate` makes its staff, leave and last month's run again, as `create_sandbox`
 does, so the events feed starts again with ten `employee.created` and one
 `payroll_run.finalized`, delivered to the endpoints kept like any events. The records
 that went are not announced as left: a reset is the developer's, not HR's.
 
-One transaction under the company's lock, the first lock of every payroll move and every
-trigger (kernel/locks.py): an HR action, a trigger or another reset of the sandbox
-waits for it, then finds the new staff.
+One transaction: the company's lock, the first of every payroll move and every trigger
+(kernel/locks.py), then every employee's row in id order (as the reconciliation takes
+them), before anything is deleted: an HR action holding an employee finishes first (it
+writes that employee's announcement, which the reset deletes), and any move after
+waits, then finds the new staff. Feeds' cursors (`after`) that named a removed event or
+journal entry no longer do: a follower starts again from a time (`since`).
 """
 
 import random
@@ -31,7 +36,6 @@ from app.models import (
     Employee,
     EmployeeAnnouncement,
     EndOfServiceBalance,
-    IdempotencyKey,
     IdentityLink,
     JournalEntry,
     JournalLine,
@@ -46,25 +50,26 @@ from app.models import (
     WebhookDelivery,
     WebhookEndpoint,
 )
-from app.models.base import write_transaction
+from app.models.base import lock_for_update, write_transaction
 
-# What a new sandbox's company row holds for the settings HR may have changed.
-DEFAULT_SETTINGS: dict[str, Any] = {"journal_split": "none", "books_closed_through": None, "leave_annual_days": None,
-                                    "leave_carry_over_days": None, "leave_negative_allowed": False}
+# The settings HR may change on the company's row, back to their defaults as a new one holds them.
+SETTINGS = (Company.journal_split, Company.books_closed_through, Company.leave_annual_days,
+            Company.leave_carry_over_days, Company.leave_negative_allowed)
 
 
-def reset(company: Company, by: str, runtime: Runtime, *, seed: int | None = None) -> dict[str, int]:
-    """Reset the sandbox `company` (a Conflict for a live one): {what: how many} of the
-    records removed, then its data made again (`by`: who asked, as its leave records
-    it; `seed`: the generator's, for tests)."""
+def reset(company: Company, by: str, runtime: Runtime, *, seed: int | None = None) -> dict[str, Any]:
+    """Reset the sandbox `company` (a Conflict for a live one): {"removed": {what: how
+    many}, and what it holds now (`summary`)}, its data made again (`by`: who asked, as
+    its leave records it; `seed`: the generator's, for tests)."""
     if not company.sandbox:
         raise Conflict(Words("only a sandbox company can be reset"))
     with write_transaction():
         hold(company.id)
+        lock_for_update(Employee.select(Employee.id).where(Employee.company == company.id).order_by(Employee.id))
         removed = _remove(company.id)
-        Company.update(**DEFAULT_SETTINGS).where(Company.id == company.id).execute()
+        Company.update({field: field.default for field in SETTINGS}).where(Company.id == company.id).execute()
         generate(Company.get_by_id(company.id), by, runtime, random.Random(seed))
-    return removed
+        return {"removed": removed, **summary(company.id)}
 
 
 def _remove(company_id: str) -> dict[str, int]:
@@ -79,7 +84,6 @@ def _remove(company_id: str) -> dict[str, int]:
             WebhookDelivery.endpoint.in_(endpoints) | WebhookDelivery.event.in_(events))),
         ("events", OutboxEvent.delete().where(OutboxEvent.company == company_id)),
         ("announcements", EmployeeAnnouncement.delete().where(EmployeeAnnouncement.company == company_id)),
-        ("idempotency_keys", IdempotencyKey.delete().where(IdempotencyKey.company == company_id)),
         ("attendance_days", AttendanceDay.delete().where(AttendanceDay.company == company_id)),
         ("identity_links", IdentityLink.delete().where(IdentityLink.company == company_id)),
         ("attendance_events", AttendanceEvent.delete().where(AttendanceEvent.company == company_id)),
@@ -98,7 +102,7 @@ def _remove(company_id: str) -> dict[str, int]:
     return {name: query.execute() for name, query in steps}
 
 
-def sandbox_summary(company_id: str) -> dict[str, Any]:
+def summary(company_id: str) -> dict[str, Any]:
     """What the sandbox holds now: its employees, closed runs and events (a reset's answer)."""
     return {"company_id": company_id,
             "employees": Employee.select().where(Employee.company == company_id).count(),

@@ -1,7 +1,7 @@
 """The changelog (docs/reference/changelog.md, issue 51 part 5) names everything the OpenAPI
-document publishes: every operation under the release that brought it, and every field,
-parameter, header, event type and enum value v1.3 brought. A name is named when it
-stands in backticks (`name`)."""
+document publishes: every operation, event type and v1.3 enum value under the release
+that brought it, and every field and parameter (query, path and header) somewhere on the
+page. A name is named when it stands in backticks (`name`)."""
 
 import re
 from pathlib import Path

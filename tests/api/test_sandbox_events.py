@@ -4,6 +4,7 @@ a live key is 403 sandbox_only; an unknown type is 422 naming `type`."""
 
 import pytest
 
+from app.api.sandbox_events import SandboxChangesSchema
 from app.domain import sandbox as sandbox_companies
 from app.domain.access import keys
 from app.domain.access import users as access
@@ -184,3 +185,7 @@ def test_the_run_a_developer_chose_takes_the_move_or_it_is_refused_as_it_stands(
                          json={"type": "payroll_run.deleted", "payroll_run_id": run.id})
     assert_problem(answer, 409, "conflict")
     assert PayrollRun.get_by_id(run.id).status == "paid"
+
+
+def test_the_document_names_every_field_a_trigger_sets():
+    assert set(SandboxChangesSchema().fields) == set(sandbox_companies.SETTABLE)

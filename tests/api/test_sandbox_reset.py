@@ -10,8 +10,10 @@ from decimal import Decimal
 
 import pytest
 
+from app.domain.kernel.errors import NotFound
 from app.domain.payroll import accounts
 from app.domain.people import actions as hr
+from app.domain.sandbox_reset import reset
 from app.models import AccountMapping, Company, Employee, OutboxEvent, PayrollRun, WebhookDelivery, WebhookEndpoint
 from tests.api.test_sandbox_events import committed_sandbox  # noqa: F401 (the fixture)
 from tests.conftest import bearer
@@ -62,6 +64,18 @@ def test_a_reset_makes_the_sandbox_new_again_and_keeps_its_keys_and_endpoints(ap
     receiver.requests.clear()
     deliver_all(app)  # the new staff reach the endpoint kept, as on a new sandbox
     assert sorted(json.loads(r["body"])["type"] for r in receiver.requests) == ["employee.created"] * 10
+
+
+def test_a_post_retried_with_its_key_after_a_reset_is_still_answered_once(client, headers, loopback, receiver):
+    """Remembered answers are the credentials', which a reset keeps: a retried create makes
+    no second endpoint."""
+    keyed = {**headers, "Idempotency-Key": "create-hook-1"}
+    body = {"url": receiver.url, "events": ["employee.created"]}
+    first = client.post("/v1/webhooks", headers=keyed, json=body)
+    assert client.post("/v1/sandbox/reset", headers=headers).status_code == 200
+    again = client.post("/v1/webhooks", headers=keyed, json=body)
+    assert again.headers.get("Idempotent-Replayed") == "true" and again.get_json()["id"] == first.get_json()["id"]
+    assert len(client.get("/v1/webhooks", headers=headers).get_json()["data"]) == 1
 
 
 def test_a_live_key_is_sandbox_only_and_nothing_changes(client, live_company, make_key, runtime):
@@ -115,3 +129,26 @@ def test_resets_and_triggers_at_once_take_turns(app, race, committed, committed_
     assert [status for status, _ in now["runs"]] == ["finalized"]
     assert now["events"].count("payroll_run.finalized") == 1
     assert 11 <= len(now["events"]) <= 13
+
+
+@pytest.mark.usefixtures("wide_pool")
+def test_a_reset_and_hr_edits_at_once_never_deadlock(app, race, committed, committed_sandbox, runtime):  # noqa: F811
+    """HR's edits lock the employee, then write its announcement; a reset locks every
+    employee before it deletes announcements: one waits for the other, never a deadlock
+    (PostgreSQL). An edit after the reset finds its employee gone (404)."""
+    company, _ = committed_sandbox
+    people = committed(lambda: [e.id for e in Employee.select().where(Employee.company == company.id)
+                                .order_by(Employee.staff_number)])
+    taken = iter(range(6))
+    lock = threading.Lock()
+
+    def one():
+        with lock:
+            turn = next(taken)
+        if turn == 0:
+            return reset(Company.get_by_id(company.id), "test", runtime)["employees"]
+        return hr.update_employee(company.id, people[turn], {"job_title": f"Title {turn}"}, runtime).id
+
+    outcomes = race(one, threads=6)
+    assert all(not isinstance(outcome, Exception) or isinstance(outcome, NotFound) for outcome in outcomes), outcomes
+    assert 10 in outcomes

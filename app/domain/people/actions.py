@@ -206,13 +206,14 @@ def event_data(event_type: str, form: dict[str, Any], announced: str | None, run
     """An employee event's `data`: the partner form, and on `employee.updated` (while v1.3
     is live) `previous_attributes`, each field that changed since the form partners were
     last sent (`announced`, canonical JSON) with its value then, as Stripe's events say it.
-    `updated_at` is not listed (it changes with every update); nothing is when no form was
-    ever announced (an employee from before announcements were kept)."""
+    `updated_at` is not listed (it changes with every update), nor a field the form gained
+    since (it had no value then); nothing is when no form was ever announced (an employee
+    from before announcements were kept)."""
     data: dict[str, Any] = {"employee": form}
     if event_type == "employee.updated" and runtime.beyond_contract and announced is not None:
         before = json.loads(announced)
-        data["previous_attributes"] = {name: before.get(name) for name, value in form.items()
-                                       if name != "updated_at" and before.get(name) != value}
+        data["previous_attributes"] = {name: before[name] for name, value in form.items()
+                                       if name != "updated_at" and name in before and before[name] != value}
     return data
 
 

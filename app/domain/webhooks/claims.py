@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 from app.domain.kernel import events
 from app.domain.kernel.clock import from_db, to_db
 from app.domain.webhooks.deliveries import Attempt, NewAttempt, attempt_row, write_attempts
-from app.domain.webhooks.endpoints import types_received
+from app.domain.webhooks.endpoints import received_by
 from app.models import OutboxEvent, WebhookDelivery, WebhookEndpoint
 from app.models.base import among, lock_for_update, tuple_rows, write_transaction
 
@@ -76,9 +76,10 @@ def _fan_out_locked(event_ids: list[str], now: datetime, lease: datetime,
                                            WebhookEndpoint.credential_id).where(
             WebhookEndpoint.company.in_({company_id for _, company_id, *_ in pending})):
         listening.setdefault(endpoint.company_id, []).append(endpoint)
-    # What each endpoint receives, once a round (`*` asks its owner's scopes).
-    received = {endpoint.id: types_received(endpoint.events, endpoint.credential_kind, endpoint.credential_id)
-                for endpoints in listening.values() for endpoint in endpoints}
+    # What each active endpoint receives, once a round (`*` asks its owner's scopes).
+    active = [endpoint for endpoints in listening.values() for endpoint in endpoints if endpoint.active]
+    received = dict(zip((endpoint.id for endpoint in active), received_by(
+        [(endpoint.events, endpoint.credential_kind, endpoint.credential_id) for endpoint in active]), strict=True))
     rows: list[NewAttempt] = []
     attempts: list[Attempt] = []
     taken: list[str] = []

@@ -121,10 +121,26 @@ def types_received(subscribed: str, kind: str, credential_id: str) -> frozenset[
     """The event types an endpoint receives, from its stored `events` (space-separated) and
     its owner (the credential's kind and id): those named; for `*`, every type but `ping`,
     one a scope gates only while the owner holds that scope now."""
-    named = subscribed.split()
-    if EVERY_TYPE not in named:
-        return frozenset(named)
-    held = scopes_of(kind, credential_id)
+    return received_by([(subscribed, kind, credential_id)])[0]
+
+
+def received_by(endpoints: list[tuple[str, str, str]]) -> list[frozenset[str]]:
+    """`types_received` of many endpoints ((events, owner's kind, owner's id) each), the
+    owners of `*` endpoints read in one query per kind: once a delivery round."""
+    every = {(kind, credential_id) for subscribed, kind, credential_id in endpoints
+             if EVERY_TYPE in subscribed.split()}
+    held: dict[tuple[str, str], frozenset[str]] = {}
+    for kind in {kind for kind, _ in every}:
+        model = ApiKey if kind == "api_key" else OAuthConnection
+        ids = [credential_id for owner_kind, credential_id in every if owner_kind == kind]
+        held.update({(kind, row_id): frozenset(scopes.split())
+                     for row_id, scopes in tuple_rows(model.select(model.id, model.scopes).where(model.id.in_(ids)))})
+    return [frozenset(subscribed.split()) if (kind, credential_id) not in every
+            else _every_type(held.get((kind, credential_id), frozenset()))
+            for subscribed, kind, credential_id in endpoints]
+
+
+def _every_type(held: frozenset[str]) -> frozenset[str]:
     return frozenset(event_type for event_type in SUBSCRIBABLE if event_type != "ping" and all(
         scope in held for prefix, scope in SUBSCRIBE_SCOPES.items() if event_type.startswith(prefix)))
 
