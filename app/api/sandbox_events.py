@@ -1,6 +1,6 @@
 """Sandbox events on demand (beyond the contract, v1.3): a partner with a sandbox key makes
 any event type happen, by the same HR action the console's trigger does
-(app/domain/sandbox.py), and gets the event as the events feed returns it. What the
+(app/domain/sandbox_triggers.py), and gets the event as the events feed returns it. What the
 sandbox cannot do now (no employee left to end) is 409, as for the console."""
 
 from flask import Response
@@ -14,7 +14,7 @@ from app.api.problems import ApiProblem
 from app.api.schemas import StrictSchema
 from app.domain.kernel import events
 from app.domain.people.actions import EDITABLE_STATUSES, EMPLOYMENT_TYPES
-from app.domain.sandbox import ON_EMPLOYEE, ON_RUN, TRIGGERS, Overrides, trigger_event
+from app.domain.sandbox_triggers import ON_EMPLOYEE, ON_RUN, TRIGGERS, Overrides, trigger_event
 from app.extensions import runtime
 from config import ADDITIONS
 
@@ -36,7 +36,7 @@ CHANGES = ("For `employee.updated`: the fields to change, with their new values,
 
 
 class SandboxChangesSchema(StrictSchema):
-    """The partner-visible fields a trigger sets (sandbox.SETTABLE), as HR's edit takes them."""
+    """The partner-visible fields a trigger sets (sandbox_triggers.SETTABLE), as HR's edit takes them."""
 
     name_en = fields.String(metadata={"example": "Noura Al-Sabah"})
     name_ar = fields.String(allow_none=True)

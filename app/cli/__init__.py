@@ -20,7 +20,7 @@ from app.cli.common import WholeNumber, country_option, emit, json_option, one_l
 from app.cli.jobs import jobs_cli
 from app.cli.oauth import oauth_cli
 from app.cli.webhooks import webhooks_cli
-from app.domain import credentials, sandbox
+from app.domain import credentials, sandbox, sandbox_triggers
 from app.domain import sandbox_reset as sandbox_reset_domain
 from app.domain.access import companies, keys, signin
 from app.domain.access import users as access
@@ -141,12 +141,12 @@ def sandbox_create(country, email, as_json):
 
 
 @sandbox_cli.command("trigger")
-@click.argument("event_type", type=click.Choice(sandbox.TRIGGERS))
+@click.argument("event_type", type=click.Choice(sandbox_triggers.TRIGGERS))
 @click.option("--company", "company_id", required=True, help="A sandbox company.")
 @one_line_errors
 def sandbox_trigger(event_type, company_id):
     """Make an event happen in a sandbox by doing the real HR action behind it."""
-    click.echo(shown(sandbox.trigger(companies.get_company(company_id), event_type, runtime())))
+    click.echo(shown(sandbox_triggers.trigger(companies.get_company(company_id), event_type, runtime())))
 
 
 @sandbox_cli.command("reset")

@@ -32,7 +32,7 @@ from app.domain.kernel.text import ascii_digits, foreign_digit
 from app.domain.leave.law import TYPES as LEAVE_TYPES
 from app.domain.payroll.journal_file import QUICKBOOKS_DATE_FORMAT, QUICKBOOKS_DATE_FORMATS, XERO_TAX_RATE
 from app.domain.people.actions import EDITABLE_STATUSES, EMPLOYMENT_TYPES
-from app.domain.sandbox import TRIGGERS
+from app.domain.sandbox_triggers import TRIGGERS
 from app.domain.webhooks.endpoints import SUBSCRIBABLE
 from app.i18n import ARABIC_LETTER, as_stored, name_of
 from app.i18n import lazy_text as _l

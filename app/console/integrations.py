@@ -14,7 +14,7 @@ from flask_babel import gettext as _
 from app.console.common import console_blueprint, requires, said, sentence, show_errors, show_once, take_shown_once
 from app.console.forms import CreateKeyForm, TriggerForm
 from app.console.scopes import SCOPE_WORDS
-from app.domain import credentials, sandbox
+from app.domain import credentials, sandbox_triggers
 from app.domain.access import keys
 from app.domain.kernel.errors import DomainError, ValidationFailed
 from app.domain.oauth import connections as oauth
@@ -76,7 +76,7 @@ def trigger():
     form = TriggerForm()
     if form.validate():
         try:
-            done = sandbox.trigger(g.company, form.event_type.data, runtime())
+            done = sandbox_triggers.trigger(g.company, form.event_type.data, runtime())
         except DomainError as exc:
             flash(said(exc.message), "error")
         else:

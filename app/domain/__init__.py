@@ -17,7 +17,8 @@ holds this order).
     oauth          apps, approvals, connections and their tokens (which end their endpoints)
     credentials    every credential /v1 accepts (keys, OAuth tokens), and revoking a key
                    with the webhook endpoints it owns
-    sandbox        sandbox companies and the events they can be made to emit
+    sandbox        sandbox companies: made, with their generated data
+    sandbox_triggers  the events a sandbox can be made to emit, by the real action behind each
     sandbox_reset  a sandbox's data made new again, its credentials and endpoints kept
 
 What a lower area must make happen above it is handed up through the Runtime (an event

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from app.domain import sandbox as sandbox_domain
+from app.domain import sandbox_triggers as sandbox_domain
 from app.models import Employee, OutboxEvent, PayrollRun
 from tests.helpers import ok, refused
 

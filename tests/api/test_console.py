@@ -11,7 +11,7 @@ from app.console.scopes import SCOPE_WORDS
 from app.domain.access import companies, keys, signin
 from app.domain.access import users as access
 from app.domain.payroll.rules import net_by_account
-from app.domain.sandbox import TRIGGERS
+from app.domain.sandbox_triggers import TRIGGERS
 from app.models import ApiKey, Company, Employee, JournalEntry, JournalLine, PayrollRun
 from tests.api.console import PASSWORD, copied_cookie, csrf, member, post, sign_in, text, throttle
 from tests.conftest import bearer

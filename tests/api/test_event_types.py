@@ -6,7 +6,7 @@ import json
 import jsonschema
 import pytest
 
-from app.domain import sandbox as sandboxes
+from app.domain import sandbox_triggers as sandboxes
 from app.domain.attendance.ingest import ingest
 from app.domain.kernel.events import EVENT_TYPES
 from tests.conftest import bearer

@@ -7,7 +7,7 @@ from datetime import timedelta
 
 import pytest
 
-from app.domain import sandbox as sandboxes
+from app.domain import sandbox_triggers as sandboxes
 from app.domain.kernel import events
 from app.domain.kernel.clock import to_db
 from app.domain.oauth import apps

@@ -10,7 +10,7 @@ from app.domain.access import keys
 from app.domain.access import users as access
 from app.domain.kernel.ids import new_id
 from app.domain.payroll.drafts import build_draft_run
-from app.domain.sandbox import TRIGGERS
+from app.domain.sandbox_triggers import SETTABLE, TRIGGERS
 from app.models import Employee, Entity, OutboxEvent, PayrollRun
 from tests.conftest import bearer
 from tests.helpers import assert_problem
@@ -188,4 +188,4 @@ def test_the_run_a_developer_chose_takes_the_move_or_it_is_refused_as_it_stands(
 
 
 def test_the_document_names_every_field_a_trigger_sets():
-    assert set(SandboxChangesSchema().fields) == set(sandbox_companies.SETTABLE)
+    assert set(SandboxChangesSchema().fields) == set(SETTABLE)

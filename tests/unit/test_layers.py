@@ -39,7 +39,7 @@ DOMAIN_AREAS = [
     ("webhooks",),
     ("oauth",),
     ("credentials", "sandbox"),
-    ("sandbox_reset",),
+    ("sandbox_triggers", "sandbox_reset"),
 ]
 # No HTTP client, no Redis, no mail server, no web framework inside the domain.
 NOT_IN_DOMAIN = ("flask", "werkzeug", "requests", "httpx", "urllib3", "redis", "rq", "smtplib", "socket",
