@@ -1,8 +1,10 @@
 """The documentation site (docs/, mkdocs.yml) cannot drift from the code: it builds with
-`mkdocs build --strict`, and every `sh` and `python` example of every page runs, in the
-page's order, against a service started by the README's command (`flask --app wsgi
+`mkdocs build --strict`, and every `sh`, `python` and `ts` example of every page runs, in
+the page's order, against a service started by the README's command (`flask --app wsgi
 serve`), with PARTNER_API_KEY and PARTNER_API_BASE_URL set as the guides tell a partner
-to set them, the client package importable and its `partner-api` command on the PATH.
+to set them, the client package importable and its `partner-api` command on the PATH. A
+`ts` example is compiled (strict: a type error fails it) and run with node in a project
+where the TypeScript client is installed from its packed tarball (tests/e2e/typescript.py).
 
 An HTML comment right before an example tells this test how to run it:
 
@@ -32,12 +34,13 @@ from app.api.problems import CODES
 from app.cli import serve
 from config import web_server
 from tests.e2e.test_serve import serving
+from tests.e2e.typescript import build, example, install
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 EXAMPLE = re.compile(r"((?:^<!--[^\n]*-->\n)*)^```(\w*)[^\n]*\n(.*?)^```", re.S | re.M)
 DIRECTIVE = re.compile(r"<!-- test: (.*?) -->")
-RUNNABLE = ("sh", "python")
+RUNNABLE = ("sh", "python", "ts")
 PAGES = sorted(path.relative_to(DOCS).as_posix() for path in DOCS.rglob("*.md"))
 
 
@@ -70,6 +73,13 @@ def served(tmp_path_factory):
                "PYTHONPATH": f"{ROOT / 'clients' / 'python' / 'src'}:{ROOT}", "PYTHONUNBUFFERED": "1",
                "DATABASE_URL": f"sqlite:///{database}", "REDIS_URL": "", "NO_MKDOCS_2_WARNING": "1"}
         yield env
+
+
+@pytest.fixture(scope="module")
+def typescript_project(tmp_path_factory):
+    """A partner's project with the TypeScript client installed, for the `ts` examples."""
+    built = build(tmp_path_factory.mktemp("typescript") / "partner-api-client")
+    return install(built, built.parent / "partner-app", compiler=True)
 
 
 def test_the_site_builds_strict(tmp_path):
@@ -151,15 +161,18 @@ def test_examples_run_as_in_a_readers_terminal(tmp_path):
 @pytest.mark.parametrize("page", [page for page in PAGES
                                   if any(language in RUNNABLE and "skip" not in directives
                                          for directives, language, _, _ in examples(page))])
-def test_the_examples_of_each_page_run_against_the_served_service(page, served, tmp_path):
+def test_the_examples_of_each_page_run_against_the_served_service(page, served, tmp_path, request):
     state, started = tmp_path / "state.sh", []
     state.write_text("")
+    project = request.getfixturevalue("typescript_project") if any(
+        language == "ts" and "skip" not in directives for directives, language, _, _ in examples(page)) else None
     try:
         for directives, language, code, line in examples(page):
             if language not in RUNNABLE or "skip" in directives:
                 continue
             where = f"docs/{page}:{line}"
-            env, argv = {**served, **exported(state)}, command(language, code, state)
+            env = {**served, **exported(state)}
+            argv = example(project, code) if language == "ts" else command(language, code, state)
             if "background" in directives:
                 log = tmp_path / f"background-{line}.log"
                 process = subprocess.Popen(argv, cwd=tmp_path, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT,
