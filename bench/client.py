@@ -2,6 +2,7 @@
 same pages, side by side in one run.
 
     .venv/bin/python bench/client.py [--employees 10000] [--limit 200] [--rounds 5] [--database-url postgresql://...]
+                                     [--typescript]
 
 A company whose staff HR imported (`flask --app wsgi employees import`, 10,000 rows), served
 by the Procfile's web process (gunicorn with app/gunicorn_settings.py, 2 workers). Each
@@ -10,6 +11,10 @@ round lists every employee twice, interleaved: with `Client.employees.list(limit
 that asks each page, parses its JSON and follows `next_cursor`; both read each employee's
 staff number. Prints the best time of
 each and the ratio. Target: the client costs at most 1.2x the bare loop.
+
+With --typescript, the same service is then listed by the TypeScript client against a bare
+fetch loop in one Node process (bench/client.mjs; the package built in place first: `cd
+clients/typescript && npm ci && npm run build`), with the same target.
 """
 
 import argparse
@@ -94,6 +99,7 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=200, help="the page size both ask for")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--database-url", help="default: a fresh SQLite file")
+    parser.add_argument("--typescript", action="store_true", help="also the TypeScript client against bare fetch")
     options = parser.parse_args()
     folder = tempfile.mkdtemp(prefix="bench-client-")
     env = {**os.environ, "DATABASE_URL": options.database_url or f"sqlite:///{folder}/bench.db", "REDIS_URL": "",
@@ -111,6 +117,11 @@ def main() -> None:
                 seconds, count = run(base, key, options.limit)
                 assert count == options.employees, (name, count)
                 timings[name].append(seconds)
+        if options.typescript:
+            done = subprocess.run(["node", str(ROOT / "bench" / "client.mjs"), base, key, str(options.employees),
+                                   str(options.limit), str(options.rounds)], capture_output=True, text=True,
+                                  check=True)
+            node = json.loads(done.stdout)
     finally:
         web.terminate()
         web.wait(timeout=30)
@@ -121,6 +132,10 @@ def main() -> None:
     print(f"  partner_api client  {client_best:7.3f} s  ({options.employees / client_best:,.0f} employees/s)")
     print(f"  bare httpx loop     {bare_best:7.3f} s  ({options.employees / bare_best:,.0f} employees/s)")
     print(f"  ratio {client_best / bare_best:.2f}x  (target <= 1.2x)")
+    if options.typescript:
+        print(f"  TypeScript client   {node['client']:7.3f} s  ({options.employees / node['client']:,.0f} employees/s)")
+        print(f"  bare fetch loop     {node['bare']:7.3f} s  ({options.employees / node['bare']:,.0f} employees/s)")
+        print(f"  ratio {node['client'] / node['bare']:.2f}x  (target <= 1.2x)")
 
 
 if __name__ == "__main__":

@@ -7,7 +7,8 @@
  */
 import createClient, { type Client as FetchClient } from "openapi-fetch";
 
-import { Credential, type Fetch, type Sleep, Transport, idempotencyKey } from "./http.js";
+import type { Fetch, Sleep } from "./fetch.js";
+import { Credential, Transport, idempotencyKey } from "./http.js";
 import { DEFAULT_BASE_URL, type OAuthApp, type Token } from "./oauth.js";
 import type { components, operations, paths } from "./schema.js";
 import { VERSION } from "./version.js";

@@ -7,15 +7,13 @@
 import { randomUUID } from "node:crypto";
 
 import { ApiError } from "./errors.js";
+import type { Fetch, Sleep } from "./fetch.js";
 import type { OAuthApp, Token } from "./oauth.js";
 
 export const MAX_WAIT_MS = 60_000; // the longest wait between two tries (a longer Retry-After is cut to it)
 // The IETF draft "The Idempotency-Key HTTP Header Field", as the API takes it: 1 to 255
 // printable ASCII characters, no space at either end.
 const IDEMPOTENCY_KEY = /^[!-~](?:[ -~]{0,253}[!-~])?$/;
-
-export type Fetch = (request: Request) => Promise<Response>;
-export type Sleep = (milliseconds: number) => Promise<void>;
 
 /** The caller's own key as it is, or a fresh one (a UUID 4); a key the API would refuse (400) is refused here. */
 export function idempotencyKey(given?: string): string {

@@ -9,7 +9,7 @@ export type {
 export { ApiError } from "./errors.js";
 export type { Problem, ProblemError } from "./errors.js";
 export { MAX_WAIT_MS, httpDate, retryAfter } from "./http.js";
-export type { Fetch, Sleep } from "./http.js";
+export type { Fetch, Sleep } from "./fetch.js";
 export { OAuthApp, OAuthError } from "./oauth.js";
 export type { Authorization, OAuthAppOptions, Token } from "./oauth.js";
 export type { components, operations, paths } from "./schema.js";

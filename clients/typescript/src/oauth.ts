@@ -14,7 +14,7 @@
  */
 import * as oauth from "oauth4webapi";
 
-import type { Fetch } from "./http.js";
+import type { Fetch } from "./fetch.js";
 
 export const DEFAULT_BASE_URL = "http://127.0.0.1:8000"; // where `flask --app wsgi serve` listens
 
