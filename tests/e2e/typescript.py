@@ -9,6 +9,7 @@ dependencies, or takes them from its cache."""
 
 import json
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -18,11 +19,14 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "clients" / "typescript"
 NPM_QUIET = ("--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error")
-# How a partner's project compiles the guide's examples: as strictly as the package itself.
-PROJECT_TSCONFIG = {"compilerOptions": {"target": "ES2022", "lib": ["ES2022"], "module": "NodeNext",
-                                        "moduleResolution": "NodeNext", "types": ["node"], "strict": True,
-                                        "noUncheckedIndexedAccess": True, "rootDir": ".", "outDir": "out"},
-                    "include": ["example.ts"]}
+GUIDE = ROOT / "docs" / "partners" / "typescript-client.md"
+
+
+def guide_tsconfig():
+    """The tsconfig.json the guide tells a partner to write (its first `json` block): the
+    one its examples are compiled with here."""
+    text = GUIDE.read_text(encoding="utf-8")
+    return json.loads(re.search(r"^```json\n(.*?)^```", text, re.S | re.M).group(1))
 
 
 def node_tools():
@@ -55,7 +59,7 @@ def build(folder):
 def install(built, project, *, compiler=False):
     """A fresh project in `project` with the package packed from `built` installed, as
     `npm install ./partner-api-client-*.tgz` installs it; with `compiler`, also the
-    TypeScript and Node types the package is built with, and PROJECT_TSCONFIG."""
+    TypeScript and Node types the package is built with, and the guide's tsconfig.json."""
     packed = json.loads(run(["npm", "pack", "--json", "--pack-destination", str(project.parent)], built))[0]
     assert {entry["path"] for entry in packed["files"]} >= {"dist/index.js", "dist/index.d.ts", "package.json"}
     project.mkdir()
@@ -64,13 +68,13 @@ def install(built, project, *, compiler=False):
     if compiler:
         tools = json.loads((built / "package.json").read_text())["devDependencies"]
         wanted += [f"{name}@{tools[name]}" for name in ("typescript", "@types/node")]
-        (project / "tsconfig.json").write_text(json.dumps(PROJECT_TSCONFIG, indent=2))
+        (project / "tsconfig.json").write_text(json.dumps(guide_tsconfig(), indent=2))
     run(["npm", "install", *NPM_QUIET, *wanted], project, timeout=600)
     return project
 
 
 def example(project, code):
     """The argv that compiles a guide's TypeScript example in `project` (type errors fail
-    it) and runs it with node."""
+    it), as the guide says (`npx tsc && node out/example.js`), and runs it."""
     (project / "example.ts").write_text(code, encoding="utf-8")
     return ["sh", "-c", f'cd "{project}" && ./node_modules/.bin/tsc -p tsconfig.json && exec node out/example.js']

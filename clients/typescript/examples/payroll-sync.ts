@@ -51,7 +51,8 @@ async function main(): Promise<number> {
     }
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
-    console.error(`refused: ${error.status} ${error.code}: ${error.detail ?? error.title} (request ${error.requestId})`);
+    const why = error.detail ?? error.title;
+    console.error(`refused: ${error.status} ${error.code}: ${why} (request ${error.requestId})`);
     return 1;
   }
   return 0;

@@ -31,7 +31,8 @@ const HEADER = `/**
 function served() {
   const python = process.env.PYTHON ?? [join(CHECKOUT, ".venv", "bin", "python")].find(existsSync) ?? "python3";
   const folder = mkdtempSync(join(tmpdir(), "openapi-"));
-  const env = { ...process.env, DATABASE_URL: `sqlite:///${folder}/document.db`, REDIS_URL: "", APP_ENV: "development" };
+  const env = { ...process.env, DATABASE_URL: `sqlite:///${folder}/document.db`, REDIS_URL: "",
+                APP_ENV: "development" };
   delete env.LIVE_RELEASES;
   delete env.LIVE_OPERATIONS;
   try {

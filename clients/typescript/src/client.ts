@@ -21,6 +21,8 @@ export type PayrollRun = Schemas["PayrollRun"];
 export type AttendanceDay = Schemas["AttendanceDay"];
 export type Event = Schemas["Event"];
 export type EventType = Schemas["EventType"];
+/** An event type's name, as an endpoint subscribes to it (`"employee.updated"`, `"*"`). */
+export type EventName = Schemas["CreateWebhookEndpoint"]["events"][number];
 export type WebhookEndpoint = Schemas["WebhookEndpoint"];
 export type WebhookDelivery = Schemas["WebhookDelivery"];
 export type JournalAccount = Schemas["JournalAccount"];
@@ -37,27 +39,27 @@ type Body<Operation extends keyof operations> = operations[Operation] extends {
 
 /** Every POST method takes `idempotencyKey` (default: a fresh one), kept across the call's retries. */
 export interface PostOptions {
-  idempotencyKey?: string;
+  idempotencyKey?: string | undefined;
 }
 
 export interface ClientOptions {
   /** A key (`svc_test_...`, `svc_live_...`), or give `oauthToken`. */
-  apiKey?: string;
+  apiKey?: string | undefined;
   /** An app's access token: a `Token` is refreshed through `oauthApp` when it runs out. */
-  oauthToken?: string | Token;
-  oauthApp?: OAuthApp;
+  oauthToken?: string | Token | undefined;
+  oauthApp?: OAuthApp | undefined;
   /** Each new token after a refresh, to keep (its refresh token replaces the old one, which stops working). */
-  onTokenRefresh?: (token: Token) => void | Promise<void>;
+  onTokenRefresh?: ((token: Token) => void | Promise<void>) | undefined;
   /** Default `http://127.0.0.1:8000`, where `flask --app wsgi serve` listens. */
-  baseUrl?: string;
+  baseUrl?: string | undefined;
   /** Per try, in milliseconds (default 30,000). */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** Tries after the first, where one may be made (default 3). */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
   /** What sends a request (default: the platform's fetch). */
-  fetch?: Fetch;
+  fetch?: Fetch | undefined;
   /** What waits between tries (default: a timer). */
-  sleep?: Sleep;
+  sleep?: Sleep | undefined;
 }
 
 function must<T>(data: T | undefined): T {
@@ -74,7 +76,9 @@ function must<T>(data: T | undefined): T {
  */
 export function segment(id: string): string {
   if (id === "") throw new RangeError("an id is empty: it would address the collection");
-  if (/^(?:\.|%2e){1,2}$/i.test(id)) throw new RangeError(`the id ${JSON.stringify(id)} is a dot segment a URL resolves away`);
+  if (/^(?:\.|%2e){1,2}$/i.test(id)) {
+    throw new RangeError(`the id ${JSON.stringify(id)} is a dot segment a URL resolves away`);
+  }
   return id;
 }
 
@@ -90,6 +94,11 @@ async function* pages<T>(page: (cursor: string | undefined) => Promise<{ data: T
   }
 }
 
+/** The query with the cursor of the next page (none on the first). */
+function paged<Q extends object>(query: Q, cursor: string | undefined): Q | (Q & { cursor: string }) {
+  return cursor === undefined ? query : { ...query, cursor };
+}
+
 function key(options: PostOptions): { "Idempotency-Key": string } {
   return { "Idempotency-Key": idempotencyKey(options.idempotencyKey) };
 }
@@ -101,7 +110,8 @@ class Resource {
 export class Employees extends Resource {
   /** listEmployees: every employee, oldest first; `limit` is the page size. */
   list(query: Query<"listEmployees"> = {}): AsyncGenerator<Employee, void, undefined> {
-    return pages(async (cursor) => must((await this.raw.GET("/v1/employees", { params: { query: { ...query, cursor } } })).data));
+    return pages(async (cursor) =>
+      must((await this.raw.GET("/v1/employees", { params: { query: paged(query, cursor) } })).data));
   }
 
   /** getEmployee */
@@ -114,7 +124,8 @@ export class Employees extends Resource {
 export class PayrollRuns extends Resource {
   /** listPayrollRuns: every closed run, newest month first (`from`, `to`: YYYY-MM). */
   list(query: Query<"listPayrollRuns"> = {}): AsyncGenerator<Schemas["PayrollRunSummary"], void, undefined> {
-    return pages(async (cursor) => must((await this.raw.GET("/v1/payroll-runs", { params: { query: { ...query, cursor } } })).data));
+    return pages(async (cursor) =>
+      must((await this.raw.GET("/v1/payroll-runs", { params: { query: paged(query, cursor) } })).data));
   }
 
   /** getPayrollRun: the run with its components and journal. */
@@ -131,21 +142,24 @@ export class JournalEntries extends Resource {
    * posted after the entry `after` (the id of the last one handled).
    */
   list(query: Query<"listJournalEntries"> = {}): AsyncGenerator<LedgerEntry, void, undefined> {
-    return pages(async (cursor) => must((await this.raw.GET("/v1/journal-entries", { params: { query: { ...query, cursor } } })).data));
+    return pages(async (cursor) =>
+      must((await this.raw.GET("/v1/journal-entries", { params: { query: paged(query, cursor) } })).data));
   }
 }
 
 export class LeaveRecords extends Resource {
   /** listLeave (v1.3, scope leave:read): every leave, oldest recorded first. */
   list(query: Query<"listLeave"> = {}): AsyncGenerator<Leave, void, undefined> {
-    return pages(async (cursor) => must((await this.raw.GET("/v1/leave", { params: { query: { ...query, cursor } } })).data));
+    return pages(async (cursor) =>
+      must((await this.raw.GET("/v1/leave", { params: { query: paged(query, cursor) } })).data));
   }
 }
 
 export class LeaveBalances extends Resource {
   /** listLeaveBalances (v1.3, scope leave:read): each active employee's annual balance as of the end of `as_of`. */
   list(query: Query<"listLeaveBalances"> = {}): AsyncGenerator<LeaveBalance, void, undefined> {
-    return pages(async (cursor) => must((await this.raw.GET("/v1/leave-balances", { params: { query: { ...query, cursor } } })).data));
+    return pages(async (cursor) =>
+      must((await this.raw.GET("/v1/leave-balances", { params: { query: paged(query, cursor) } })).data));
   }
 }
 
@@ -159,23 +173,26 @@ export class Attendance extends Resource {
 
   /** listAttendanceDays: every day from `from` to `to` (YYYY-MM-DD, at most 62 days). */
   days(query: Query<"listAttendanceDays">): AsyncGenerator<AttendanceDay, void, undefined> {
-    return pages(async (cursor) => must((await this.raw.GET("/v1/attendance", { params: { query: { ...query, cursor } } })).data));
+    return pages(async (cursor) =>
+      must((await this.raw.GET("/v1/attendance", { params: { query: paged(query, cursor) } })).data));
   }
 }
 
 export class Events extends Resource {
   /** listEvents: the company's events, oldest first; `types` a list or the API's comma-separated string. */
-  list(query: Omit<Query<"listEvents">, "types"> & { types?: string | readonly string[] } = {},
+  list(query: Omit<Query<"listEvents">, "types"> & { types?: string | readonly string[] | undefined } = {},
   ): AsyncGenerator<Event, void, undefined> {
-    const types = typeof query.types === "string" || query.types === undefined ? query.types : query.types.join(",");
+    const { types: given, ...rest } = query;
+    const types = typeof given === "string" || given === undefined ? given : given.join(",");
     return pages(async (cursor) => must((await this.raw.GET("/v1/events", {
-      params: { query: { ...query, types: types || undefined, cursor } },
+      params: { query: paged({ ...rest, ...(types ? { types } : {}) }, cursor) },
     })).data));
   }
 
   /** getEvent */
   async get(eventId: string): Promise<Event> {
-    return must((await this.raw.GET("/v1/events/{event_id}", { params: { path: { event_id: segment(eventId) } } })).data);
+    const path = { event_id: segment(eventId) };
+    return must((await this.raw.GET("/v1/events/{event_id}", { params: { path } })).data);
   }
 }
 
@@ -255,7 +272,10 @@ export class Sandbox extends Resource {
     return must((await this.raw.POST("/v1/sandbox/events", { body, params: { header: key(options) } })).data);
   }
 
-  /** resetSandbox: the sandbox back to its generated staff, runs and journals, with a fresh event history; its keys, endpoints and apps kept. */
+  /**
+   * resetSandbox: the sandbox back to its generated staff, runs and journals, with a
+   * fresh event history; its keys, endpoints and apps kept.
+   */
   async reset(options: PostOptions = {}): Promise<Schemas["SandboxReset"]> {
     return must((await this.raw.POST("/v1/sandbox/reset", { params: { header: key(options) } })).data);
   }
@@ -282,7 +302,10 @@ export class Client {
 
   constructor(options: ClientOptions) {
     const token = options.apiKey ?? options.oauthToken;
-    if (!token) throw new TypeError("give apiKey or oauthToken");
+    if (!token) {
+      throw new TypeError("no credential: give apiKey (svc_test_... or svc_live_...) or oauthToken; "
+                          + "both are empty or missing");
+    }
     const send = options.fetch ?? ((request: Request) => fetch(request));
     const transport = new Transport({
       credential: new Credential(token, options.oauthApp, options.onTokenRefresh),

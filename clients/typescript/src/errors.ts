@@ -27,14 +27,17 @@ export class ApiError extends Error {
     const title = text("title") ?? `HTTP ${status}`;
     const detail = text("detail");
     const id = text("request_id") ?? requestId ?? undefined;
-    super(`${status} ${code}: ${detail ?? title} (request ${id ?? "unknown"})`);
+    const errors = Array.isArray(problem.errors) ? (problem.errors as ProblemError[]) : [];
+    // A validation_failed problem says which field, and why, in its errors: the message does too.
+    const fields = errors.map((error) => `${error.path}: ${error.message}`).join("; ");
+    super(`${status} ${code}: ${detail ?? title}${fields ? ` (${fields})` : ""} (request ${id ?? "unknown"})`);
     this.status = status;
     this.code = code;
     this.title = title;
     this.type = text("type");
     this.detail = detail;
     this.requestId = id;
-    this.errors = Array.isArray(problem.errors) ? (problem.errors as ProblemError[]) : [];
+    this.errors = errors;
     this.problem = problem;
   }
 

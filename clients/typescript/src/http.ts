@@ -28,7 +28,10 @@ const IMF_FIXDATE = /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2}
 const RFC_850 = /^[A-Z][a-z]+, \d{2}-[A-Z][a-z]{2}-\d{2} \d{2}:\d{2}:\d{2} GMT$/;
 const ASCTIME = /^[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/;
 
-/** An HTTP-date (RFC 9110 5.6.7: IMF-fixdate, or the obsolete RFC 850 and asctime forms a recipient must read) in Unix milliseconds. */
+/**
+ * An HTTP-date (RFC 9110 5.6.7: IMF-fixdate, or the obsolete RFC 850 and asctime forms a
+ * recipient must read) in Unix milliseconds.
+ */
 export function httpDate(text: string): number | undefined {
   let at = Number.NaN;
   if (IMF_FIXDATE.test(text) || RFC_850.test(text)) at = Date.parse(text);
@@ -75,7 +78,7 @@ export class Credential {
     return typeof this.token === "string" ? this.token : this.token.access_token;
   }
 
-  /** Refresh unless that is done already (the token is no longer `refused`); false when there is nothing to refresh with. */
+  /** Refresh unless that is done already (the token is no longer `refused`); false with nothing to refresh with. */
   async refresh(refused: string): Promise<boolean> {
     const token = this.token;
     const app = this.app;

@@ -3,8 +3,8 @@ export {
   Sandbox, Webhooks, segment,
 } from "./client.js";
 export type {
-  AttendanceDay, ClientOptions, Company, Credential_ as Credential, Employee, Event, EventType, JournalAccount,
-  LedgerEntry, Leave, LeaveBalance, PayrollRun, PostOptions, Schemas, WebhookDelivery, WebhookEndpoint,
+  AttendanceDay, ClientOptions, Company, Credential_ as Credential, Employee, Event, EventName, EventType,
+  JournalAccount, LedgerEntry, Leave, LeaveBalance, PayrollRun, PostOptions, Schemas, WebhookDelivery, WebhookEndpoint,
 } from "./client.js";
 export { ApiError } from "./errors.js";
 export type { Problem, ProblemError } from "./errors.js";

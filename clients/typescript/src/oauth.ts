@@ -29,7 +29,10 @@ export interface Token {
   scope: string;
 }
 
-/** One request for consent: send the customer to `url`; keep `state` and `codeVerifier` (in their session) until they come back. */
+/**
+ * One request for consent: send the customer to `url`; keep `state` and `codeVerifier` (in
+ * their session) until they come back.
+ */
 export interface Authorization {
   url: string;
   state: string;
@@ -53,18 +56,24 @@ export interface OAuthAppOptions {
   clientId: string;
   clientSecret: string;
   redirectUri: string;
-  baseUrl?: string;
-  fetch?: Fetch;
+  baseUrl?: string | undefined;
+  fetch?: Fetch | undefined;
 }
 
-/** A registered app (its client id, secret and one of its redirect URIs) against one server, whose endpoints come from its metadata (RFC 8414). */
+/**
+ * A registered app (its client id, secret and one of its redirect URIs) against one
+ * server, whose endpoints come from its metadata (RFC 8414).
+ */
 export class OAuthApp {
   readonly clientId: string;
   readonly redirectUri: string;
   private readonly issuer: URL;
   private readonly client: oauth.Client;
   private readonly authentication: oauth.ClientAuth;
-  private readonly options: { [oauth.allowInsecureRequests]: boolean; [oauth.customFetch]?: typeof fetch };
+  private readonly options: {
+    [oauth.allowInsecureRequests]: boolean;
+    [oauth.customFetch]?: (url: string, init: oauth.CustomFetchOptions<string, unknown>) => Promise<Response>;
+  };
   private server: Promise<oauth.AuthorizationServer> | undefined;
   private refreshing: Promise<unknown> = Promise.resolve();
 
@@ -78,7 +87,9 @@ export class OAuthApp {
     const local = ["127.0.0.1", "localhost", "[::1]"].includes(this.issuer.hostname);
     const given = options.fetch;
     this.options = { [oauth.allowInsecureRequests]: local };
-    if (given !== undefined) this.options[oauth.customFetch] = (url, init) => given(new Request(url, init));
+    if (given !== undefined) {
+      this.options[oauth.customFetch] = (url, init) => given(new Request(url, init as RequestInit));
+    }
   }
 
   /** The server's `/.well-known/oauth-authorization-server`, asked once; its `issuer` must be the base URL's. */
@@ -93,7 +104,8 @@ export class OAuthApp {
   }
 
   /** Where to send the customer: the consent page, asking for `scopes`, with a fresh PKCE verifier (S256) and `state`. */
-  async authorizationUrl(scopes: readonly string[], options: { state?: string } = {}): Promise<Authorization> {
+  async authorizationUrl(scopes: readonly string[],
+                         options: { state?: string | undefined } = {}): Promise<Authorization> {
     const server = await this.metadata();
     if (server.authorization_endpoint === undefined) throw new OAuthError("server_error", "no authorization_endpoint");
     const codeVerifier = oauth.generateRandomCodeVerifier();
@@ -122,8 +134,9 @@ export class OAuthApp {
     }
     return this.token(async () => {
       const parameters = oauth.validateAuthResponse(server, this.client, answer, authorization.state);
-      const sent = await oauth.authorizationCodeGrantRequest(server, this.client, this.authentication, parameters,
-                                                             this.redirectUri, authorization.codeVerifier, this.options);
+      const sent = await oauth.authorizationCodeGrantRequest(
+        server, this.client, this.authentication, parameters, this.redirectUri, authorization.codeVerifier,
+        this.options);
       return oauth.processAuthorizationCodeResponse(server, this.client, sent);
     });
   }

@@ -47,7 +47,7 @@ function seconds(text: string | undefined): number | undefined {
  * receiver answers it with 400, never 500.
  */
 export function verifyWebhook(body: string | Uint8Array, headers: WebhookHeaders, secret: string,
-                              options: { now?: number } = {}): Event {
+                              options: { now?: number | undefined } = {}): Event {
   const raw = typeof body === "string" ? Buffer.from(body, "utf8") : Buffer.from(body);
   const found = lowered(headers);
   const now = options.now ?? Date.now() / 1000;
@@ -73,7 +73,9 @@ export function verifyWebhook(body: string | Uint8Array, headers: WebhookHeaders
     // takes "1e9" for 1) and checked against `now`; the package computes the signature
     // (its verify() would check the time against this machine's clock, whatever `now` says).
     const stamp = seconds(found.get("webhook-timestamp"));
-    if (stamp === undefined) throw new SignatureError("no timestamp in webhook-timestamp (Unix seconds in ASCII digits)");
+    if (stamp === undefined) {
+      throw new SignatureError("no timestamp in webhook-timestamp (Unix seconds in ASCII digits)");
+    }
     within(stamp, now);
     let expected: Buffer;
     try {
@@ -114,7 +116,7 @@ function event(raw: Buffer): Event {
  * Standard Webhooks three, signed with `secret` at `now` (Unix seconds; this machine's clock).
  */
 export function signWebhook(body: string, secret: string, eventId: string,
-                            options: { now?: number } = {}): Record<string, string> {
+                            options: { now?: number | undefined } = {}): Record<string, string> {
   const timestamp = Math.floor(options.now ?? Date.now() / 1000);
   const contract = createHmac("sha256", secret).update(`${timestamp}.${body}`).digest("hex");
   const standard = new Webhook(secret).sign(eventId, new Date(timestamp * 1000), body);

@@ -146,10 +146,12 @@ describe("retries", () => {
       assert.equal(keys.length, 4);
       assert.match(String(keys[0]), /^[0-9a-f-]{36}$/);
       assert.ok(keys.every((key) => key === keys[0]), String(keys));
-      assert.deepEqual(server.asked.map((asked) => JSON.parse(asked.body)), Array(4).fill({ type: "employee.updated" }));
+      assert.deepEqual(server.asked.map((asked) => JSON.parse(asked.body)),
+                       Array(4).fill({ type: "employee.updated" }));
       await client.sandbox.trigger({ type: "employee.updated" }, { idempotencyKey: "mine-1" });
       assert.equal(server.asked[4]?.headers["idempotency-key"], "mine-1");
-      await assert.rejects(client.sandbox.trigger({ type: "employee.updated" }, { idempotencyKey: " padded" }), RangeError);
+      await assert.rejects(client.sandbox.trigger({ type: "employee.updated" }, { idempotencyKey: " padded" }),
+                           RangeError);
       assert.equal(server.asked.length, 5); // refused before anything was sent
     } finally {
       server.close();
