@@ -12,6 +12,8 @@ An HTML comment right before an example tells this test how to run it:
     <!-- test: background ready=TEXT -->  started and left running (a receiver, `listen`) once it
                                           prints TEXT; stopped when the page is done
     <!-- test: expect=TEXT -->            with background: TEXT must appear in its output by then
+    <!-- test: compile only: WHY -->      a `ts` example compiled (type errors fail it), not run;
+                                          WHY names what runs it or why it cannot
 
 The examples of a page run as in one reader's terminal: a variable one shell example sets
 the next one sees, but a program they start (a Python example, `flask`, `partner-api`)
@@ -132,6 +134,9 @@ def test_every_example_is_runnable_or_says_why_not():
             assert language, f"{where}: name the block's language (sh, python, text, json, ...)"
             if "skip" in directives:
                 assert len(directives.split("skip", 1)[1].strip()) > 15, f"{where}: say why it is skipped"
+            if "compile only" in directives:
+                assert language == "ts", f"{where}: only a ts example is compiled without running"
+                assert len(directives.split("compile only", 1)[1].strip(": ")) > 15, f"{where}: say why it is not run"
             if language == "bash":
                 raise AssertionError(f"{where}: write sh, which this test runs, not bash")
 
@@ -172,7 +177,8 @@ def test_the_examples_of_each_page_run_against_the_served_service(page, served, 
                 continue
             where = f"docs/{page}:{line}"
             env = {**served, **exported(state)}
-            argv = example(project, code) if language == "ts" else command(language, code, state)
+            argv = example(project, code, run="compile only" not in directives) if language == "ts" \
+                else command(language, code, state)
             if "background" in directives:
                 log = tmp_path / f"background-{line}.log"
                 process = subprocess.Popen(argv, cwd=tmp_path, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT,

@@ -73,8 +73,9 @@ def install(built, project, *, compiler=False):
     return project
 
 
-def example(project, code):
+def example(project, code, *, run=True):
     """The argv that compiles a guide's TypeScript example in `project` (type errors fail
-    it), as the guide says (`npx tsc && node out/example.js`), and runs it."""
+    it), as the guide says (`npx tsc && node out/example.js`), and (with `run`) runs it."""
     (project / "example.ts").write_text(code, encoding="utf-8")
-    return ["sh", "-c", f'cd "{project}" && ./node_modules/.bin/tsc -p tsconfig.json && exec node out/example.js']
+    compile_ = f'cd "{project}" && ./node_modules/.bin/tsc -p tsconfig.json'
+    return ["sh", "-c", f"{compile_} && exec node out/example.js" if run else compile_]

@@ -133,3 +133,15 @@ def test_a_reused_refresh_token_is_an_oauth_error_saying_connect_again():
     with pytest.raises(OAuthError) as refused:
         app_of(server).refresh(Token("at_0", "rt_0", None, ""))
     assert refused.value.error == "invalid_grant"
+
+
+def test_two_clients_sharing_an_app_and_a_token_spend_its_refresh_token_once():
+    """Two Clients (two of a partner's jobs, say) holding the same expired token: the
+    second is handed the token the first got, never spends rt_0 again (which would end the
+    connection)."""
+    server = Server()
+    app = app_of(server)
+    clients = [Client(oauth_token=Token("at_0", "rt_0", time.time() - 1, ""), oauth_app=app, base_url=BASE,
+                      transport=httpx.MockTransport(server)) for _ in range(2)]
+    assert [client.company().token for client in clients] == ["at_1", "at_1"]
+    assert len(server.forms) == 1

@@ -5,9 +5,9 @@
  * they go into their path segment. Parameters and bodies are spelled as the API spells
  * them (`updated_since`, `rate_limit`); money stays the API's decimal strings.
  */
-import createClient, { type Client as FetchClient } from "openapi-fetch";
+import createClient, { type Client as FetchClient, defaultPathSerializer } from "openapi-fetch";
 
-import type { Fetch, Sleep } from "./fetch.js";
+import { type Fetch, type Sleep, timer } from "./fetch.js";
 import { Credential, Transport, idempotencyKey } from "./http.js";
 import { DEFAULT_BASE_URL, type OAuthApp, type Token } from "./oauth.js";
 import type { components, operations, paths } from "./schema.js";
@@ -72,7 +72,7 @@ function must<T>(data: T | undefined): T {
  * `employees.get("../company")` asks for that employee, never the company. A `.` or `..`
  * segment would be resolved away by the URL parser, escaped or not (WHATWG URL reads
  * `%2E%2E` as `..` too), and an empty one would address the collection: RangeError, before
- * anything is sent.
+ * anything is sent. Every path parameter goes through it, `client.raw`'s too.
  */
 export function segment(id: string): string {
   if (id === "") throw new RangeError("an id is empty: it would address the collection");
@@ -80,6 +80,14 @@ export function segment(id: string): string {
     throw new RangeError(`the id ${JSON.stringify(id)} is a dot segment a URL resolves away`);
   }
   return id;
+}
+
+/** openapi-fetch's own path serializer, each parameter checked by `segment` first. */
+function checkedPath(pathname: string, parameters: Record<string, unknown>): string {
+  for (const value of Object.values(parameters ?? {})) {
+    if (typeof value === "string") segment(value);
+  }
+  return defaultPathSerializer(pathname, parameters);
 }
 
 /** Every item of every page, the cursor followed for the caller. */
@@ -116,7 +124,7 @@ export class Employees extends Resource {
 
   /** getEmployee */
   async get(employeeId: string): Promise<Employee> {
-    const path = { employee_id: segment(employeeId) };
+    const path = { employee_id: employeeId };
     return must((await this.raw.GET("/v1/employees/{employee_id}", { params: { path } })).data);
   }
 }
@@ -130,7 +138,7 @@ export class PayrollRuns extends Resource {
 
   /** getPayrollRun: the run with its components and journal. */
   async get(payrollRunId: string): Promise<PayrollRun> {
-    const path = { payroll_run_id: segment(payrollRunId) };
+    const path = { payroll_run_id: payrollRunId };
     return must((await this.raw.GET("/v1/payroll-runs/{payroll_run_id}", { params: { path } })).data);
   }
 }
@@ -191,7 +199,7 @@ export class Events extends Resource {
 
   /** getEvent */
   async get(eventId: string): Promise<Event> {
-    const path = { event_id: segment(eventId) };
+    const path = { event_id: eventId };
     return must((await this.raw.GET("/v1/events/{event_id}", { params: { path } })).data);
   }
 }
@@ -210,25 +218,25 @@ export class Webhooks extends Resource {
 
   /** getWebhookEndpoint */
   async get(webhookId: string): Promise<WebhookEndpoint> {
-    const path = { webhook_id: segment(webhookId) };
+    const path = { webhook_id: webhookId };
     return must((await this.raw.GET("/v1/webhooks/{webhook_id}", { params: { path } })).data);
   }
 
   /** updateWebhookEndpoint: only what is given changes (`rate_limit: null` removes the endpoint's pace, v1.3). */
   async update(webhookId: string, body: Body<"updateWebhookEndpoint">): Promise<WebhookEndpoint> {
-    const path = { webhook_id: segment(webhookId) };
+    const path = { webhook_id: webhookId };
     return must((await this.raw.PATCH("/v1/webhooks/{webhook_id}", { params: { path }, body })).data);
   }
 
   /** deleteWebhookEndpoint */
   async delete(webhookId: string): Promise<void> {
-    await this.raw.DELETE("/v1/webhooks/{webhook_id}", { params: { path: { webhook_id: segment(webhookId) } } });
+    await this.raw.DELETE("/v1/webhooks/{webhook_id}", { params: { path: { webhook_id: webhookId } } });
   }
 
   /** sendTestWebhook: a `ping` is on its way. */
   async test(webhookId: string, options: PostOptions = {}): Promise<void> {
     await this.raw.POST("/v1/webhooks/{webhook_id}/test", {
-      params: { path: { webhook_id: segment(webhookId) }, header: key(options) },
+      params: { path: { webhook_id: webhookId }, header: key(options) },
     });
   }
 
@@ -236,29 +244,29 @@ export class Webhooks extends Resource {
   async rotateSecret(webhookId: string, body: Body<"rotateWebhookSecret"> = {}, options: PostOptions = {},
   ): Promise<Schemas["RotatedWebhookEndpoint"]> {
     return must((await this.raw.POST("/v1/webhooks/{webhook_id}/rotate-secret", {
-      params: { path: { webhook_id: segment(webhookId) }, header: key(options) }, body,
+      params: { path: { webhook_id: webhookId }, header: key(options) }, body,
     })).data);
   }
 
   /** listWebhookDeliveries: at most 100, newest first. */
   async deliveries(webhookId: string, query: Query<"listWebhookDeliveries"> = {}): Promise<WebhookDelivery[]> {
     return must((await this.raw.GET("/v1/webhooks/{webhook_id}/deliveries", {
-      params: { path: { webhook_id: segment(webhookId) }, query },
+      params: { path: { webhook_id: webhookId }, query },
     })).data).data;
   }
 
-  /** redeliverWebhook: the new attempt is on its way. */
-  async redeliver(webhookId: string, deliveryId: string, options: PostOptions = {}): Promise<void> {
-    await this.raw.POST("/v1/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver", {
-      params: { path: { webhook_id: segment(webhookId), delivery_id: segment(deliveryId) }, header: key(options) },
-    });
+  /** redeliverWebhook: the new attempt, on its way. */
+  async redeliver(webhookId: string, deliveryId: string, options: PostOptions = {}): Promise<WebhookDelivery> {
+    return must((await this.raw.POST("/v1/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver", {
+      params: { path: { webhook_id: webhookId, delivery_id: deliveryId }, header: key(options) },
+    })).data);
   }
 
   /** replayWebhookEvents: `{queued}`. */
   async replay(webhookId: string, body: Body<"replayWebhookEvents">, options: PostOptions = {},
   ): Promise<Schemas["ReplayQueued"]> {
     return must((await this.raw.POST("/v1/webhooks/{webhook_id}/replay", {
-      params: { path: { webhook_id: segment(webhookId) }, header: key(options) }, body,
+      params: { path: { webhook_id: webhookId }, header: key(options) }, body,
     })).data);
   }
 }
@@ -312,11 +320,12 @@ export class Client {
       timeoutMs: options.timeoutMs ?? 30_000,
       maxRetries: options.maxRetries ?? 3,
       fetch: send,
-      sleep: options.sleep ?? ((milliseconds) => new Promise((done) => setTimeout(done, milliseconds))),
+      sleep: options.sleep ?? timer,
     });
     this.raw = createClient<paths>({
       baseUrl: (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, ""),
       headers: { "User-Agent": `partner-api-client-node/${VERSION}` },
+      pathSerializer: checkedPath,
       fetch: (request) => transport.send(request),
     });
     this.employees = new Employees(this.raw);

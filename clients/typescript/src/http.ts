@@ -124,7 +124,7 @@ export class Transport {
    * `ApiError`; so does the caller's own abort signal, as the platform's AbortError.
    */
   async send(original: Request): Promise<Response> {
-    const { credential, maxRetries, sleep } = this.options;
+    const { credential, maxRetries } = this.options;
     const method = original.method.toUpperCase();
     if (method === "POST" && !original.headers.has("Idempotency-Key")) {
       original.headers.set("Idempotency-Key", idempotencyKey());
@@ -140,18 +140,16 @@ export class Transport {
       } catch (error) {
         if (original.signal.aborted || !(method === "GET" || once) || attempt >= maxRetries) throw error;
         attempt += 1;
-        await sleep(Math.min(2 ** attempt * 250, MAX_WAIT_MS));
+        await this.wait(Math.min(2 ** attempt * 250, MAX_WAIT_MS), original.signal);
         continue;
       }
       if (answer.status === 401 && !refreshed && (await credential.refresh(bearer))) {
         refreshed = true; // revoked or expired early: one refresh, then the answer stands
-        await answer.body?.cancel();
         continue;
       }
       if (attempt < maxRetries && (await retried(answer, once))) {
         attempt += 1;
-        await answer.body?.cancel();
-        await sleep(waitBefore(answer, attempt));
+        await this.wait(waitBefore(answer, attempt), original.signal);
         continue;
       }
       if (answer.status >= 400) throw await ApiError.from(answer);
@@ -159,13 +157,57 @@ export class Transport {
     }
   }
 
-  private attempt(original: Request, bearer: string): Promise<Response> {
+  /**
+   * One try, its answer read whole within its time: a body that stops coming is a lost
+   * answer like a connection that never opened (tried again where that is safe), never a
+   * timeout thrown later, where the caller reads it.
+   */
+  private async attempt(original: Request, bearer: string): Promise<Response> {
     const copy = original.clone();
-    const signal = AbortSignal.any([original.signal, AbortSignal.timeout(this.options.timeoutMs)]);
-    const request = new Request(copy, { signal });
-    request.headers.set("Authorization", `Bearer ${bearer}`);
-    return this.options.fetch(request);
+    const both = either(original.signal, AbortSignal.timeout(this.options.timeoutMs));
+    try {
+      const request = new Request(copy, { signal: both.signal });
+      request.headers.set("Authorization", `Bearer ${bearer}`);
+      const answer = await this.options.fetch(request);
+      const body = NULL_BODY.has(answer.status) ? null : await answer.arrayBuffer();
+      return new Response(body, { status: answer.status, statusText: answer.statusText, headers: answer.headers });
+    } finally {
+      both.abort(); // done: its listeners leave the caller's signal
+    }
   }
+
+  /** The wait before the next try, ended (rejecting) by the caller's own abort signal. */
+  private async wait(milliseconds: number, signal: AbortSignal): Promise<void> {
+    signal.throwIfAborted();
+    let stop: (() => void) | undefined;
+    const aborted = new Promise<never>((_, reject) => {
+      stop = () => reject(signal.reason);
+      signal.addEventListener("abort", stop, { once: true });
+    });
+    try {
+      await Promise.race([this.options.sleep(milliseconds, signal), aborted]); // a sleep of yours may not heed it
+    } finally {
+      if (stop) signal.removeEventListener("abort", stop);
+    }
+  }
+}
+
+const NULL_BODY = new Set([101, 204, 205, 304]); // statuses whose answer has no body (Fetch's null body status)
+
+/**
+ * A controller whose signal aborts when either signal does, with its reason (as
+ * AbortSignal.any, which Node has from 20.3 only); aborting it removes its listeners.
+ */
+function either(first: AbortSignal, second: AbortSignal): AbortController {
+  const both = new AbortController();
+  for (const signal of [first, second]) {
+    if (signal.aborted) {
+      both.abort(signal.reason);
+      break;
+    }
+    signal.addEventListener("abort", () => both.abort(signal.reason), { once: true, signal: both.signal });
+  }
+  return both;
 }
 
 /**

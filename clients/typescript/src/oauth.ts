@@ -17,6 +17,7 @@ import * as oauth from "oauth4webapi";
 import type { Fetch } from "./fetch.js";
 
 export const DEFAULT_BASE_URL = "http://127.0.0.1:8000"; // where `flask --app wsgi serve` listens
+const KEPT_REFRESHES = 64; // refresh tokens whose new token is remembered
 
 /**
  * What the token endpoint gave, to keep whole (JSON): the same fields the Python client's
@@ -76,6 +77,9 @@ export class OAuthApp {
   };
   private server: Promise<oauth.AuthorizationServer> | undefined;
   private refreshing: Promise<unknown> = Promise.resolve();
+  // Each refresh token's refresh, in flight or done: a second caller with the same token
+  // (two Clients sharing this app, say) gets its new token, never spends it again.
+  private readonly refreshed = new Map<string, Promise<Token>>();
 
   constructor(options: OAuthAppOptions) {
     this.clientId = options.clientId;
@@ -96,14 +100,14 @@ export class OAuthApp {
   metadata(): Promise<oauth.AuthorizationServer> {
     this.server ??= oauth.discoveryRequest(this.issuer, { algorithm: "oauth2", ...this.options })
       .then((answer) => oauth.processDiscoveryResponse(this.issuer, answer))
-      .catch((error: unknown) => {
+      .catch(async (error: unknown) => {
         this.server = undefined;
-        throw error;
+        throw await refusal(error);
       });
     return this.server;
   }
 
-  /** Where to send the customer: the consent page, asking for `scopes`, with a fresh PKCE verifier (S256) and `state`. */
+  /** Where to send the customer: the consent page, asking for `scopes`, with a fresh PKCE verifier (S256) and state. */
   async authorizationUrl(scopes: readonly string[],
                          options: { state?: string | undefined } = {}): Promise<Authorization> {
     const server = await this.metadata();
@@ -148,12 +152,17 @@ export class OAuthApp {
   refresh(token: Token): Promise<Token> {
     const refreshToken = token.refresh_token;
     if (!refreshToken) return Promise.reject(new OAuthError("invalid_grant", "this token has no refresh token"));
+    const known = this.refreshed.get(refreshToken);
+    if (known !== undefined) return known;
     const done = this.refreshing.then(() => this.token(async () => {
       const server = await this.metadata();
       const sent = await oauth.refreshTokenGrantRequest(server, this.client, this.authentication, refreshToken,
                                                         this.options);
       return oauth.processRefreshTokenResponse(server, this.client, sent);
     }));
+    this.refreshed.set(refreshToken, done);
+    if (this.refreshed.size > KEPT_REFRESHES) this.refreshed.delete(this.refreshed.keys().next().value as string);
+    done.catch(() => this.refreshed.delete(refreshToken)); // not spent, or refused: a later call asks again
     this.refreshing = done.catch(() => undefined);
     return done;
   }
@@ -166,7 +175,7 @@ export class OAuthApp {
                                                  token.refresh_token ?? token.access_token, this.options);
       await oauth.processRevocationResponse(sent);
     } catch (error) {
-      throw refusal(error);
+      throw await refusal(error);
     }
   }
 
@@ -175,7 +184,7 @@ export class OAuthApp {
     try {
       body = await grant();
     } catch (error) {
-      throw refusal(error);
+      throw await refusal(error);
     }
     return {
       access_token: body.access_token,
@@ -186,10 +195,22 @@ export class OAuthApp {
   }
 }
 
-/** What the server or the callback said, as OAuthError; a fault of another kind goes on as it is. */
-function refusal(error: unknown): unknown {
+/**
+ * What the server or the callback said, as OAuthError: an RFC 6749 error body, an
+ * authorization error in the callback, a 401 with a `WWW-Authenticate` challenge (a wrong
+ * client secret: its body's `error`, else `invalid_client`), or an answer that breaks the
+ * protocol (`invalid_response`). A fault of another kind (the network) goes on as it is.
+ */
+async function refusal(error: unknown): Promise<unknown> {
+  if (error instanceof OAuthError) return error;
   if (error instanceof oauth.ResponseBodyError || error instanceof oauth.AuthorizationResponseError) {
     return new OAuthError(error.error, error.error_description);
+  }
+  if (error instanceof oauth.WWWAuthenticateChallengeError) {
+    const body: unknown = await error.response.json().catch(() => ({}));
+    const said = typeof body === "object" && body !== null ? (body as Record<string, unknown>) : {};
+    return new OAuthError(typeof said.error === "string" ? said.error : "invalid_client",
+                          typeof said.error_description === "string" ? said.error_description : undefined);
   }
   if (error instanceof oauth.OperationProcessingError) return new OAuthError("invalid_response", error.message);
   return error;

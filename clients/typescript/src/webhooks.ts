@@ -21,14 +21,19 @@ export class SignatureError extends Error {
   override readonly name = "SignatureError";
 }
 
-/** Header names lowercased, a repeated header's first value (Node's `req.headers` or a fetch `Headers`). */
-function lowered(headers: WebhookHeaders): Map<string, string> {
+/**
+ * Header names lowercased, a repeated header's first value (Node's `req.headers` or a
+ * fetch `Headers`); a value that is not text, or headers that are not an object, count as
+ * absent (a JavaScript caller can hand anything).
+ */
+function lowered(headers: unknown): Map<string, string> {
   const found = new Map<string, string>();
-  const entries: Iterable<[string, string | string[] | undefined]> =
+  if (typeof headers !== "object" || headers === null) return found;
+  const entries: Iterable<[string, unknown]> =
     headers instanceof Headers ? headers.entries() : Object.entries(headers);
   for (const [name, value] of entries) {
-    const first = Array.isArray(value) ? value[0] : value;
-    if (first !== undefined) found.set(name.toLowerCase(), first);
+    const first: unknown = Array.isArray(value) ? value[0] : value;
+    if (typeof first === "string") found.set(name.toLowerCase(), first);
   }
   return found;
 }
@@ -48,13 +53,18 @@ function seconds(text: string | undefined): number | undefined {
  */
 export function verifyWebhook(body: string | Uint8Array, headers: WebhookHeaders, secret: string,
                               options: { now?: number | undefined } = {}): Event {
+  if (typeof body !== "string" && !(body instanceof Uint8Array)) {
+    throw new SignatureError("the body must be the raw body as received (a Buffer or its text), not parsed JSON");
+  }
   const raw = typeof body === "string" ? Buffer.from(body, "utf8") : Buffer.from(body);
   const found = lowered(headers);
   const now = options.now ?? Date.now() / 1000;
   const contract = found.get("x-svc-signature");
   if (contract !== undefined) {
-    const parts = contract.split(",").filter((part) => part.includes("="))
-      .map((part) => part.split("=", 2).map((piece) => piece.trim()) as [string, string]);
+    const parts = contract.split(",").filter((part) => part.includes("=")).map((part): [string, string] => {
+      const at = part.indexOf("="); // the first: `t=1=2` is t with the value "1=2", not 1
+      return [part.slice(0, at).trim(), part.slice(at + 1).trim()];
+    });
     const stamps = parts.filter(([name]) => name === "t").map(([, value]) => value);
     const stamp = seconds(stamps[0]);
     if (stamps[0] === undefined || stamp === undefined) {

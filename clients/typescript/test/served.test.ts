@@ -100,7 +100,7 @@ test("refusals are ApiError with the problem's fields; ids stay one path segment
   assert.deepEqual([missing.status, missing.code], [404, "not_found"]);
   assert.match(missing.requestId ?? "", /^req_\w+$/);
   assert.ok(missing.title && missing.type);
-  for (const wrong of ["../company", "emp_1?x=1#y", "a/b"]) {
+  for (const wrong of ["../company", "emp_1?x=1#y"]) { // unescaped, each would ask for something else
     assert.equal((await refusal(client.employees.get(wrong))).code, "not_found", wrong);
   }
   await assert.rejects(client.employees.get(".."), RangeError);
@@ -154,7 +154,8 @@ test("a real delivery verifies in both signature forms", { skip }, async () => {
       .queued >= 1, true);
     const logged = await client.webhooks.deliveries(hook.id);
     assert.ok(logged.length > 0);
-    await client.webhooks.redeliver(hook.id, logged[0]!.id);
+    const again = await client.webhooks.redeliver(hook.id, logged[0]!.id);
+    assert.equal(again.event_id, logged[0]!.event_id);
     await client.webhooks.delete(hook.id);
     assert.equal((await refusal(client.webhooks.get(hook.id))).status, 404);
   } finally {

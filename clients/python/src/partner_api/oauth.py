@@ -29,6 +29,7 @@ from partner_api._version import VERSION
 
 DEFAULT_BASE_URL = "http://127.0.0.1:8000"  # where `flask --app wsgi serve` listens
 LEEWAY = 30.0  # seconds: a token this close to its end is refreshed before it is used
+KEPT_REFRESHES = 64  # refresh tokens whose new token is remembered
 
 
 class OAuthError(Exception):
@@ -91,6 +92,9 @@ class OAuthApp:
                                   headers={"User-Agent": f"partner-api-client/{VERSION}"})
         self._metadata: dict[str, Any] | None = None
         self._refreshing = threading.Lock()
+        # Each refresh token's new token: a second caller with the same token (two Clients
+        # sharing this app, say) gets it, and never spends the refresh token again.
+        self._refreshed: dict[str, Token] = {}
 
     def metadata(self) -> dict[str, Any]:
         """The server's `/.well-known/oauth-authorization-server`, asked once."""
@@ -128,11 +132,19 @@ class OAuthApp:
 
     def refresh(self, token: Token) -> Token:
         """A new token for `token`'s refresh token, which then stops working. One refresh at
-        a time per app object: two with the same refresh token would end the connection."""
+        a time per app object, and one per refresh token: asked again with a token it has
+        refreshed (two Clients sharing this app), it gives the new token it got (a refresh
+        token spent twice would end the connection)."""
         if not token.refresh_token:
             raise OAuthError("invalid_grant", "this token has no refresh token")
         with self._refreshing:
-            return self._token({"grant_type": "refresh_token", "refresh_token": token.refresh_token})
+            if token.refresh_token in self._refreshed:
+                return self._refreshed[token.refresh_token]
+            fresh = self._token({"grant_type": "refresh_token", "refresh_token": token.refresh_token})
+            self._refreshed[token.refresh_token] = fresh
+            while len(self._refreshed) > KEPT_REFRESHES:
+                del self._refreshed[next(iter(self._refreshed))]
+            return fresh
 
     def revoke(self, token: Token) -> None:
         """Ends the connection (RFC 7009): its refresh token, and with it every token of it."""
