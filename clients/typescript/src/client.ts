@@ -197,6 +197,35 @@ export class Events extends Resource {
     })).data));
   }
 
+  /**
+   * Every new event as it comes, oldest first, for ever (or until `signal` aborts: the
+   * loop then ends): the feed is asked again after `pollMs` while nothing comes, backing
+   * off to `maxPollMs`. It starts after the event `after` (the id of the last one you
+   * handled, kept where your program keeps its state: pass it again after a restart and
+   * nothing is lost or repeated) or, without one, at `since` (default: now).
+   */
+  async *follow(options: {
+    after?: string | undefined; since?: string | undefined; types?: string | readonly string[] | undefined;
+    pollMs?: number | undefined; maxPollMs?: number | undefined; signal?: AbortSignal | undefined;
+  } = {}): AsyncGenerator<Event, void, undefined> {
+    const { types, pollMs = 1000, maxPollMs = 30_000, signal = new AbortController().signal } = options;
+    let after = options.after;
+    const since = options.since ?? new Date().toISOString();
+    let wait = pollMs;
+    while (!signal.aborted) {
+      let came = false;
+      const from = after === undefined ? { since } : { after };
+      for await (const event of this.list({ limit: 200, ...from, ...(types === undefined ? {} : { types }) })) {
+        yield event;
+        after = event.id;
+        came = true;
+        if (signal.aborted) return;
+      }
+      wait = came ? pollMs : Math.min(wait * 2, maxPollMs);
+      if (!came) await timer(wait, signal).catch(() => undefined); // an abort ends the wait, then the loop
+    }
+  }
+
   /** getEvent */
   async get(eventId: string): Promise<Event> {
     const path = { event_id: eventId };

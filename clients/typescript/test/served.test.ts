@@ -163,3 +163,34 @@ test("a real delivery verifies in both signature forms", { skip }, async () => {
     receiver.closeAllConnections();
   }
 });
+
+test("follow gives each new event once, after the one last handled, until its signal aborts", { skip }, async () => {
+  const client = new Client({ apiKey: apiKey ?? "", baseUrl: base });
+  const types = ["employee.updated"] as const;
+  const handled = await client.sandbox.trigger({ type: "employee.updated" });
+  const later = [(await client.sandbox.trigger({ type: "employee.updated" })).id,
+                 (await client.sandbox.trigger({ type: "employee.updated" })).id];
+  const seen: string[] = [];
+  const stop = new AbortController();
+  for await (const event of client.events.follow({ after: handled.id, types, pollMs: 100, signal: stop.signal })) {
+    seen.push(event.id);
+    if (seen.length === 2) stop.abort();
+  }
+  assert.deepEqual(seen, later);
+
+  const waiting = new AbortController();
+  const deadline = setTimeout(() => waiting.abort(), 20_000); // a feed that never gives it: the test fails, not hangs
+  const made = new Promise<string>((done, fail) => setTimeout(() => { // while the feed waits between polls
+    client.sandbox.trigger({ type: "employee.updated" }).then((event) => done(event.id), (error: unknown) => {
+      waiting.abort();
+      fail(error);
+    });
+  }, 300));
+  const next: string[] = [];
+  for await (const event of client.events.follow({ after: later[1], types, pollMs: 100, signal: waiting.signal })) {
+    next.push(event.id);
+    waiting.abort();
+  }
+  clearTimeout(deadline);
+  assert.deepEqual(next, [await made]); // its answer may come after the feed's
+});
