@@ -16,7 +16,7 @@ from app.domain.oauth.connections import issue_code
 from app.models import User
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "clients" / "python" / "src"))
-from partner_api import Client, OAuthApp, OAuthError  # noqa: E402 (the package's sources, not installed here)
+from partner_api import ApiError, Client, OAuthApp, OAuthError  # noqa: E402 (the package's sources, not installed here)
 
 BASE = "http://localhost"  # Authlib accepts plain http on loopback only
 REDIRECT = "http://127.0.0.1:8765/cb"
@@ -25,7 +25,7 @@ REDIRECT = "http://127.0.0.1:8765/cb"
 @pytest.fixture
 def connected(app, transaction, sandbox, clock):
     """A development app of the sandbox's organisation, as the client package holds it,
-    and the owner's approval of `asked` (what the consent page would do)."""
+    the owner's approval of `asked` (what the consent page would do), and its secret."""
     registered, secret = apps.create_app(sandbox, "Ledgerly", [REDIRECT], ["employees:read", "payroll:read"], clock)
     oauth = OAuthApp(registered.id, secret, REDIRECT, base_url=BASE, transport=httpx.WSGITransport(app=app))
     owner = User.get_by_id(sandbox.sandbox_owner_id)
@@ -35,11 +35,11 @@ def connected(app, transaction, sandbox, clock):
         code = issue_code(registered, owner, sandbox, REDIRECT, scopes, challenge, clock)
         return f"{REDIRECT}?code={code}&state={asked.state}&iss={BASE}"
 
-    return oauth, approve
+    return oauth, approve, secret
 
 
 def test_the_code_is_exchanged_and_a_client_refreshes_when_the_api_stops_its_token(app, connected, sandbox, clock):
-    oauth, approve = connected
+    oauth, approve, secret = connected
     asked = oauth.authorization_url(["employees:read"])
     assert asked.url.startswith(f"{BASE}/oauth/authorize?")
     token = oauth.exchange(approve(asked), asked)
@@ -51,13 +51,18 @@ def test_the_code_is_exchanged_and_a_client_refreshes_when_the_api_stops_its_tok
     clock.advance(seconds=3601)  # the server's clock: the access token has expired there
     assert len(list(client.employees.list(limit=5))) == 10
     assert len(kept) == 1 and kept[0].refresh_token != token.refresh_token  # rotated, handed on
+    assert oauth.refresh(token) == kept[0]  # asked again, the app gives what that refresh token became
+    elsewhere = OAuthApp(oauth.client_id, secret, REDIRECT, base_url=BASE,
+                         transport=httpx.WSGITransport(app=app))  # another process, which never saw it
     with pytest.raises(OAuthError) as reused:
-        oauth.refresh(token)  # the first refresh token again: the server ends the connection
+        elsewhere.refresh(token)  # the first refresh token again: the server ends the connection
     assert reused.value.error == "invalid_grant" and "again" in (reused.value.description or "")
+    with pytest.raises(ApiError):
+        Client(oauth_token=kept[0], base_url=BASE, transport=httpx.WSGITransport(app=app)).company()
 
 
 def test_a_verifier_that_is_not_the_authorizations_is_refused(connected):
-    oauth, approve = connected
+    oauth, approve, _ = connected
     asked, other = oauth.authorization_url(["employees:read"]), oauth.authorization_url(["employees:read"])
     with pytest.raises(OAuthError) as refused:
         oauth.exchange(approve(asked).replace(asked.state, other.state), other)
