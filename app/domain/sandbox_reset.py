@@ -11,11 +11,11 @@ does, so the events feed starts again with ten `employee.created` and one
 `payroll_run.finalized`, delivered to the endpoints kept like any events. The records
 that went are not announced as left: a reset is the developer's, not HR's.
 
-One transaction: the company's lock, the first of every payroll move and every trigger
-(kernel/locks.py), then every employee's row in id order (as the reconciliation takes
-them), before anything is deleted: an HR action holding an employee finishes first (it
-writes that employee's announcement, which the reset deletes), and any move after
-waits, then finds the new staff. Feeds' cursors (`after`) that named a removed event or
+One transaction: the company's lock, the first of every payroll move, every trigger and
+every HR change to an employee (kernel/locks.py), then every employee's row in id order
+(as the reconciliation takes them), before anything is deleted: an HR change under way
+finishes first (it writes that employee's announcement, which the reset deletes), and
+any move after waits, then finds the new staff. Feeds' cursors (`after`) that named a removed event or
 journal entry no longer do: a follower starts again from a time (`since`).
 """
 

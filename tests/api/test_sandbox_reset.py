@@ -133,9 +133,11 @@ def test_resets_and_triggers_at_once_take_turns(app, race, committed, committed_
 
 @pytest.mark.usefixtures("wide_pool")
 def test_a_reset_and_hr_edits_at_once_never_deadlock(app, race, committed, committed_sandbox, runtime):  # noqa: F811
-    """HR's edits lock the employee, then write its announcement; a reset locks every
-    employee before it deletes announcements: one waits for the other, never a deadlock
-    (PostgreSQL). An edit after the reset finds its employee gone (404)."""
+    """HR's edits lock the company, then the employee, then write it twice (the second
+    write re-checks its manager's row) and its announcement; a reset locks the company,
+    then every employee, before it deletes announcements: one waits for the other, never
+    a deadlock (PostgreSQL: taken employee first, an edit waited on the manager's row the
+    reset held, 1 run in 3). An edit after the reset finds its employee gone (404)."""
     company, _ = committed_sandbox
     people = committed(lambda: [e.id for e in Employee.select().where(Employee.company == company.id)
                                 .order_by(Employee.staff_number)])

@@ -1,5 +1,7 @@
-"""The one order in which payroll and leave take their locks: the company, then the legal
-entity, then the run (payroll) or the employee (leave, app/domain/leave/requests.py).
+"""The one order in which payroll, leave and HR's changes take their locks: the company,
+then the legal entity, then the run (payroll) or the employee (leave,
+app/domain/leave/requests.py; HR's changes, app/domain/people/actions.py; a sandbox
+reset, every employee in id order).
 
 Every move of payroll (a draft, finalize, pay, correct, delete, discard, a WPS step, the
 provision's true-up, a change to the chart of accounts or its split, closing or reopening

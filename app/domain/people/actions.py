@@ -14,7 +14,11 @@ what they are told agree. Every event also records the form it announced
 
 Each change reads the employee under its row lock in the transaction that writes the
 event (STYLE 14): two "End employment" clicks give one `employee.left` and a refusal,
-two identical edits one `employee.updated`. A staff number taken by a concurrent hire
+two identical edits one `employee.updated`. The company's lock comes first, in
+kernel/locks.py's one order: a sandbox reset holds it while it locks every employee, and
+a change that writes its employee twice has PostgreSQL check the row's foreign keys again
+on the second write (the row version is its own), its manager's row among them, which
+such a reset may hold: taken employee first, each would wait for the other. A staff number taken by a concurrent hire
 is refused like one taken earlier, by the unique index, never a 500.
 """
 
@@ -34,6 +38,7 @@ from app.domain.kernel.clock import Clock, to_db
 from app.domain.kernel.countries import COUNTRIES
 from app.domain.kernel.errors import Conflict, NotFound, ValidationFailed, Words
 from app.domain.kernel.ids import new_id
+from app.domain.kernel.locks import hold
 from app.domain.kernel.money import MAX_AMOUNT_MINOR
 from app.domain.kernel.runtime import Runtime
 from app.domain.kernel.text import line_problem
@@ -67,6 +72,7 @@ def hr_employee(company_id: str | None, employee_id: str) -> Employee:
 
 
 def _locked_employee(company_id: str, employee_id: str) -> Employee:
+    hold(company_id)  # the company first (see the module's docstring)
     employee = locked(Employee.select().where(Employee.id == employee_id, Employee.company == company_id))
     if employee is None:
         raise NotFound(Words("no employee %(employee)s", employee=employee_id))

@@ -121,7 +121,8 @@ export class Transport {
    * answers a repeat with the first answer) also after a connection error, a timeout or
    * 409 `idempotency_key_in_use` (its first try is still running). A PATCH or DELETE is
    * never tried again after a lost answer: it may have been done. A refusal throws
-   * `ApiError`; so does the caller's own abort signal, as the platform's AbortError.
+   * `ApiError`; the caller's own abort rejects at once with its reason (an AbortError
+   * unless it gave one), a wait before a try included.
    */
   async send(original: Request): Promise<Response> {
     const { credential, maxRetries } = this.options;
