@@ -30,11 +30,18 @@ def guide_tsconfig():
 
 
 def node_tools():
+    """Skip (or fail, where required) without node and npm, or with a Node older than the
+    client's 20."""
     missing = [tool for tool in ("node", "npm") if shutil.which(tool) is None]
-    if missing:
+    why = f"{' and '.join(missing)} not installed (apt-get install nodejs npm)" if missing else None
+    if not missing:
+        version = subprocess.run(["node", "-p", "process.versions.node"], capture_output=True, text=True).stdout
+        if int(version.split(".")[0] or 0) < 20:
+            why = f"the TypeScript client needs Node 20 or later, not {version.strip()}"
+    if why is not None:
         if os.environ.get("TYPESCRIPT_CLIENT_REQUIRED") == "1":
-            pytest.fail(f"{' and '.join(missing)} required (TYPESCRIPT_CLIENT_REQUIRED): apt-get install nodejs npm")
-        pytest.skip(f"{' and '.join(missing)} not installed (apt-get install nodejs npm)")
+            pytest.fail(f"{why} (TYPESCRIPT_CLIENT_REQUIRED)")
+        pytest.skip(why)
 
 
 def run(argv, cwd, timeout=300, **env):

@@ -320,6 +320,10 @@ async function rotating() {
   return { base, state, close: () => server.close() };
 }
 
+/** The app the rotating server knows (app_1), at `base`, with `secret`. */
+const appAt = (base: string, secret = "svc_cs_1") =>
+  new OAuthApp({ clientId: "app_1", clientSecret: secret, redirectUri: "http://x/cb", baseUrl: base });
+
 describe("OAuth tokens", () => {
   const token = (expiresAt: number): Token => ({ access_token: "at_0", refresh_token: "rt_0", expires_at: expiresAt,
                                                  scope: "employees:read" });
@@ -327,8 +331,7 @@ describe("OAuth tokens", () => {
   test("an expired token is refreshed before use, a refused one once, each new one handed on", async () => {
     const server = await rotating();
     try {
-      const app = new OAuthApp({ clientId: "app_1", clientSecret: "svc_cs_1", redirectUri: "http://x/cb",
-                                 baseUrl: server.base });
+      const app = appAt(server.base);
       const kept: Token[] = [];
       const client = new Client({ oauthToken: token(0), oauthApp: app, baseUrl: server.base,
                                   onTokenRefresh: (fresh) => { kept.push(fresh); } });
@@ -349,8 +352,7 @@ describe("OAuth tokens", () => {
   test("two Clients sharing an app and a token spend its refresh token once", async () => {
     const server = await rotating();
     try {
-      const app = new OAuthApp({ clientId: "app_1", clientSecret: "svc_cs_1", redirectUri: "http://x/cb",
-                                 baseUrl: server.base });
+      const app = appAt(server.base);
       const clients = [0, 1].map(() => new Client({ oauthToken: token(0), oauthApp: app, baseUrl: server.base }));
       for (const client of clients) assert.equal(((await client.company()) as { token?: string }).token, "at_1");
       assert.deepEqual([server.state.refreshes, server.state.revoked], [1, false]);
@@ -362,19 +364,16 @@ describe("OAuth tokens", () => {
   test("the server's refusals are OAuthError: a wrong secret, a spent refresh token", async () => {
     const server = await rotating();
     try {
-      const wrong = new OAuthApp({ clientId: "app_1", clientSecret: "nope", redirectUri: "http://x/cb",
-                                   baseUrl: server.base });
+      const wrong = appAt(server.base, "nope");
       const secret = await wrong.refresh(token(0)).catch((error: unknown) => error);
       assert.ok(secret instanceof OAuthError && secret.error === "invalid_client", String(secret));
       server.state.live = "rt_other";
-      const app = new OAuthApp({ clientId: "app_1", clientSecret: "svc_cs_1", redirectUri: "http://x/cb",
-                                 baseUrl: server.base });
+      const app = appAt(server.base);
       const spent = await app.refresh(token(0)).catch((error: unknown) => error);
       assert.ok(spent instanceof OAuthError && spent.error === "invalid_grant", String(spent));
-      const elsewhere = new OAuthApp({ clientId: "app_1", clientSecret: "svc_cs_1", redirectUri: "http://x/cb",
-                                       baseUrl: `${server.base}/other` });
+      const elsewhere = appAt(`${server.base}/other`);
       const issuer = await elsewhere.authorizationUrl(["employees:read"]).catch((error: unknown) => error);
-      assert.ok(issuer instanceof OAuthError, String(issuer)); // its metadata is not where its issuer says
+      assert.ok(issuer instanceof OAuthError, String(issuer)); // no metadata where its issuer says
     } finally {
       server.close();
     }
