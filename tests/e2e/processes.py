@@ -24,12 +24,14 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def procfile(name, env, log):
     """Start the Procfile's own command line `name` (web, worker, scheduler) as a process,
-    its `${VAR:-default}`s filled from `env`, its output appended to `log`."""
+    its `${VAR:-default}`s filled from `env`, its output appended to `log`; in a process
+    group of its own, which `stop` ends whole (a worker forks RQ's scheduler)."""
     line = next(line for line in (ROOT / "Procfile").read_text().splitlines() if line.startswith(f"{name}:"))
     command = re.sub(r"\$\{(\w+):-([^}]*)\}", lambda m: env.get(m.group(1)) or m.group(2),
                      line.split(":", 1)[1]).split()
     command = command[1:] if command[0] == "exec" else command  # the shell's exec: the process itself
-    return subprocess.Popen([sys.executable, "-m", *command], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    return subprocess.Popen([sys.executable, "-m", *command], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+                            start_new_session=True)
 
 
 def procfile_line(name, env, log):
@@ -76,11 +78,17 @@ def staff(count, prefix="K"):
 
 
 def stop(processes, timeout=20):
-    """SIGTERM to all at once, then wait for each (a graceful stop each, side by side)."""
+    """SIGTERM to all at once, then wait for each (a graceful stop each, side by side);
+    then what each left of its process group (a child whose parent was killed) goes too."""
     for process in processes:
         process.terminate()
     for process in processes:
         process.wait(timeout=timeout)
+    for process in processes:
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass  # nothing of it is left
 
 
 def wait_for(check, seconds=15, tolerate=()):

@@ -390,7 +390,7 @@ def test_a_worker_killed_mid_delivery_loses_nothing(stack):
         create(stack, hanging.url, ["employee.updated"])
         flask(stack["env"], "employees", "update", employee_of(stack), "--job-title", "Night Auditor")
         assert wait_for(lambda: hanging.requests), "the worker never sent it"
-        stack["started"]["worker"].send_signal(signal.SIGKILL)  # mid-delivery
+        os.killpg(stack["started"]["worker"].pid, signal.SIGKILL)  # mid-delivery, the scheduler it forked too
         stack["started"]["worker"].wait(timeout=10)
         hanging.delay = 0
         stack["start"]("worker")
