@@ -42,4 +42,3 @@ class SandboxReset(MethodView):
             raise ApiProblem("sandbox_only", SANDBOX_ONLY)
         made = reset(company, "partner api reset", runtime())
         return json_response({name: made[name] for name in ("company_id", "employees", "payroll_runs", "events")})
-

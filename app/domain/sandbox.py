@@ -189,7 +189,7 @@ def _generate_employees(company: Company, entity: Entity, branches: Sequence[Bra
         if national:
             nationality = country.nationality
             first, family = pick_name(rng, country.national_first_names,
-                                       country.national_family_names, used_names)
+                                      country.national_family_names, used_names)
         else:
             nationality, first_names, family_names = expat_pools[position % len(expat_pools)]
             first, family = pick_name(rng, first_names, family_names, used_names)
@@ -227,7 +227,7 @@ def _generate_employees(company: Company, entity: Entity, branches: Sequence[Bra
 
 
 def pick_name(rng: random.Random, first_names: NamePool, family_names: NamePool,
-               used: set[tuple[str, str]]) -> tuple[NamePair, NamePair]:
+              used: set[tuple[str, str]]) -> tuple[NamePair, NamePair]:
     def pair(value: str | tuple[str, str]) -> NamePair:
         return value if isinstance(value, tuple) else (value, None)
 

@@ -51,6 +51,17 @@ def test_the_pages_show_endpoints_logs_and_deliveries_and_act_on_them(
     assert "Re-enabled" in text(enabled) and WebhookEndpoint.get_by_id(endpoint["id"]).active
 
 
+def test_an_endpoint_of_every_event_says_so_in_words_and_a_named_type_as_the_api_spells_it(
+        client, admin, live_company, loopback, clock):
+    secret = keys.create_key(live_company, keys.SCOPES, clock, name="Ledger")[1]
+    every = create_webhook(client, bearer(secret), "http://127.0.0.1:9/every", ["*"]).get_json()
+    named = create_webhook(client, bearer(secret), "http://127.0.0.1:9/named", ["employee.left"]).get_json()
+    listing = text(client.get("/console/webhooks"))
+    assert listing.count("every event (*)") == 1 and '<span class="scope" dir="ltr" lang="en">employee.left' in listing
+    assert "every event (*)" in text(client.get(f"/console/webhooks/{every['id']}"))
+    assert "every event" not in text(client.get(f"/console/webhooks/{named['id']}"))
+
+
 def test_another_companys_endpoint_is_not_found_and_others_may_not_look(
         app, client, live_company, sandbox, headers, loopback, clock):
     others = create_webhook(client, headers, "https://93.184.215.14/h").get_json()  # the sandbox's, by its key

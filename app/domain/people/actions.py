@@ -18,8 +18,9 @@ two identical edits one `employee.updated`. The company's lock comes first, in
 kernel/locks.py's one order: a sandbox reset holds it while it locks every employee, and
 a change that writes its employee twice has PostgreSQL check the row's foreign keys again
 on the second write (the row version is its own), its manager's row among them, which
-such a reset may hold: taken employee first, each would wait for the other. A staff number taken by a concurrent hire
-is refused like one taken earlier, by the unique index, never a 500.
+such a reset may hold: taken employee first, each would wait for the other. A staff
+number taken by a concurrent hire is refused like one taken earlier, by the unique
+index, never a 500.
 """
 
 import json
